@@ -1,0 +1,66 @@
+// Sign-up and sign-in. Sign-in answers one message for an unknown e-mail and a wrong password,
+// spends the same argon2 time on both, and is rate limited per account and per client address.
+import { prisma } from "~/db.server";
+import { Prisma } from "~/generated/prisma/client";
+import { DomainError } from "~/lib/domain-error";
+import { consume, reset } from "~/lib/rate-limit.server";
+import { dummyPasswordHash, hashPassword, verifyPassword } from "./password.server";
+import { createSession, invalidateSession } from "./session.server";
+
+export interface SignedIn {
+  token: string;
+  twoFactorPending: boolean;
+}
+
+async function firstOrganizationOf(userId: string): Promise<string | null> {
+  const membership = await prisma.membership.findFirst({
+    where: { userId },
+    select: { organizationId: true },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  return membership?.organizationId ?? null;
+}
+
+export async function signUp(
+  input: { name: string; email: string; password: string },
+  clientAddress: string,
+): Promise<SignedIn> {
+  await consume("auth.signup.address", clientAddress);
+  const passwordHash = await hashPassword(input.password);
+  try {
+    const user = await prisma.user.create({
+      data: { name: input.name, email: input.email, passwordHash },
+      select: { id: true },
+    });
+    const { token } = await createSession(user.id, { twoFactorVerified: false });
+    return { token, twoFactorPending: false };
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+      throw new DomainError("CONFLICT", "emailTaken");
+    }
+    throw error;
+  }
+}
+
+export async function signIn(
+  input: { email: string; password: string },
+  clientAddress: string,
+  previousSessionId?: string,
+): Promise<SignedIn> {
+  await consume("auth.signin.address", clientAddress);
+  await consume("auth.signin.account", input.email);
+  const user = await prisma.user.findUnique({
+    where: { email: input.email },
+    select: { id: true, passwordHash: true, twoFactorEnabledAt: true, deletedAt: true },
+  });
+  const valid = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.password);
+  if (!user || user.deletedAt || !valid) throw new DomainError("UNAUTHORIZED", "invalidCredentials");
+  await reset("auth.signin.account", input.email);
+  // A new session id on every sign-in: whatever session the browser held before is ended.
+  if (previousSessionId) await invalidateSession(previousSessionId);
+  const { token } = await createSession(user.id, {
+    twoFactorVerified: false,
+    activeOrganizationId: await firstOrganizationOf(user.id),
+  });
+  return { token, twoFactorPending: user.twoFactorEnabledAt !== null };
+}

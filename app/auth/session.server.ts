@@ -1,0 +1,144 @@
+// Sessions after Lucia's design (https://lucia-auth.com): a random token lives only in the
+// browser's cookie; the database keeps its SHA-256 as the session id, so a leaked table cannot
+// be replayed. Expiry slides with use but never passes an absolute limit.
+import { sha256 } from "@oslojs/crypto/sha2";
+import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
+import { prisma } from "~/db.server";
+
+const DAY = 24 * 60 * 60 * 1000;
+/** A session not used for this long ends. */
+export const SESSION_IDLE_TIMEOUT = 14 * DAY;
+/** No session outlives this, however often it is used. */
+export const SESSION_ABSOLUTE_LIFETIME = 30 * DAY;
+/** Extend the sliding expiry at most this often, to keep reads cheap. */
+const RENEW_WHEN_LESS_THAN = SESSION_IDLE_TIMEOUT - DAY;
+/** How recent the last full authentication must be for sensitive actions. */
+export const FRESH_SESSION_WINDOW = 15 * 60 * 1000;
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+  isPlatformAdmin: boolean;
+  twoFactorEnabled: boolean;
+}
+
+export interface SessionRecord {
+  id: string;
+  userId: string;
+  expiresAt: Date;
+  absoluteExpiresAt: Date;
+  authenticatedAt: Date;
+  twoFactorVerified: boolean;
+  activeOrganizationId: string | null;
+}
+
+export interface Auth {
+  session: SessionRecord;
+  user: SessionUser;
+}
+
+export function generateSessionToken(): string {
+  const bytes = new Uint8Array(20);
+  crypto.getRandomValues(bytes);
+  return encodeBase32LowerCaseNoPadding(bytes);
+}
+
+export function sessionIdFromToken(token: string): string {
+  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
+}
+
+/** Tokens we issue are 32 base32 characters; anything else is not worth a query. */
+const TOKEN_PATTERN = /^[a-z2-7]{32}$/;
+
+export async function createSession(
+  userId: string,
+  options: { twoFactorVerified: boolean; activeOrganizationId?: string | null; now?: Date },
+): Promise<{ token: string; session: SessionRecord }> {
+  const now = options.now ?? new Date();
+  const token = generateSessionToken();
+  const session = await prisma.session.create({
+    data: {
+      id: sessionIdFromToken(token),
+      userId,
+      expiresAt: new Date(now.getTime() + SESSION_IDLE_TIMEOUT),
+      absoluteExpiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_LIFETIME),
+      authenticatedAt: now,
+      twoFactorVerified: options.twoFactorVerified,
+      activeOrganizationId: options.activeOrganizationId ?? null,
+    },
+    select: sessionSelect,
+  });
+  return { token, session };
+}
+
+const sessionSelect = {
+  id: true,
+  userId: true,
+  expiresAt: true,
+  absoluteExpiresAt: true,
+  authenticatedAt: true,
+  twoFactorVerified: true,
+  activeOrganizationId: true,
+} as const;
+
+export async function validateSessionToken(token: string, now = new Date()): Promise<Auth | null> {
+  if (!TOKEN_PATTERN.test(token)) return null;
+  const row = await prisma.session.findUnique({
+    where: { id: sessionIdFromToken(token) },
+    select: {
+      ...sessionSelect,
+      user: { select: { id: true, email: true, name: true, isPlatformAdmin: true, twoFactorEnabledAt: true, deletedAt: true } },
+    },
+  });
+  if (!row || row.user.deletedAt) return null;
+  const { user, ...session } = row;
+  if (now >= session.expiresAt || now >= session.absoluteExpiresAt) {
+    await prisma.session.deleteMany({ where: { id: session.id } });
+    return null;
+  }
+  if (session.expiresAt.getTime() - now.getTime() < RENEW_WHEN_LESS_THAN) {
+    const extended = Math.min(now.getTime() + SESSION_IDLE_TIMEOUT, session.absoluteExpiresAt.getTime());
+    session.expiresAt = new Date(extended);
+    await prisma.session.update({ where: { id: session.id }, data: { expiresAt: session.expiresAt }, select: { id: true } });
+  }
+  return {
+    session,
+    user: {
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      isPlatformAdmin: user.isPlatformAdmin,
+      twoFactorEnabled: user.twoFactorEnabledAt !== null,
+    },
+  };
+}
+
+export async function invalidateSession(sessionId: string) {
+  await prisma.session.deleteMany({ where: { id: sessionId } });
+}
+
+export async function invalidateOtherSessions(userId: string, keepSessionId: string) {
+  await prisma.session.deleteMany({ where: { userId, id: { not: keepSessionId } } });
+}
+
+export async function markSessionTwoFactorVerified(sessionId: string, now = new Date()) {
+  await prisma.session.update({
+    where: { id: sessionId },
+    data: { twoFactorVerified: true, authenticatedAt: now },
+    select: { id: true },
+  });
+}
+
+export async function setActiveOrganization(sessionId: string, organizationId: string | null) {
+  await prisma.session.update({ where: { id: sessionId }, data: { activeOrganizationId: organizationId }, select: { id: true } });
+}
+
+/** The session is usable only once the second factor is passed, for users who enrolled one. */
+export function isFullyAuthenticated(auth: Auth): boolean {
+  return !auth.user.twoFactorEnabled || auth.session.twoFactorVerified;
+}
+
+export function isFresh(auth: Auth, now = new Date()): boolean {
+  return now.getTime() - auth.session.authenticatedAt.getTime() <= FRESH_SESSION_WINDOW;
+}

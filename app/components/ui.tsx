@@ -1,0 +1,130 @@
+// Small shared UI pieces. Styling lives here so pages stay about their content.
+import type { ComponentProps, ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+
+export function cx(...classes: (string | false | null | undefined)[]) {
+  return classes.filter(Boolean).join(" ");
+}
+
+const buttonStyles = {
+  primary: "bg-brand-600 text-white hover:bg-brand-700 focus-visible:outline-brand-600 shadow-sm",
+  secondary: "bg-white text-slate-900 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 shadow-sm",
+  danger: "bg-red-600 text-white hover:bg-red-700 focus-visible:outline-red-600 shadow-sm",
+  ghost: "text-slate-700 hover:bg-slate-100",
+} as const;
+
+export function Button({ variant = "primary", className, ...props }: ComponentProps<"button"> & { variant?: keyof typeof buttonStyles }) {
+  return (
+    <button
+      className={cx(
+        "inline-flex items-center justify-center gap-2 rounded-md px-3.5 py-2 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-60",
+        buttonStyles[variant],
+        className,
+      )}
+      {...props}
+    />
+  );
+}
+
+/** Translates a field error: the schemas carry keys under `errors:`. */
+export function useFieldError(errors: string[] | undefined, params?: Record<string, unknown>) {
+  const { t } = useTranslation();
+  const first = errors?.[0];
+  return first ? t(`errors:${first}`, { min: 10, max: 256, ...params }) : undefined;
+}
+
+export function Field({
+  label,
+  name,
+  id,
+  errors,
+  hint,
+  errorParams,
+  ...input
+}: ComponentProps<"input"> & { label: string; name: string; errors?: string[]; hint?: ReactNode; errorParams?: Record<string, unknown> }) {
+  const inputId = id ?? `field-${name}`;
+  const error = useFieldError(errors, errorParams);
+  const describedBy = error ? `${inputId}-error` : hint ? `${inputId}-hint` : undefined;
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={inputId} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <input
+        id={inputId}
+        name={name}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        className={cx(
+          "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-inset",
+          error ? "ring-red-400 focus:ring-red-500" : "ring-slate-300 focus:ring-brand-600",
+        )}
+        {...input}
+      />
+      {error ? (
+        <p id={`${inputId}-error`} className="text-sm text-red-600" role="alert">
+          {error}
+        </p>
+      ) : hint ? (
+        <p id={`${inputId}-hint`} className="text-sm text-slate-500">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function Card({ title, description, children, className, actions }: { title?: ReactNode; description?: ReactNode; children: ReactNode; className?: string; actions?: ReactNode }) {
+  return (
+    <section className={cx("rounded-xl bg-white shadow-sm ring-1 ring-slate-200", className)}>
+      {title ? (
+        <header className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-100 px-5 py-4">
+          <div>
+            <h2 className="text-base font-semibold text-slate-900">{title}</h2>
+            {description ? <p className="mt-1 text-sm text-slate-500">{description}</p> : null}
+          </div>
+          {actions}
+        </header>
+      ) : null}
+      <div className="px-5 py-5">{children}</div>
+    </section>
+  );
+}
+
+const alertStyles = {
+  error: "bg-red-50 text-red-800 ring-red-200",
+  success: "bg-emerald-50 text-emerald-800 ring-emerald-200",
+  info: "bg-sky-50 text-sky-800 ring-sky-200",
+  warning: "bg-amber-50 text-amber-900 ring-amber-200",
+} as const;
+
+export function Alert({ tone = "info", children }: { tone?: keyof typeof alertStyles; children: ReactNode }) {
+  return (
+    <div role={tone === "error" ? "alert" : "status"} className={cx("rounded-md px-4 py-3 text-sm ring-1 ring-inset", alertStyles[tone])}>
+      {children}
+    </div>
+  );
+}
+
+export function Badge({ children, tone = "slate" }: { children: ReactNode; tone?: "slate" | "green" | "amber" | "red" | "brand" }) {
+  const tones = {
+    slate: "bg-slate-100 text-slate-700",
+    green: "bg-emerald-100 text-emerald-800",
+    amber: "bg-amber-100 text-amber-800",
+    red: "bg-red-100 text-red-800",
+    brand: "bg-brand-100 text-brand-700",
+  };
+  return <span className={cx("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium", tones[tone])}>{children}</span>;
+}
+
+export function PageHeader({ title, description, actions }: { title: ReactNode; description?: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
+        {description ? <p className="mt-1 text-sm text-slate-500">{description}</p> : null}
+      </div>
+      {actions}
+    </div>
+  );
+}

@@ -1,0 +1,18 @@
+// Values the middleware puts on the request context for loaders and actions.
+import { createContext, RouterContextProvider } from "react-router";
+import type { Auth } from "~/auth/session.server";
+
+/** The signed-in session and user, or null. Loaded once per request by the root middleware. */
+export const authContext = createContext<Auth | null>(null);
+
+/** The client's address as the server saw it (honouring X-Forwarded-For only with TRUST_PROXY). */
+export const clientAddressContext = createContext<string>("unknown");
+
+/** Set-Cookie headers that middleware must add to the response (session renewals, language). */
+export const responseCookiesContext = createContext<string[]>([]);
+
+export function createLoadContext(clientAddress: string): RouterContextProvider {
+  const context = new RouterContextProvider();
+  context.set(clientAddressContext, clientAddress);
+  return context;
+}

@@ -1,0 +1,49 @@
+// One pg.Pool per process, shared by Prisma (through its pg adapter) and by the few places that
+// need raw SQL (rate limiter, hot paths), so the connection budget is one number.
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaClient } from "~/generated/prisma/client";
+import { env } from "~/env.server";
+
+interface Db {
+  pool: pg.Pool;
+  prisma: PrismaClient;
+}
+
+const globalForDb = globalThis as typeof globalThis & { __db?: Db };
+
+function createDb(): Db {
+  const pool = new pg.Pool({ connectionString: env().DATABASE_URL, max: env().DATABASE_POOL_SIZE });
+  // An idle client that errors (e.g. the server restarted) must not crash the process.
+  pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return { pool, prisma };
+}
+
+function db(): Db {
+  globalForDb.__db ??= createDb();
+  return globalForDb.__db;
+}
+
+/** Created on first use, so importing this module never needs a configured environment. */
+export const prisma: PrismaClient = new Proxy({} as PrismaClient, {
+  get(_, key) {
+    const client = db().prisma;
+    const value = Reflect.get(client, key);
+    return typeof value === "function" ? value.bind(client) : value;
+  },
+});
+
+export function pool(): pg.Pool {
+  return db().pool;
+}
+
+export async function disconnectDb() {
+  const current = globalForDb.__db;
+  if (!current) return;
+  globalForDb.__db = undefined;
+  await current.prisma.$disconnect();
+  await current.pool.end();
+}
+
+export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];

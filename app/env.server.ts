@@ -1,0 +1,43 @@
+// Configuration, validated once at boot. Each bad variable gets its own clear message.
+import { z } from "zod";
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z
+    .string({ error: "DATABASE_URL is required (npm start sets it when it starts the embedded PostgreSQL)." })
+    .refine((v) => /^postgres(ql)?:\/\//.test(v), "DATABASE_URL must be a postgresql:// connection URL."),
+  PORT: z.coerce.number({ error: "PORT must be a number." }).int().min(1, "PORT must be between 1 and 65535.").max(65535, "PORT must be between 1 and 65535.").default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  APP_ORIGIN: z
+    .url({ error: "APP_ORIGIN must be an absolute URL such as https://keys.example.com." })
+    .refine((v) => /^https?:\/\//.test(v), "APP_ORIGIN must start with http:// or https://.")
+    .transform((v) => new URL(v).origin)
+    .optional(),
+  TRUST_PROXY: z
+    .enum(["true", "false", "1", "0"], { error: "TRUST_PROXY must be true or false." })
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
+  DATABASE_POOL_SIZE: z.coerce.number({ error: "DATABASE_POOL_SIZE must be a number." }).int().min(1).max(500).default(20),
+  MAIL_OUTBOX_DIR: z.string().min(1).default(".outbox"),
+  SMTP_URL: z.url({ error: "SMTP_URL must be a URL such as smtp://user:pass@mail.example.com:587." }).optional(),
+});
+
+export type Env = z.infer<typeof schema>;
+
+export class ConfigError extends Error {}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  - ${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return result.data;
+}
+
+let cached: Env | undefined;
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

@@ -1,0 +1,36 @@
+import type en from "../en/common";
+
+export default {
+  appName: "KeyLedger",
+  tagline: "API-Schlüssel und Audit-Protokolle für Ihre Organisation",
+  nav: {
+    dashboard: "Übersicht",
+    organizationSettings: "Organisationseinstellungen",
+    apiKeys: "API-Schlüssel",
+    auditLog: "Audit-Protokoll",
+    security: "Sicherheit",
+    mainNavigation: "Hauptnavigation",
+    openMenu: "Menü öffnen",
+    closeMenu: "Menü schließen",
+  },
+  userMenu: { label: "Kontomenü", signedInAs: "Angemeldet als", security: "Zwei-Faktor-Authentifizierung", signOut: "Abmelden", platformAdmin: "Plattform-Admin" },
+  language: { label: "Sprache", en: "English", de: "Deutsch" },
+  orgSwitcher: { label: "Aktive Organisation", none: "Keine Organisation", switch: "Wechseln", create: "Neue Organisation" },
+  roles: { owner: "Inhaber", admin: "Administrator", member: "Mitglied" },
+  actions: { save: "Änderungen speichern", cancel: "Abbrechen", continue: "Weiter", back: "Zurück", confirm: "Bestätigen" },
+  status: { saved: "Gespeichert.", loading: "Wird geladen …" },
+  errorPage: {
+    title: "Etwas ist schiefgelaufen",
+    notFoundTitle: "Seite nicht gefunden",
+    notFound: "Wir konnten nicht finden, wonach Sie gesucht haben.",
+    forbiddenTitle: "Zugriff verweigert",
+    unauthorizedTitle: "Bitte melden Sie sich an",
+    badRequestTitle: "Ungültige Anfrage",
+    conflictTitle: "Konflikt",
+    tooManyTitle: "Zu viele Anfragen",
+    unexpected: "Ein unerwarteter Fehler ist aufgetreten. Bitte versuchen Sie es erneut.",
+    statusLabel: "Fehler {{status}}",
+    home: "Zur Übersicht",
+  },
+  dates: { never: "Nie" },
+} satisfies typeof en;

@@ -1,0 +1,33 @@
+export default {
+  login: {
+    title: "Sign in",
+    heading: "Sign in to your account",
+    email: "E-mail address",
+    password: "Password",
+    submit: "Sign in",
+    noAccount: "No account yet?",
+    signUpLink: "Create one",
+  },
+  signup: {
+    title: "Create account",
+    heading: "Create your account",
+    name: "Your name",
+    email: "E-mail address",
+    password: "Password",
+    passwordHint: "At least {{min}} characters.",
+    confirmPassword: "Repeat password",
+    submit: "Create account",
+    haveAccount: "Already have an account?",
+    signInLink: "Sign in",
+  },
+  twoFactorStep: {
+    title: "Two-factor authentication",
+    heading: "Enter your authentication code",
+    intro: "Open your authenticator app and enter the 6-digit code for {{email}}.",
+    code: "Authentication code",
+    recoveryHint: "Lost your device? Enter one of your recovery codes instead.",
+    submit: "Verify",
+    cancel: "Sign in with a different account",
+  },
+  logout: { submit: "Sign out" },
+} ;

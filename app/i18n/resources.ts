@@ -1,0 +1,20 @@
+// All translations, bundled: the app is small enough that shipping both languages beats a
+// round trip for locale files. German files are typed against the English ones, so a missing
+// or extra key fails the type-check.
+import enCommon from "./locales/en/common";
+import enErrors from "./locales/en/errors";
+import enAuth from "./locales/en/auth";
+import enOrganizations from "./locales/en/organizations";
+import enTwoFactor from "./locales/en/two-factor";
+import deCommon from "./locales/de/common";
+import deErrors from "./locales/de/errors";
+import deAuth from "./locales/de/auth";
+import deOrganizations from "./locales/de/organizations";
+import deTwoFactor from "./locales/de/two-factor";
+
+export const resources = {
+  en: { common: enCommon, errors: enErrors, auth: enAuth, organizations: enOrganizations, twoFactor: enTwoFactor },
+  de: { common: deCommon, errors: deErrors, auth: deAuth, organizations: deOrganizations, twoFactor: deTwoFactor },
+};
+
+export const namespaces = Object.keys(resources.en) as (keyof (typeof resources)["en"])[];

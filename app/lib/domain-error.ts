@@ -1,0 +1,40 @@
+// The one error type of the domain. Domain code throws it with a code and a translation key;
+// it is turned into an HTTP response in exactly one place (app/lib/http-errors.server.ts) and
+// into an oRPC error in exactly one place (app/rpc/errors.server.ts).
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  TOO_MANY_REQUESTS: 429,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  /** Key under `errors.` in the locale files. */
+  readonly messageKey: string;
+  readonly params: Record<string, string | number>;
+  readonly retryAfterSeconds?: number;
+
+  constructor(
+    code: ErrorCode,
+    messageKey: string,
+    options: { params?: Record<string, string | number>; retryAfterSeconds?: number } = {},
+  ) {
+    super(`${code}: ${messageKey}`);
+    this.name = "DomainError";
+    this.code = code;
+    this.messageKey = messageKey;
+    this.params = options.params ?? {};
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export const isDomainError = (error: unknown): error is DomainError => error instanceof DomainError;

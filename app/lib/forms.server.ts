@@ -1,0 +1,41 @@
+// Form plumbing shared by actions: parse with the zod schema (conform), and answer a DomainError
+// as a form-level message (translated) with the DomainError's status.
+import type { Submission } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type RouterContextProvider } from "react-router";
+import type { z } from "zod";
+import { isDomainError } from "./domain-error";
+import { translatorFor } from "./http-errors.server";
+
+export async function parseForm<Schema extends z.ZodType>(request: Request, schema: Schema) {
+  const formData = await request.formData().catch(() => new FormData());
+  return { formData, submission: parseWithZod(formData, { schema }) };
+}
+
+export function invalidForm(submission: Submission<unknown>, hideFields?: string[]) {
+  return data(submission.reply({ hideFields }), { status: 400 });
+}
+
+/** Runs the action's work; a DomainError becomes a translated form error instead of a crash. */
+export async function withFormErrors<T>(
+  context: Readonly<RouterContextProvider>,
+  submission: Submission<unknown>,
+  work: () => Promise<T>,
+  options: { hideFields?: string[] } = {},
+) {
+  try {
+    return { ok: true as const, value: await work() };
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    const t = translatorFor(context);
+    const headers = new Headers();
+    if (error.retryAfterSeconds !== undefined) headers.set("Retry-After", String(error.retryAfterSeconds));
+    return {
+      ok: false as const,
+      response: data(submission.reply({ formErrors: [t(`errors:${error.messageKey}`, error.params)], hideFields: options.hideFields }), {
+        status: error.status,
+        headers,
+      }),
+    };
+  }
+}

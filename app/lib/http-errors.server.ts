@@ -1,0 +1,32 @@
+// DomainError → HTTP, in one place. Route guards and actions throw the result so the route's
+// ErrorBoundary renders it (or, for resource routes, the client receives it as JSON).
+import { data, type RouterContextProvider } from "react-router";
+import type { TFunction } from "i18next";
+import { DomainError, isDomainError } from "./domain-error";
+import { getInstance } from "~/i18n/i18next.server";
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+}
+
+export function httpError(error: DomainError, t: TFunction) {
+  const headers = new Headers();
+  if (error.retryAfterSeconds !== undefined) headers.set("Retry-After", String(error.retryAfterSeconds));
+  const body: ErrorBody = { code: error.code, message: t(`errors:${error.messageKey}`, error.params) };
+  return data(body, { status: error.status, headers });
+}
+
+export function translatorFor(context: Readonly<RouterContextProvider>): TFunction {
+  return getInstance(context).t;
+}
+
+/** Runs domain code from a loader or action, turning a DomainError into a thrown HTTP error. */
+export async function orHttpError<T>(context: Readonly<RouterContextProvider>, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isDomainError(error)) throw httpError(error, translatorFor(context));
+    throw error;
+  }
+}

@@ -1,0 +1,63 @@
+// Rate limits live in PostgreSQL (rate-limiter-flexible's store) so they hold across app instances.
+// Policies are declared here by name; callers consume a policy for one or more keys at once.
+import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import { pool } from "~/db.server";
+import { DomainError } from "./domain-error";
+
+interface Policy {
+  points: number;
+  durationSeconds: number;
+  /** After the limit is hit, keep blocking for this long. */
+  blockSeconds?: number;
+}
+
+export const POLICIES = {
+  /** Sign-in attempts per account (e-mail). */
+  "auth.signin.account": { points: 10, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
+  /** Sign-in attempts per client address. */
+  "auth.signin.address": { points: 50, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
+  /** Sign-ups per client address. */
+  "auth.signup.address": { points: 20, durationSeconds: 60 * 60 },
+  /** Second-factor attempts per user. */
+  "auth.twofactor.user": { points: 10, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
+} satisfies Record<string, Policy>;
+
+export type PolicyName = keyof typeof POLICIES;
+
+const limiters = new Map<PolicyName, RateLimiterPostgres>();
+
+function limiter(name: PolicyName): RateLimiterPostgres {
+  let found = limiters.get(name);
+  if (!found) {
+    const policy: Policy = POLICIES[name];
+    found = new RateLimiterPostgres({
+      storeClient: pool(),
+      storeType: "pool",
+      tableName: "rate_limits",
+      tableCreated: true,
+      keyPrefix: name,
+      points: policy.points,
+      duration: policy.durationSeconds,
+      blockDuration: policy.blockSeconds ?? 0,
+    });
+    limiters.set(name, found);
+  }
+  return found;
+}
+
+/** Consumes one point of `policy` for `key`; throws TOO_MANY_REQUESTS when it is exhausted. */
+export async function consume(policy: PolicyName, key: string): Promise<void> {
+  try {
+    await limiter(policy).consume(key.slice(0, 200));
+  } catch (error) {
+    if (error instanceof RateLimiterRes) {
+      const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+      throw new DomainError("TOO_MANY_REQUESTS", "rateLimited", { params: { seconds }, retryAfterSeconds: seconds });
+    }
+    throw error;
+  }
+}
+
+export async function reset(policy: PolicyName, key: string): Promise<void> {
+  await limiter(policy).delete(key.slice(0, 200));
+}

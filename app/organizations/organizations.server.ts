@@ -1,0 +1,97 @@
+// Organizations and the session's active organization.
+import type { Auth } from "~/auth/session.server";
+import { setActiveOrganization } from "~/auth/session.server";
+import { DEFAULT_PLAN } from "~/billing/plans";
+import { prisma } from "~/db.server";
+import { Prisma } from "~/generated/prisma/client";
+import type { Role } from "~/generated/prisma/enums";
+import { DomainError } from "~/lib/domain-error";
+import { isUuid } from "~/lib/ids";
+import { authorizeOrganization } from "./access.server";
+import { slugFromName, type OrganizationInput, type OrganizationSettingsInput } from "./schemas";
+
+export interface OrganizationSummary {
+  id: string;
+  name: string;
+  slug: string;
+  role: Role;
+}
+
+export async function listOrganizationsOf(userId: string): Promise<OrganizationSummary[]> {
+  const memberships = await prisma.membership.findMany({
+    where: { userId },
+    select: { role: true, organization: { select: { id: true, name: true, slug: true } } },
+    orderBy: [{ organization: { name: "asc" } }, { organizationId: "asc" }],
+  });
+  return memberships.map(({ role, organization }) => ({ ...organization, role }));
+}
+
+function isUniqueViolation(error: unknown, field: string): boolean {
+  return (
+    error instanceof Prisma.PrismaClientKnownRequestError &&
+    error.code === "P2002" &&
+    JSON.stringify(error.meta ?? {}).includes(field)
+  );
+}
+
+/** Creates an organization with the caller as owner and makes it the session's active one. */
+export async function createOrganization(auth: Auth, input: OrganizationInput): Promise<OrganizationSummary> {
+  const slug = input.slug ?? slugFromName(input.name);
+  try {
+    const organization = await prisma.$transaction(async (tx) => {
+      const created = await tx.organization.create({
+        data: { name: input.name, slug, planId: DEFAULT_PLAN },
+        select: { id: true, name: true, slug: true },
+      });
+      await tx.membership.create({ data: { organizationId: created.id, userId: auth.user.id, role: "owner" }, select: { id: true } });
+      await tx.session.update({ where: { id: auth.session.id }, data: { activeOrganizationId: created.id }, select: { id: true } });
+      return created;
+    });
+    auth.session.activeOrganizationId = organization.id;
+    return { ...organization, role: "owner" };
+  } catch (error) {
+    if (isUniqueViolation(error, "slug")) throw new DomainError("CONFLICT", "slugTaken");
+    throw error;
+  }
+}
+
+export async function switchActiveOrganization(auth: Auth, organizationId: string): Promise<OrganizationSummary> {
+  if (!isUuid(organizationId)) throw new DomainError("NOT_FOUND", "organizationNotFound");
+  const { organization, role } = await authorizeOrganization(auth, organizationId, undefined, { requireActive: false });
+  await setActiveOrganization(auth.session.id, organization.id);
+  auth.session.activeOrganizationId = organization.id;
+  return { id: organization.id, name: organization.name, slug: organization.slug, role };
+}
+
+export async function getOrganizationSettings(organizationId: string) {
+  return prisma.organization.findUniqueOrThrow({
+    where: { id: organizationId },
+    select: { id: true, name: true, slug: true, logoUrl: true, planId: true, requireTwoFactor: true },
+  });
+}
+
+export async function updateOrganizationSettings(auth: Auth, organizationId: string, input: OrganizationSettingsInput) {
+  await authorizeOrganization(auth, organizationId, "organization:update");
+  // Turning the requirement on without a second factor of one's own would lock the caller out.
+  if (input.requireTwoFactor && !auth.user.twoFactorEnabled) {
+    throw new DomainError("CONFLICT", "twoFactorRequiredByOrganization");
+  }
+  try {
+    return await prisma.organization.update({
+      where: { id: organizationId },
+      data: { name: input.name, slug: input.slug, logoUrl: input.logoUrl, requireTwoFactor: input.requireTwoFactor },
+      select: { id: true, name: true, slug: true, logoUrl: true, planId: true, requireTwoFactor: true },
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, "slug")) throw new DomainError("CONFLICT", "slugTaken");
+    throw error;
+  }
+}
+
+export async function listMembers(organizationId: string) {
+  return prisma.membership.findMany({
+    where: { organizationId },
+    select: { role: true, createdAt: true, user: { select: { id: true, name: true, email: true, twoFactorEnabledAt: true } } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+}

@@ -1,0 +1,47 @@
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, useRouteLoaderData } from "react-router";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { getLocale, i18nextMiddleware } from "~/i18n/i18next.server";
+import { loadSession, rejectCrossSiteWrites, rememberLanguage } from "~/middleware.server";
+import { ErrorPage } from "~/components/error-page";
+
+export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware, rememberLanguage, loadSession, rejectCrossSiteWrites];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return data({ locale: getLocale(context) });
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  const locale = rootData?.locale ?? "en";
+  return (
+    <html lang={locale} dir="ltr" className="h-full">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="h-full bg-slate-50 text-slate-900 antialiased">
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  const { i18n } = useTranslation();
+  useEffect(() => {
+    if (i18n.language !== loaderData.locale) void i18n.changeLanguage(loaderData.locale);
+  }, [loaderData.locale, i18n]);
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPage error={error} />;
+}

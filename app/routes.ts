@@ -1,0 +1,21 @@
+import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
+
+export default [
+  index("routes/home.tsx"),
+  route("login", "routes/login.tsx"),
+  route("login/two-factor", "routes/login.two-factor.tsx"),
+  route("signup", "routes/signup.tsx"),
+  route("logout", "routes/logout.tsx"),
+  route("dashboard", "routes/dashboard.tsx", [
+    index("routes/dashboard._index.tsx"),
+    route("organizations/new", "routes/dashboard.organizations.new.tsx"),
+    route("organization-settings", "routes/dashboard.organization-settings.tsx"),
+    route("account/security", "routes/dashboard.account.security.tsx"),
+  ]),
+  // Typed RPC boundary (also served directly by the production server, see server/app-server.ts).
+  route("rpc/*", "routes/rpc.$.ts"),
+  // The raw organization routes of the underlying auth layer are disabled: 404 for every method.
+  route("api/auth/organization/*", "routes/api.auth.organization.$.ts"),
+  route("healthz", "routes/healthz.ts"),
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

@@ -1,0 +1,168 @@
+import { useTranslation } from "react-i18next";
+import { Form, data } from "react-router";
+import { z } from "zod";
+import type { Route } from "./+types/dashboard.account.security";
+import { requireUser } from "~/auth/guards.server";
+import { totpCodeSchema } from "~/auth/schemas";
+import {
+  beginEnrollment,
+  confirmEnrollment,
+  disableTwoFactor,
+  regenerateRecoveryCodes,
+  unusedRecoveryCodeCount,
+  type PendingEnrollment,
+} from "~/auth/two-factor.server";
+import { FormErrors } from "~/components/form-errors";
+import { Alert, Button, Card, Field, PageHeader, useFieldError } from "~/components/ui";
+import { getInstance } from "~/i18n/i18next.server";
+import { parseForm } from "~/lib/forms.server";
+import { isDomainError } from "~/lib/domain-error";
+import { translatorFor } from "~/lib/http-errors.server";
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.title }];
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const auth = requireUser(args);
+  return {
+    title: getInstance(args.context).t("twoFactor:title"),
+    enabled: auth.user.twoFactorEnabled,
+    recoveryCodesLeft: auth.user.twoFactorEnabled ? await unusedRecoveryCodeCount(auth.user.id) : 0,
+  };
+}
+
+const schema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("begin") }),
+  z.object({ intent: z.literal("confirm"), code: totpCodeSchema }),
+  z.object({ intent: z.literal("disable"), code: totpCodeSchema }),
+  z.object({ intent: z.literal("regenerate"), code: totpCodeSchema }),
+]);
+
+type ActionResult = {
+  intent?: string;
+  enrollment?: PendingEnrollment;
+  recoveryCodes?: string[];
+  disabled?: boolean;
+  formErrors?: string[];
+  fieldErrors?: string[];
+};
+
+export async function action(args: Route.ActionArgs) {
+  const auth = requireUser(args);
+  const { submission, formData } = await parseForm(args.request, schema);
+  const intent = String(formData.get("intent") ?? "");
+  // A failed confirmation shows the same QR code again.
+  const enrollmentIfPending = async () => (intent === "confirm" && !auth.user.twoFactorEnabled ? beginEnrollment(auth) : undefined);
+  if (submission.status !== "success") {
+    const fieldErrors = submission.reply().error?.code ?? ["badRequest"];
+    return data<ActionResult>({ intent, enrollment: await enrollmentIfPending(), fieldErrors }, { status: 400 });
+  }
+  const value = submission.value;
+  try {
+    switch (value.intent) {
+      case "begin":
+        return { intent: "confirm", enrollment: await beginEnrollment(auth) } satisfies ActionResult;
+      case "confirm":
+        return { intent: "done", recoveryCodes: await confirmEnrollment(auth, value.code) } satisfies ActionResult;
+      case "disable":
+        await disableTwoFactor(auth, value.code);
+        return { intent: "disabled", disabled: true } satisfies ActionResult;
+      case "regenerate":
+        return { intent: "done", recoveryCodes: await regenerateRecoveryCodes(auth, value.code) } satisfies ActionResult;
+    }
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    const message = translatorFor(args.context)(`errors:${error.messageKey}`, error.params);
+    return data<ActionResult>({ intent, enrollment: await enrollmentIfPending(), formErrors: [message] }, { status: error.status });
+  }
+}
+
+function CodeForm({ intent, label, submit, variant = "primary", errors }: { intent: string; label: string; submit: string; variant?: "primary" | "danger"; errors?: string[] }) {
+  return (
+    <Form method="post" className="flex flex-wrap items-end gap-3">
+      <input type="hidden" name="intent" value={intent} />
+      <div className="w-48">
+        <Field label={label} name="code" id={`code-${intent}`} inputMode="numeric" autoComplete="one-time-code" maxLength={8} required errors={errors} />
+      </div>
+      <Button type="submit" variant={variant}>
+        {submit}
+      </Button>
+    </Form>
+  );
+}
+
+export default function Security({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("twoFactor");
+  const result = (actionData ?? {}) as ActionResult;
+  const fieldError = useFieldError(result.fieldErrors);
+  return (
+    <div className="max-w-2xl space-y-6">
+      <PageHeader title={t("title")} />
+      <Card title={t("heading")}>
+        <div className="space-y-5">
+          {result.disabled ? <Alert tone="success">{t("disabled")}</Alert> : null}
+          <FormErrors errors={result.formErrors} />
+          {fieldError ? <Alert tone="error">{fieldError}</Alert> : null}
+          {result.recoveryCodes ? (
+            <div className="space-y-3" data-testid="recovery-codes">
+              <Alert tone="success">{t("enabled")}</Alert>
+              <h3 className="font-semibold text-slate-900">{t("recoveryTitle")}</h3>
+              <p className="text-sm text-slate-600">{t("recoveryIntro")}</p>
+              <ul className="grid grid-cols-1 gap-2 rounded-md bg-slate-900 p-4 font-mono text-sm text-slate-100 sm:grid-cols-2">
+                {result.recoveryCodes.map((code) => (
+                  <li key={code}>{code}</li>
+                ))}
+              </ul>
+              <a href="/dashboard/account/security" className="inline-flex rounded-md bg-brand-600 px-3.5 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+                {t("recoveryDone")}
+              </a>
+            </div>
+          ) : result.enrollment && !loaderData.enabled ? (
+            <div className="space-y-4">
+              <p className="text-sm text-slate-600">{t("scan")}</p>
+              <div className="flex flex-wrap items-start gap-6">
+                <div
+                  role="img"
+                  aria-label={t("qrAlt")}
+                  className="h-48 w-48 rounded-md bg-white p-2 ring-1 ring-slate-200"
+                  dangerouslySetInnerHTML={{ __html: result.enrollment.qrSvg }}
+                />
+                <div className="space-y-1">
+                  <p className="text-sm font-medium text-slate-800">{t("manualKey")}</p>
+                  <code className="block rounded bg-slate-100 px-2 py-1 font-mono text-sm" data-testid="totp-manual-key">
+                    {result.enrollment.manualKey}
+                  </code>
+                </div>
+              </div>
+              <CodeForm intent="confirm" label={t("code")} submit={t("confirm")} />
+            </div>
+          ) : loaderData.enabled ? (
+            <div className="space-y-6">
+              <Alert tone="success">{t("statusOn")}</Alert>
+              <p className="text-sm text-slate-600">{t("recoveryRemaining", { count: loaderData.recoveryCodesLeft })}</p>
+              <div className="space-y-2">
+                <h3 className="text-sm font-semibold text-slate-900">{t("regenerate")}</h3>
+                <p className="text-sm text-slate-500">{t("regenerateHint")}</p>
+                <CodeForm intent="regenerate" label={t("code")} submit={t("regenerate")} variant="primary" />
+              </div>
+              <div className="space-y-2 border-t border-slate-100 pt-5">
+                <h3 className="text-sm font-semibold text-slate-900">{t("disable")}</h3>
+                <p className="text-sm text-slate-500">{t("disableHint")}</p>
+                <CodeForm intent="disable" label={t("code")} submit={t("disable")} variant="danger" />
+              </div>
+            </div>
+          ) : (
+            <div className="space-y-4">
+              <p className="text-sm text-slate-600">{t("statusOff")}</p>
+              <Form method="post">
+                <input type="hidden" name="intent" value="begin" />
+                <Button type="submit">{t("start")}</Button>
+              </Form>
+            </div>
+          )}
+        </div>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { Form, redirect } from "react-router";
+import type { Route } from "./+types/dashboard.organizations.new";
+import { requireUser } from "~/auth/guards.server";
+import { FormErrors } from "~/components/form-errors";
+import { Button, Card, Field, PageHeader } from "~/components/ui";
+import { getInstance } from "~/i18n/i18next.server";
+import { invalidForm, parseForm, withFormErrors } from "~/lib/forms.server";
+import { createOrganization } from "~/organizations/organizations.server";
+import { organizationInputSchema } from "~/organizations/schemas";
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.title }];
+}
+
+export function loader(args: Route.LoaderArgs) {
+  requireUser(args);
+  return { title: getInstance(args.context).t("organizations:create.title") };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const auth = requireUser(args);
+  const { submission } = await parseForm(args.request, organizationInputSchema);
+  if (submission.status !== "success") return invalidForm(submission);
+  const result = await withFormErrors(args.context, submission, () => createOrganization(auth, submission.value));
+  if (!result.ok) return result.response;
+  return redirect("/dashboard");
+}
+
+export default function NewOrganization({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("organizations");
+  const [form, fields] = useForm({
+    lastResult: actionData,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: organizationInputSchema }),
+    shouldValidate: "onBlur",
+  });
+  return (
+    <div className="max-w-xl">
+      <PageHeader title={t("create.heading")} description={t("create.intro")} />
+      <Card>
+        <Form method="post" className="space-y-5" {...getFormProps(form)}>
+          <FormErrors errors={form.errors} id={form.errorId} />
+          <Field label={t("create.name")} errors={fields.name.errors} errorParams={{ max: 80 }} {...getInputProps(fields.name, { type: "text" })} />
+          <Field label={t("create.slug")} hint={t("create.slugHint")} errors={fields.slug.errors} {...getInputProps(fields.slug, { type: "text" })} />
+          <Button type="submit">{t("create.submit")}</Button>
+        </Form>
+      </Card>
+    </div>
+  );
+}

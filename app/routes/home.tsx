@@ -1,0 +1,7 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/home";
+import { getAuth } from "~/auth/guards.server";
+
+export function loader({ context }: Route.LoaderArgs) {
+  return redirect(getAuth(context) ? "/dashboard" : "/login");
+}

@@ -1,0 +1,80 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { Form, Link, redirect, useSearchParams } from "react-router";
+import type { Route } from "./+types/login";
+import { signIn } from "~/auth/accounts.server";
+import { sessionCookie } from "~/auth/cookies.server";
+import { getAuth, requireAnonymous, safeRedirectTarget } from "~/auth/guards.server";
+import { signInSchema } from "~/auth/schemas";
+import { AuthLayout } from "~/components/auth-layout";
+import { FormErrors } from "~/components/form-errors";
+import { Button, Field } from "~/components/ui";
+import { clientAddressContext } from "~/context.server";
+import { getInstance } from "~/i18n/i18next.server";
+import { invalidForm, parseForm, withFormErrors } from "~/lib/forms.server";
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.title }];
+}
+
+export function loader(args: Route.LoaderArgs) {
+  requireAnonymous(args);
+  return { title: getInstance(args.context).t("auth:login.title") };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const { request, context } = args;
+  const { submission } = await parseForm(request, signInSchema);
+  if (submission.status !== "success") return invalidForm(submission, ["password"]);
+  const previous = getAuth(context)?.session.id;
+  const result = await withFormErrors(
+    context,
+    submission,
+    () => signIn(submission.value, context.get(clientAddressContext), previous),
+    { hideFields: ["password"] },
+  );
+  if (!result.ok) return result.response;
+  const target = safeRedirectTarget(submission.value.redirectTo);
+  const next = result.value.twoFactorPending ? `/login/two-factor?redirectTo=${encodeURIComponent(target)}` : target;
+  return redirect(next, { headers: { "Set-Cookie": sessionCookie(result.value.token) } });
+}
+
+export default function Login({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("auth");
+  const [searchParams] = useSearchParams();
+  const [form, fields] = useForm({
+    lastResult: actionData,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: signInSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <AuthLayout
+      heading={t("login.heading")}
+      footer={
+        <>
+          {t("login.noAccount")}{" "}
+          <Link to="/signup" className="font-semibold text-brand-600 hover:text-brand-700">
+            {t("login.signUpLink")}
+          </Link>
+        </>
+      }
+    >
+      <Form method="post" className="space-y-5" {...getFormProps(form)}>
+        <FormErrors errors={form.errors} id={form.errorId} />
+        <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
+        <Field label={t("login.email")} autoComplete="email" errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} />
+        <Field
+          label={t("login.password")}
+          autoComplete="current-password"
+          errors={fields.password.errors}
+          {...getInputProps(fields.password, { type: "password" })}
+        />
+        <Button type="submit" className="w-full">
+          {t("login.submit")}
+        </Button>
+      </Form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,16 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/logout";
+import { clearedSessionCookie } from "~/auth/cookies.server";
+import { getAuth } from "~/auth/guards.server";
+import { invalidateSession } from "~/auth/session.server";
+
+// Sign-out is a POST (a link cannot sign anyone out); GET just goes home.
+export function loader() {
+  return redirect("/");
+}
+
+export async function action({ context }: Route.ActionArgs) {
+  const auth = getAuth(context);
+  if (auth) await invalidateSession(auth.session.id);
+  return redirect("/login", { headers: { "Set-Cookie": clearedSessionCookie() } });
+}

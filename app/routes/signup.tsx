@@ -1,0 +1,79 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { Form, Link, redirect } from "react-router";
+import type { Route } from "./+types/signup";
+import { signUp } from "~/auth/accounts.server";
+import { sessionCookie } from "~/auth/cookies.server";
+import { requireAnonymous } from "~/auth/guards.server";
+import { PASSWORD_MIN_LENGTH } from "~/auth/password-rules";
+import { signUpSchema } from "~/auth/schemas";
+import { AuthLayout } from "~/components/auth-layout";
+import { FormErrors } from "~/components/form-errors";
+import { Button, Field } from "~/components/ui";
+import { clientAddressContext } from "~/context.server";
+import { getInstance } from "~/i18n/i18next.server";
+import { invalidForm, parseForm, withFormErrors } from "~/lib/forms.server";
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.title }];
+}
+
+export function loader(args: Route.LoaderArgs) {
+  requireAnonymous(args);
+  return { title: getInstance(args.context).t("auth:signup.title"), passwordMinLength: PASSWORD_MIN_LENGTH };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { submission } = await parseForm(request, signUpSchema);
+  const hideFields = ["password", "confirmPassword"];
+  if (submission.status !== "success") return invalidForm(submission, hideFields);
+  const result = await withFormErrors(context, submission, () => signUp(submission.value, context.get(clientAddressContext)), { hideFields });
+  if (!result.ok) return result.response;
+  return redirect("/dashboard", { headers: { "Set-Cookie": sessionCookie(result.value.token) } });
+}
+
+export default function SignUp({ actionData, loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("auth");
+  const [form, fields] = useForm({
+    lastResult: actionData,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: signUpSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <AuthLayout
+      heading={t("signup.heading")}
+      footer={
+        <>
+          {t("signup.haveAccount")}{" "}
+          <Link to="/login" className="font-semibold text-brand-600 hover:text-brand-700">
+            {t("signup.signInLink")}
+          </Link>
+        </>
+      }
+    >
+      <Form method="post" className="space-y-5" {...getFormProps(form)}>
+        <FormErrors errors={form.errors} id={form.errorId} />
+        <Field label={t("signup.name")} autoComplete="name" errors={fields.name.errors} errorParams={{ max: 80 }} {...getInputProps(fields.name, { type: "text" })} />
+        <Field label={t("signup.email")} autoComplete="email" errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} />
+        <Field
+          label={t("signup.password")}
+          autoComplete="new-password"
+          hint={t("signup.passwordHint", { min: loaderData.passwordMinLength })}
+          errors={fields.password.errors}
+          {...getInputProps(fields.password, { type: "password" })}
+        />
+        <Field
+          label={t("signup.confirmPassword")}
+          autoComplete="new-password"
+          errors={fields.confirmPassword.errors}
+          {...getInputProps(fields.confirmPassword, { type: "password" })}
+        />
+        <Button type="submit" className="w-full">
+          {t("signup.submit")}
+        </Button>
+      </Form>
+    </AuthLayout>
+  );
+}

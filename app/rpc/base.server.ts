@@ -1,0 +1,25 @@
+// Building blocks for procedures: a base with translated errors, and a session-authenticated
+// base with cross-site protection (CONTRACT.md: same rule as the export route).
+import { ORPCError, os } from "@orpc/server";
+import { isCrossSiteRequest } from "~/auth/cross-site.server";
+import { isFullyAuthenticated } from "~/auth/session.server";
+import { DomainError } from "~/lib/domain-error";
+import type { RpcContext } from "./context.server";
+import { toRpcError } from "./errors.server";
+
+export const base = os.$context<RpcContext>().use(async ({ context, next }) => {
+  try {
+    return await next();
+  } catch (error) {
+    throw toRpcError(error, context.t);
+  }
+});
+
+export const sessionProcedure = base.use(async ({ context, next }) => {
+  if (isCrossSiteRequest(context.headers, context.appOrigin)) throw new DomainError("FORBIDDEN", "crossSite");
+  const auth = await context.loadAuth();
+  if (!auth || !isFullyAuthenticated(auth)) throw new DomainError("UNAUTHORIZED", "unauthenticated");
+  return next({ context: { auth } });
+});
+
+export { ORPCError };

@@ -1,0 +1,22 @@
+// DomainError → oRPC error, in one place; also translates oRPC's own input errors.
+import { ORPCError } from "@orpc/server";
+import type { TFunction } from "i18next";
+import { isDomainError } from "~/lib/domain-error";
+
+export function toRpcError(error: unknown, t: TFunction): unknown {
+  if (isDomainError(error)) {
+    return new ORPCError(error.code, {
+      status: error.status,
+      message: t(`errors:${error.messageKey}`, error.params),
+      data: error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : undefined,
+    });
+  }
+  if (error instanceof ORPCError && error.code === "BAD_REQUEST" && error.message === "Input validation failed") {
+    const issues = (error.data as { issues?: { path?: PropertyKey[]; message: string }[] } | undefined)?.issues ?? [];
+    return new ORPCError("BAD_REQUEST", {
+      message: t("errors:invalidInput"),
+      data: { issues: issues.map((issue) => ({ path: (issue.path ?? []).map(String).join("."), message: issue.message })) },
+    });
+  }
+  return error;
+}

@@ -1,0 +1,57 @@
+// Serves the router over oRPC's RPC protocol at /rpc, from Node's http server (the fast path the
+// production server uses) or from a fetch Request (the React Router resource route, used by the
+// dev server and tests).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { RPCHandler as FetchRPCHandler } from "@orpc/server/fetch";
+import { RPCHandler as NodeRPCHandler } from "@orpc/server/node";
+import { BodyLimitPlugin as NodeBodyLimit } from "@orpc/server/node";
+import { BodyLimitPlugin as FetchBodyLimit } from "@orpc/server/fetch";
+import { createRpcContext, type RpcContext } from "./context.server";
+import { router } from "./router.server";
+
+const MAX_BODY_BYTES = 64 * 1024;
+export const RPC_PREFIX = "/rpc";
+
+type Interceptor = NonNullable<ConstructorParameters<typeof FetchRPCHandler<RpcContext>>[1]>["interceptors"];
+
+/** oRPC answers an unparsable body with an English message; translate it like every other error. */
+const translateMalformedRequest: NonNullable<Interceptor>[number] = async (options) => {
+  const result = await options.next();
+  if (result.matched && result.response.status === 400) {
+    const body = result.response.body as { json?: { message?: string } } | undefined;
+    if (body?.json?.message?.startsWith("Malformed request")) body.json.message = options.context.t("errors:invalidJson");
+  }
+  return result;
+};
+
+const nodeHandler = new NodeRPCHandler(router, {
+  plugins: [new NodeBodyLimit({ maxBodySize: MAX_BODY_BYTES })],
+  interceptors: [translateMalformedRequest],
+});
+const fetchHandler = new FetchRPCHandler(router, {
+  plugins: [new FetchBodyLimit({ maxBodySize: MAX_BODY_BYTES })],
+  interceptors: [translateMalformedRequest],
+});
+
+function headersFromNode(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, value);
+  }
+  return headers;
+}
+
+export async function handleRpcNodeRequest(req: IncomingMessage, res: ServerResponse, clientAddress: string): Promise<boolean> {
+  const url = `http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`;
+  const context = createRpcContext(url, headersFromNode(req), clientAddress);
+  const { matched } = await nodeHandler.handle(req, res, { prefix: RPC_PREFIX, context });
+  return matched;
+}
+
+export async function handleRpcFetchRequest(request: Request, clientAddress: string): Promise<Response | null> {
+  const context = createRpcContext(request.url, request.headers, clientAddress);
+  const { matched, response } = await fetchHandler.handle(request, { prefix: RPC_PREFIX, context });
+  return matched ? response : null;
+}

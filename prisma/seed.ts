@@ -1,0 +1,83 @@
+// Demo data of CONTRACT.md. `npm run db:seed` loads it into DATABASE_URL and refuses to run twice;
+// `npm start` loads it on the first start of the embedded database.
+import { randomUUID } from "node:crypto";
+import { hash } from "@node-rs/argon2";
+import pg from "pg";
+
+export const DEMO_PASSWORD = "correct-horse-battery-staple";
+
+export const DEMO_ORGANIZATIONS = [
+  { slug: "acme", name: "Acme", planId: "enterprise" },
+  { slug: "globex", name: "Globex", planId: "team" },
+] as const;
+
+export const DEMO_USERS = [
+  { email: "owner@acme.test", name: "Olivia Owner", org: "acme", role: "owner", platformAdmin: false },
+  { email: "admin@acme.test", name: "Adam Admin", org: "acme", role: "admin", platformAdmin: false },
+  { email: "member@acme.test", name: "Mia Member", org: "acme", role: "member", platformAdmin: false },
+  { email: "owner@globex.test", name: "Gustav Globex", org: "globex", role: "owner", platformAdmin: false },
+  { email: "staff@platform.test", name: "Sam Staff", org: null, role: null, platformAdmin: true },
+] as const;
+
+/** Loads the demo data; returns false (and changes nothing) when it is already there. */
+export async function seedDemoData(databaseUrl: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query("BEGIN");
+    // Serialize concurrent seeders; the check below then sees the winner's rows.
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('keyledger-demo-seed'))");
+    const existing = await client.query("SELECT 1 FROM organizations WHERE slug = $1", ["acme"]);
+    if (existing.rowCount) {
+      await client.query("ROLLBACK");
+      return false;
+    }
+    const passwordHash = await hash(DEMO_PASSWORD, { memoryCost: 19456, timeCost: 2, parallelism: 1, outputLen: 32 });
+    const orgIds = new Map<string, string>();
+    for (const org of DEMO_ORGANIZATIONS) {
+      const id = randomUUID();
+      orgIds.set(org.slug, id);
+      await client.query("INSERT INTO organizations (id, name, slug, plan_id) VALUES ($1, $2, $3, $4)", [id, org.name, org.slug, org.planId]);
+    }
+    for (const user of DEMO_USERS) {
+      const id = randomUUID();
+      await client.query("INSERT INTO users (id, email, name, password_hash, is_platform_admin) VALUES ($1, $2, $3, $4, $5)", [
+        id,
+        user.email,
+        user.name,
+        passwordHash,
+        user.platformAdmin,
+      ]);
+      if (user.org) {
+        await client.query("INSERT INTO memberships (id, organization_id, user_id, role) VALUES ($1, $2, $3, $4)", [
+          randomUUID(),
+          orgIds.get(user.org),
+          id,
+          user.role,
+        ]);
+      }
+    }
+    await client.query("COMMIT");
+    return true;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    await client.end();
+  }
+}
+
+const isMain = process.argv[1] && import.meta.filename === (await import("node:fs")).realpathSync(process.argv[1]);
+if (isMain) {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    console.error("DATABASE_URL is not set.");
+    process.exit(1);
+  }
+  const seeded = await seedDemoData(url);
+  if (!seeded) {
+    console.error("The demo data is already loaded; refusing to load it twice.");
+    process.exit(1);
+  }
+  console.log("Loaded the demo data.");
+}

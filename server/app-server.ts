@@ -1,0 +1,87 @@
+// The production HTTP server: static files, the /rpc fast path, and React Router for the rest.
+// /rpc is answered by oRPC's Node adapter before React Router sees the request, because the
+// fetch-API emulation React Router needs costs more than the whole key check
+// (docs/decisions/0003-rpc-fast-path.md). Both paths share the bundle's router and handler.
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import { join } from "node:path";
+import { createRequestListener } from "@react-router/node";
+import type { RouterContextProvider, ServerBuild } from "react-router";
+import serveStatic from "serve-static";
+
+interface EntryExtras {
+  createLoadContext(clientAddress: string): RouterContextProvider;
+  handleRpcNodeRequest(req: IncomingMessage, res: import("node:http").ServerResponse, clientAddress: string): Promise<boolean>;
+  disconnectDb(): Promise<void>;
+}
+
+export interface AppServer {
+  server: Server;
+  close(): Promise<void>;
+}
+
+function clientAddressOf(req: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = req.headers["x-forwarded-for"];
+    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
+    if (first) return first.slice(0, 64);
+  }
+  return req.socket.remoteAddress ?? "unknown";
+}
+
+export async function createAppServer(options: { buildDir: string; trustProxy: boolean }): Promise<AppServer> {
+  const build = (await import(join(options.buildDir, "server", "index.js"))) as ServerBuild;
+  const extras = build.entry.module as unknown as EntryExtras;
+  const clientDir = join(options.buildDir, "client");
+  const assets = serveStatic(join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false, fallthrough: true });
+  const publicFiles = serveStatic(clientDir, { maxAge: "1h", index: false, fallthrough: true });
+  const pages = createRequestListener({
+    build,
+    mode: "production",
+    getLoadContext: (_request, client) => extras.createLoadContext(client.address),
+  });
+
+  const server = createServer((req, res) => {
+    const url = req.url ?? "/";
+    const clientAddress = clientAddressOf(req, options.trustProxy);
+    if (url.startsWith("/rpc/")) {
+      extras.handleRpcNodeRequest(req, res, clientAddress).then(
+        (matched) => {
+          if (!matched && !res.headersSent) {
+            res.writeHead(404, { "content-type": "application/json" });
+            res.end(JSON.stringify({ json: { defined: false, code: "NOT_FOUND", status: 404, message: "Not found" } }));
+          }
+        },
+        (error: unknown) => {
+          console.error("[rpc]", error);
+          if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+          res.end(JSON.stringify({ json: { defined: false, code: "INTERNAL_SERVER_ERROR", status: 500, message: "Internal server error" } }));
+        },
+      );
+      return;
+    }
+    const next = () => void pages(req, res);
+    if (url.startsWith("/assets/")) {
+      req.url = url.slice("/assets".length);
+      assets(req, res, () => {
+        req.url = url;
+        next();
+      });
+      return;
+    }
+    if (req.method === "GET" || req.method === "HEAD") publicFiles(req, res, next);
+    else next();
+  });
+  server.keepAliveTimeout = 65_000;
+
+  return {
+    server,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 5_000).unref();
+      });
+      await extras.disconnectDb();
+    },
+  };
+}
