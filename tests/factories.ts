@@ -1,0 +1,46 @@
+// Test data builders that go through the real domain code and database.
+import { randomUUID } from "node:crypto";
+import { prisma } from "~/db.server";
+import { hashPassword } from "~/auth/password.server";
+import { createSession, validateSessionToken, type Auth } from "~/auth/session.server";
+import type { Role } from "~/generated/prisma/enums";
+
+export const TEST_PASSWORD = "a-long-enough-password";
+let cachedHash: Promise<string> | undefined;
+
+export async function createUser(overrides: { email?: string; name?: string; isPlatformAdmin?: boolean } = {}) {
+  cachedHash ??= hashPassword(TEST_PASSWORD);
+  return prisma.user.create({
+    data: {
+      email: overrides.email ?? `user-${randomUUID()}@example.test`,
+      name: overrides.name ?? "Test User",
+      passwordHash: await cachedHash,
+      isPlatformAdmin: overrides.isPlatformAdmin ?? false,
+    },
+    select: { id: true, email: true, name: true },
+  });
+}
+
+export async function createOrganizationWith(members: { userId: string; role: Role }[], overrides: { planId?: string; requireTwoFactor?: boolean } = {}) {
+  const organization = await prisma.organization.create({
+    data: {
+      name: `Org ${randomUUID().slice(0, 8)}`,
+      slug: `org-${randomUUID().slice(0, 12)}`,
+      planId: overrides.planId ?? "free",
+      requireTwoFactor: overrides.requireTwoFactor ?? false,
+    },
+    select: { id: true, name: true, slug: true },
+  });
+  for (const member of members) {
+    await prisma.membership.create({ data: { organizationId: organization.id, userId: member.userId, role: member.role } });
+  }
+  return organization;
+}
+
+/** A signed-in session (token and Auth) for a user, optionally with an active organization. */
+export async function signedIn(userId: string, activeOrganizationId: string | null = null): Promise<{ token: string; auth: Auth }> {
+  const { token } = await createSession(userId, { twoFactorVerified: false, activeOrganizationId });
+  const auth = await validateSessionToken(token);
+  if (!auth) throw new Error("session did not validate");
+  return { token, auth };
+}
