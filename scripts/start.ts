@@ -3,7 +3,7 @@
 // loads the demo data on first start, serves on PORT and prints the URL and demo accounts.
 // With DATABASE_URL it uses that database and never loads demo data by itself.
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { ConfigError, parseEnv } from "../app/env.server.ts";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./lib/embedded-postgres.ts";
 import { migrate } from "./lib/migrate.ts";
@@ -19,8 +19,10 @@ async function main() {
   const usingEmbedded = !process.env.DATABASE_URL;
   if (usingEmbedded) {
     const port = Number(process.env.EMBEDDED_POSTGRES_PORT ?? 54329);
-    console.log(`Starting embedded PostgreSQL on 127.0.0.1:${port} (data in .data/postgres)…`);
-    embedded = await startEmbeddedPostgres({ dataDir: join(root, ".data", "postgres"), port, database: "keyledger" });
+    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ConfigError("EMBEDDED_POSTGRES_PORT must be a port number (1-65535).");
+    const dataDir = resolve(root, process.env.EMBEDDED_POSTGRES_DIR ?? join(".data", "postgres"));
+    console.log(`Starting embedded PostgreSQL on 127.0.0.1:${port} (data in ${relative(root, dataDir) || dataDir})…`);
+    embedded = await startEmbeddedPostgres({ dataDir, port, database: "keyledger" });
     process.env.DATABASE_URL = embedded.url;
   }
   const env = parseEnv(process.env);

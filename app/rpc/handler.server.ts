@@ -2,6 +2,7 @@
 // production server uses) or from a fetch Request (the React Router resource route, used by the
 // dev server and tests).
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { ORPCError } from "@orpc/server";
 import { RPCHandler as FetchRPCHandler } from "@orpc/server/fetch";
 import { RPCHandler as NodeRPCHandler } from "@orpc/server/node";
 import { BodyLimitPlugin as NodeBodyLimit } from "@orpc/server/node";
@@ -14,14 +15,14 @@ export const RPC_PREFIX = "/rpc";
 
 type Interceptor = NonNullable<ConstructorParameters<typeof FetchRPCHandler<RpcContext>>[1]>["interceptors"];
 
-/** oRPC answers an unparsable body with an English message; translate it like every other error. */
+/** oRPC would answer an unparsable body with an English message; say it in the caller's language. */
 const translateMalformedRequest: NonNullable<Interceptor>[number] = async (options) => {
-  const result = await options.next();
-  if (result.matched && result.response.status === 400) {
-    const body = result.response.body as { json?: { message?: string } } | undefined;
-    if (body?.json?.message?.startsWith("Malformed request")) body.json.message = options.context.t("errors:invalidJson");
+  try {
+    return await options.next();
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new ORPCError("BAD_REQUEST", { message: options.context.t("errors:invalidJson") });
+    throw error;
   }
-  return result;
 };
 
 const nodeHandler = new NodeRPCHandler(router, {

@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseEnv } from "./env.server";
+
+describe("configuration", () => {
+  it("accepts a minimal environment and applies defaults", () => {
+    const env = parseEnv({ DATABASE_URL: "postgresql://u:p@localhost:5432/db" });
+    expect(env.PORT).toBe(3000);
+    expect(env.TRUST_PROXY).toBe(false);
+    expect(env.APP_ORIGIN).toBeUndefined();
+  });
+
+  it("normalizes APP_ORIGIN to an origin", () => {
+    expect(parseEnv({ DATABASE_URL: "postgres://x/y", APP_ORIGIN: "https://keys.example.com/some/path" }).APP_ORIGIN).toBe("https://keys.example.com");
+  });
+
+  it("names every bad variable with its own message", () => {
+    try {
+      parseEnv({ DATABASE_URL: "mysql://nope", PORT: "eighty", APP_ORIGIN: "ftp://x", TRUST_PROXY: "maybe" });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      expect(message).toContain("DATABASE_URL: DATABASE_URL must be a postgresql:// connection URL.");
+      expect(message).toContain("PORT: PORT must be a number.");
+      expect(message).toContain("APP_ORIGIN:");
+      expect(message).toContain("TRUST_PROXY: TRUST_PROXY must be true or false.");
+    }
+  });
+
+  it("explains a missing DATABASE_URL", () => {
+    expect(() => parseEnv({})).toThrow(/DATABASE_URL is required/);
+  });
+
+  it("rejects an out-of-range port", () => {
+    expect(() => parseEnv({ DATABASE_URL: "postgres://x/y", PORT: "70000" })).toThrow(/PORT must be between 1 and 65535/);
+  });
+});

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { detectLanguage, languageFromHeaders } from "./i18next.server";
+import { resources } from "./resources";
+
+const headers = (init: Record<string, string>) => new Headers(init);
+
+describe("language detection", () => {
+  it("prefers ?lng=, then the lng cookie, then Accept-Language", () => {
+    expect(detectLanguage(new Request("http://x/?lng=de", { headers: { cookie: "lng=en", "accept-language": "en" } }))).toBe("de");
+    expect(detectLanguage(new Request("http://x/", { headers: { cookie: "lng=de", "accept-language": "en" } }))).toBe("de");
+    expect(detectLanguage(new Request("http://x/", { headers: { "accept-language": "fr;q=1, de-AT;q=0.8, en;q=0.5" } }))).toBe("de");
+  });
+
+  it("ignores tampered values and falls back to English", () => {
+    expect(detectLanguage(new Request("http://x/?lng=../../etc/passwd", { headers: { cookie: "lng=%00xx" } }))).toBe("en");
+    expect(languageFromHeaders(headers({ cookie: "lng=" + "d".repeat(10_000) }))).toBe("en");
+    expect(languageFromHeaders(headers({ "accept-language": "de;q=0" }))).toBe("en");
+    expect(languageFromHeaders(headers({ "accept-language": "de;q=abc, ;;;, x".repeat(500) }))).toBe("en");
+  });
+
+  it("has the same keys in English and German", () => {
+    const keys = (value: unknown, prefix = ""): string[] =>
+      typeof value === "object" && value !== null
+        ? Object.entries(value).flatMap(([k, v]) => keys(v, `${prefix}${k}.`))
+        : [prefix.slice(0, -1)];
+    expect(keys(resources.de).sort()).toEqual(keys(resources.en).sort());
+  });
+});

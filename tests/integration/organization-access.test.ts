@@ -1,0 +1,114 @@
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { prisma } from "~/db.server";
+import { DomainError } from "~/lib/domain-error";
+import { authorizeOrganization } from "~/organizations/access.server";
+import { createOrganization, switchActiveOrganization, updateOrganizationSettings } from "~/organizations/organizations.server";
+import { planHas, PLANS } from "~/billing/plans";
+import { createOrganizationWith, createUser, signedIn } from "../factories";
+
+async function failure(promise: Promise<unknown>) {
+  const error = await promise.then(() => null, (e: unknown) => e);
+  expect(error).toBeInstanceOf(DomainError);
+  const { code, messageKey } = error as DomainError;
+  return { code, messageKey };
+}
+
+describe("organization access", () => {
+  it("answers 404 for an organization that does not exist or a malformed id", async () => {
+    const user = await createUser();
+    const { auth } = await signedIn(user.id);
+    expect(await failure(authorizeOrganization(auth, randomUUID()))).toEqual({ code: "NOT_FOUND", messageKey: "organizationNotFound" });
+    expect((await failure(authorizeOrganization(auth, "not-a-uuid"))).code).toBe("NOT_FOUND");
+    expect((await failure(authorizeOrganization(auth, "' OR 1=1 --"))).code).toBe("NOT_FOUND");
+  });
+
+  it("answers 403 to a non-member", async () => {
+    const owner = await createUser();
+    const stranger = await createUser();
+    const org = await createOrganizationWith([{ userId: owner.id, role: "owner" }]);
+    const { auth } = await signedIn(stranger.id);
+    expect(await failure(authorizeOrganization(auth, org.id))).toEqual({ code: "FORBIDDEN", messageKey: "notAMember" });
+  });
+
+  it("requires the organization to be the session's active one", async () => {
+    const user = await createUser();
+    const org = await createOrganizationWith([{ userId: user.id, role: "owner" }]);
+    const { auth } = await signedIn(user.id, null);
+    expect((await failure(authorizeOrganization(auth, org.id))).messageKey).toBe("notActiveOrganization");
+    await switchActiveOrganization(auth, org.id);
+    await expect(authorizeOrganization(auth, org.id, "audit:view")).resolves.toMatchObject({ role: "owner" });
+  });
+
+  it("grants audit:view and key management to owners and admins, not members", async () => {
+    const [owner, admin, member] = await Promise.all([createUser(), createUser(), createUser()]);
+    const org = await createOrganizationWith([
+      { userId: owner.id, role: "owner" },
+      { userId: admin.id, role: "admin" },
+      { userId: member.id, role: "member" },
+    ]);
+    for (const [user, allowed] of [[owner, true], [admin, true], [member, false]] as const) {
+      const { auth } = await signedIn(user.id, org.id);
+      for (const permission of ["audit:view", "apiKey:manage"] as const) {
+        const result = authorizeOrganization(auth, org.id, permission);
+        if (allowed) await expect(result).resolves.toBeTruthy();
+        else expect(await failure(result)).toEqual({ code: "FORBIDDEN", messageKey: "missingPermission" });
+      }
+    }
+  });
+
+  it("enforces the organization's two-factor requirement", async () => {
+    const user = await createUser();
+    const org = await createOrganizationWith([{ userId: user.id, role: "owner" }], { requireTwoFactor: true });
+    const { auth } = await signedIn(user.id, org.id);
+    expect((await failure(authorizeOrganization(auth, org.id))).messageKey).toBe("twoFactorRequiredByOrganization");
+    auth.user.twoFactorEnabled = true;
+    await expect(authorizeOrganization(auth, org.id)).resolves.toBeTruthy();
+  });
+
+  it("will not let an owner without 2FA require it (they would lock themselves out)", async () => {
+    const user = await createUser();
+    const { auth } = await signedIn(user.id);
+    const org = await createOrganization(auth, { name: "Lockout Inc" });
+    const settings = { name: "Lockout Inc", slug: org.slug, logoUrl: null, requireTwoFactor: true };
+    expect((await failure(updateOrganizationSettings(auth, org.id, settings))).code).toBe("CONFLICT");
+    expect((await prisma.organization.findUniqueOrThrow({ where: { id: org.id } })).requireTwoFactor).toBe(false);
+  });
+});
+
+describe("organizations", () => {
+  it("makes the creator owner and activates the new organization", async () => {
+    const user = await createUser();
+    const { auth } = await signedIn(user.id);
+    const org = await createOrganization(auth, { name: "Initech GmbH & Co." });
+    expect(org).toMatchObject({ role: "owner", slug: "initech-gmbh-co" });
+    expect((await prisma.session.findUniqueOrThrow({ where: { id: auth.session.id } })).activeOrganizationId).toBe(org.id);
+  });
+
+  it("refuses a slug in use with CONFLICT", async () => {
+    const user = await createUser();
+    const { auth } = await signedIn(user.id);
+    await createOrganization(auth, { name: "Dup", slug: "dup-slug" });
+    expect((await failure(createOrganization(auth, { name: "Dup 2", slug: "dup-slug" }))).messageKey).toBe("slugTaken");
+  });
+
+  it("switching to an organization one does not belong to is refused and changes nothing", async () => {
+    const user = await createUser();
+    const other = await createUser();
+    const mine = await createOrganizationWith([{ userId: user.id, role: "member" }]);
+    const theirs = await createOrganizationWith([{ userId: other.id, role: "owner" }]);
+    const { auth } = await signedIn(user.id, mine.id);
+    expect((await failure(switchActiveOrganization(auth, theirs.id))).code).toBe("FORBIDDEN");
+    expect((await failure(switchActiveOrganization(auth, randomUUID()))).code).toBe("NOT_FOUND");
+    expect((await prisma.session.findUniqueOrThrow({ where: { id: auth.session.id } })).activeOrganizationId).toBe(mine.id);
+  });
+});
+
+describe("plan catalog", () => {
+  it("turns auditExport on for Enterprise only", () => {
+    expect(Object.entries(PLANS).filter(([, plan]) => plan.flags.auditExport).map(([id]) => id)).toEqual(["enterprise"]);
+    expect(planHas("enterprise", "auditExport")).toBe(true);
+    expect(planHas("team", "auditExport")).toBe(false);
+    expect(planHas("no-such-plan", "auditExport")).toBe(false);
+  });
+});

@@ -1,0 +1,105 @@
+// The /rpc wire format of CONTRACT.md, through the same handler the server uses.
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { handleRpcFetchRequest } from "~/rpc/handler.server";
+import { createOrganizationWith, createUser, signedIn } from "../factories";
+
+interface Call {
+  body?: string;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+async function rpc(path: string, { body = JSON.stringify({ json: {} }), token, headers = {} }: Call = {}) {
+  const request = new Request(`http://localhost/rpc/${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { cookie: `session=${token}` } : {}), ...headers },
+    body,
+  });
+  const response = await handleRpcFetchRequest(request, "127.0.0.1");
+  if (!response) return { status: 404, json: null as unknown };
+  return { status: response.status, json: ((await response.json()) as { json: unknown }).json as Record<string, unknown> };
+}
+
+describe("/rpc", () => {
+  it("organization.list answers the caller's organizations in {json: ...}", async () => {
+    const user = await createUser();
+    const org = await createOrganizationWith([{ userId: user.id, role: "admin" }]);
+    const { token } = await signedIn(user.id, org.id);
+    const { status, json } = await rpc("organization/list", { token });
+    expect(status).toBe(200);
+    expect(json).toEqual([{ id: org.id, name: org.name, slug: org.slug, role: "admin" }]);
+  });
+
+  it("accepts an empty input object and a missing one", async () => {
+    const user = await createUser();
+    const { token } = await signedIn(user.id);
+    expect((await rpc("organization/list", { token, body: "{}" })).status).toBe(200);
+  });
+
+  it("answers 401 UNAUTHORIZED without a session, or with a forged one", async () => {
+    for (const token of [undefined, "forged", "a".repeat(32)]) {
+      const { status, json } = await rpc("organization/list", { token });
+      expect(status).toBe(401);
+      expect(json).toMatchObject({ code: "UNAUTHORIZED" });
+    }
+  });
+
+  it("answers 400 BAD_REQUEST for a body that is not JSON, translated", async () => {
+    const user = await createUser();
+    const { token } = await signedIn(user.id);
+    const en = await rpc("organization/list", { token, body: "{not json" });
+    expect(en.status).toBe(400);
+    expect(en.json).toMatchObject({ code: "BAD_REQUEST", message: "The request body is not valid JSON." });
+    const de = await rpc("organization/list", { token, body: "{not json", headers: { "accept-language": "de-DE,de;q=0.9" } });
+    expect(de.json).toMatchObject({ code: "BAD_REQUEST", message: "Der Inhalt der Anfrage ist kein gültiges JSON." });
+  });
+
+  it("answers 400 for the wrong shape, with the offending path", async () => {
+    const user = await createUser();
+    const { token } = await signedIn(user.id);
+    for (const body of [{ json: { unexpected: 1 } }, { json: [] }, { json: "text" }]) {
+      const { status, json } = await rpc("organization/list", { token, body: JSON.stringify(body) });
+      expect(status).toBe(400);
+      expect(json).toMatchObject({ code: "BAD_REQUEST", message: "The request does not have the expected shape." });
+    }
+    const create = await rpc("organization/create", { token, body: JSON.stringify({ json: { name: "" } }) });
+    expect(create.status).toBe(400);
+    expect((create.json.data as { issues: { path: string }[] }).issues[0]!.path).toBe("name");
+  });
+
+  it("refuses cross-site calls with a session cookie (403)", async () => {
+    const user = await createUser();
+    const { token } = await signedIn(user.id);
+    for (const headers of [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }]) {
+      const { status, json } = await rpc("organization/list", { token, headers });
+      expect(status).toBe(403);
+      expect(json).toMatchObject({ code: "FORBIDDEN" });
+    }
+    const same = await rpc("organization/list", { token, headers: { origin: "http://localhost", "sec-fetch-site": "same-origin" } });
+    expect(same.status).toBe(200);
+  });
+
+  it("answers 404 for an unknown organization and 403 for someone else's", async () => {
+    const user = await createUser();
+    const other = await createUser();
+    const theirs = await createOrganizationWith([{ userId: other.id, role: "owner" }]);
+    const { token } = await signedIn(user.id);
+    const unknown = await rpc("organization/setActive", { token, body: JSON.stringify({ json: { organizationId: randomUUID() } }) });
+    expect([unknown.status, unknown.json.code]).toEqual([404, "NOT_FOUND"]);
+    const foreign = await rpc("organization/setActive", { token, body: JSON.stringify({ json: { organizationId: theirs.id } }) });
+    expect([foreign.status, foreign.json.code]).toEqual([403, "FORBIDDEN"]);
+  });
+
+  it("refuses an oversized body with a 4xx, not a crash", async () => {
+    const user = await createUser();
+    const { token } = await signedIn(user.id);
+    const { status } = await rpc("organization/create", { token, body: JSON.stringify({ json: { name: "x".repeat(200_000) } }) });
+    expect(status).toBeGreaterThanOrEqual(400);
+    expect(status).toBeLessThan(500);
+  });
+
+  it("does not match unknown procedures", async () => {
+    expect((await rpc("organization/nope")).status).toBe(404);
+  });
+});
