@@ -2,16 +2,18 @@
 // /rpc is answered by oRPC's Node adapter before React Router sees the request, because the
 // fetch-API emulation React Router needs costs more than the whole key check
 // (docs/decisions/0003-rpc-fast-path.md). Both paths share the bundle's router and handler.
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join } from "node:path";
 import { createRequestListener } from "@react-router/node";
 import type { RouterContextProvider, ServerBuild } from "react-router";
 import serveStatic from "serve-static";
+import { headersFromNode } from "../app/lib/node-headers.ts";
 
 interface EntryExtras {
   createLoadContext(clientAddress: string): RouterContextProvider;
-  handleRpcNodeRequest(req: IncomingMessage, res: import("node:http").ServerResponse, clientAddress: string): Promise<boolean>;
+  handleRpcNodeRequest(req: IncomingMessage, res: ServerResponse, clientAddress: string): Promise<boolean>;
   disconnectDb(): Promise<void>;
+  crossSiteRejection(method: string, url: string, headers: Headers): Response | null;
 }
 
 export interface AppServer {
@@ -26,6 +28,11 @@ function clientAddressOf(req: IncomingMessage, trustProxy: boolean): string {
     if (first) return first.slice(0, 64);
   }
   return req.socket.remoteAddress ?? "unknown";
+}
+
+async function sendResponse(res: ServerResponse, response: Response) {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  res.end(Buffer.from(await response.arrayBuffer()));
 }
 
 export async function createAppServer(options: { buildDir: string; trustProxy: boolean }): Promise<AppServer> {
@@ -59,7 +66,11 @@ export async function createAppServer(options: { buildDir: string; trustProxy: b
       );
       return;
     }
-    const next = () => void pages(req, res);
+    const next = () => {
+      const rejection = extras.crossSiteRejection(req.method ?? "GET", `http://${req.headers.host ?? "localhost"}${url}`, headersFromNode(req));
+      if (rejection) void sendResponse(res, rejection);
+      else void pages(req, res);
+    };
     if (url.startsWith("/assets/")) {
       req.url = url.slice("/assets".length);
       assets(req, res, () => {

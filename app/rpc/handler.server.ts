@@ -7,6 +7,7 @@ import { RPCHandler as FetchRPCHandler } from "@orpc/server/fetch";
 import { RPCHandler as NodeRPCHandler } from "@orpc/server/node";
 import { BodyLimitPlugin as NodeBodyLimit } from "@orpc/server/node";
 import { BodyLimitPlugin as FetchBodyLimit } from "@orpc/server/fetch";
+import { headersFromNode } from "~/lib/node-headers";
 import { createRpcContext, type RpcContext } from "./context.server";
 import { router } from "./router.server";
 
@@ -33,16 +34,6 @@ const fetchHandler = new FetchRPCHandler(router, {
   plugins: [new FetchBodyLimit({ maxBodySize: MAX_BODY_BYTES })],
   interceptors: [translateMalformedRequest],
 });
-
-function headersFromNode(req: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.set(name, value);
-  }
-  return headers;
-}
 
 export async function handleRpcNodeRequest(req: IncomingMessage, res: ServerResponse, clientAddress: string): Promise<boolean> {
   const url = `http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`;

@@ -17,7 +17,7 @@ async function rpc(path: string, { body = JSON.stringify({ json: {} }), token, h
     body,
   });
   const response = await handleRpcFetchRequest(request, "127.0.0.1");
-  if (!response) return { status: 404, json: null as unknown };
+  if (!response) return { status: 404, json: {} as Record<string, unknown> };
   return { status: response.status, json: ((await response.json()) as { json: unknown }).json as Record<string, unknown> };
 }
 
@@ -71,7 +71,8 @@ describe("/rpc", () => {
   it("refuses cross-site calls with a session cookie (403)", async () => {
     const user = await createUser();
     const { token } = await signedIn(user.id);
-    for (const headers of [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }]) {
+    const crossSite: Record<string, string>[] = [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }];
+    for (const headers of crossSite) {
       const { status, json } = await rpc("organization/list", { token, headers });
       expect(status).toBe(403);
       expect(json).toMatchObject({ code: "FORBIDDEN" });
