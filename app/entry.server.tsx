@@ -11,7 +11,7 @@ import { getInstance } from "~/i18n/i18next.server";
 export { createLoadContext } from "~/context.server";
 export { handleRpcNodeRequest } from "~/rpc/handler.server";
 export { disconnectDb } from "~/db.server";
-export { crossSiteRejection } from "~/auth/cross-site-gate.server";
+export { rejectBeforeRouting } from "~/lib/request-gate.server";
 
 export const streamTimeout = 5_000;
 

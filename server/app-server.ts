@@ -13,7 +13,7 @@ interface EntryExtras {
   createLoadContext(clientAddress: string): RouterContextProvider;
   handleRpcNodeRequest(req: IncomingMessage, res: ServerResponse, clientAddress: string): Promise<boolean>;
   disconnectDb(): Promise<void>;
-  crossSiteRejection(method: string, url: string, headers: Headers): Response | null;
+  rejectBeforeRouting(method: string, url: string, headers: Headers): Response | null;
 }
 
 export interface AppServer {
@@ -67,7 +67,7 @@ export async function createAppServer(options: { buildDir: string; trustProxy: b
       return;
     }
     const next = () => {
-      const rejection = extras.crossSiteRejection(req.method ?? "GET", `http://${req.headers.host ?? "localhost"}${url}`, headersFromNode(req));
+      const rejection = extras.rejectBeforeRouting(req.method ?? "GET", `http://${req.headers.host ?? "localhost"}${url}`, headersFromNode(req));
       if (rejection) void sendResponse(res, rejection);
       else void pages(req, res);
     };
