@@ -15,7 +15,9 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
-  const locale = rootData?.locale ?? "en";
+  // When an action fails the root loader does not run again; keep the language i18next has.
+  const { i18n } = useTranslation();
+  const locale = rootData?.locale ?? i18n.language ?? "en";
   return (
     <html lang={locale} dir="ltr" className="h-full">
       <head>

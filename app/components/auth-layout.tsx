@@ -7,7 +7,7 @@ export function AuthLayout({ heading, children, footer }: { heading: string; chi
   const { t } = useTranslation();
   return (
     <div className="flex min-h-full flex-col bg-gradient-to-b from-brand-50 to-slate-50">
-      <header className="flex items-center justify-between px-6 py-4">
+      <header className="mx-auto flex w-full max-w-7xl items-center justify-between gap-3 px-4 py-4 sm:px-6 lg:px-8">
         <Logo />
         <LanguageSwitch />
       </header>
@@ -15,7 +15,7 @@ export function AuthLayout({ heading, children, footer }: { heading: string; chi
         <div className="w-full max-w-sm">
           <h1 className="text-center text-2xl font-semibold tracking-tight text-slate-900">{heading}</h1>
           <p className="mt-2 text-center text-sm text-slate-500">{t("tagline")}</p>
-          <div className="mt-8 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">{children}</div>
+          <div className="mt-8 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-900/5 sm:p-8">{children}</div>
           {footer ? <div className="mt-6 text-center text-sm text-slate-600">{footer}</div> : null}
         </div>
       </main>

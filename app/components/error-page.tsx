@@ -1,5 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse } from "react-router";
+import { Logo } from "./logo";
+import { buttonClass } from "./ui";
 
 const TITLES: Record<number, string> = {
   400: "errorPage.badRequestTitle",
@@ -17,19 +19,25 @@ export function ErrorPage({ error }: { error: unknown }) {
   if (isRouteErrorResponse(error)) {
     status = error.status;
     const body = error.data as { message?: unknown } | string | undefined;
-    if (typeof body === "object" && body && typeof body.message === "string") message = body.message;
-    else if (status === 404) message = t("errorPage.notFound");
+    const generic = status === 404 && (typeof body !== "object" || !body || body.message === t("errors:notFound"));
+    if (generic) message = t("errorPage.notFound");
+    else if (typeof body === "object" && body && typeof body.message === "string") message = body.message;
   }
   return (
-    <main className="flex min-h-full items-center justify-center px-6 py-24">
-      <div className="max-w-md text-center">
-        <p className="text-sm font-semibold text-brand-600">{t("errorPage.statusLabel", { status })}</p>
-        <h1 className="mt-2 text-3xl font-semibold tracking-tight text-slate-900">{t(TITLES[status] ?? "errorPage.title")}</h1>
-        <p className="mt-4 text-base text-slate-600">{message}</p>
-        <a href="/dashboard" className="mt-8 inline-flex rounded-md bg-brand-600 px-3.5 py-2 text-sm font-semibold text-white hover:bg-brand-700">
-          {t("errorPage.home")}
-        </a>
-      </div>
-    </main>
+    <div className="flex min-h-full flex-col bg-gradient-to-b from-brand-50 to-slate-50">
+      <header className="mx-auto flex w-full max-w-7xl items-center px-4 py-4 sm:px-6 lg:px-8">
+        <Logo />
+      </header>
+      <main className="flex flex-1 items-center justify-center px-6 pb-24 pt-12">
+        <div className="max-w-md text-center">
+          <p className="text-sm font-semibold tracking-wide text-brand-600">{t("errorPage.statusLabel", { status })}</p>
+          <h1 className="mt-2 text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">{t(TITLES[status] ?? "errorPage.title")}</h1>
+          <p className="mt-4 text-base leading-7 text-slate-600">{message}</p>
+          <a href="/dashboard" className={buttonClass("primary", "mt-8")}>
+            {t("errorPage.home")}
+          </a>
+        </div>
+      </main>
+    </div>
   );
 }

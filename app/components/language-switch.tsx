@@ -8,24 +8,34 @@ export function LanguageSwitch({ className }: { className?: string }) {
   const { t, i18n } = useTranslation();
   const location = useLocation();
   return (
-    <nav aria-label={t("language.label")} className={cx("flex items-center gap-1 text-sm", className)}>
-      {supportedLanguages.map((language) => {
-        const params = new URLSearchParams(location.search);
-        params.set("lng", language);
-        const active = i18n.language === language;
-        return (
-          <a
-            key={language}
-            href={`${location.pathname}?${params.toString()}`}
-            hrefLang={language}
-            lang={language}
-            aria-current={active ? "true" : undefined}
-            className={cx("rounded px-2 py-1 font-medium", active ? "bg-slate-900 text-white" : "text-slate-600 hover:bg-slate-100")}
-          >
-            {t(`language.${language}`)}
-          </a>
-        );
-      })}
+    <nav aria-label={t("language.label")} className={cx("flex items-center gap-2 text-sm", className)}>
+      <svg viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.4" aria-hidden="true" className="h-4 w-4 shrink-0 text-slate-400">
+        <circle cx="10" cy="10" r="7.25" />
+        <path d="M2.75 10h14.5M10 2.75c2 2 3 4.4 3 7.25s-1 5.25-3 7.25c-2-2-3-4.4-3-7.25s1-5.25 3-7.25Z" />
+      </svg>
+      <ul className="flex items-center gap-0.5 rounded-lg bg-slate-100 p-0.5">
+        {supportedLanguages.map((language) => {
+          const params = new URLSearchParams(location.search);
+          params.set("lng", language);
+          const active = i18n.language === language;
+          return (
+            <li key={language}>
+              <a
+                href={`${location.pathname}?${params.toString()}`}
+                hrefLang={language}
+                lang={language}
+                aria-current={active ? "true" : undefined}
+                className={cx(
+                  "block rounded-md px-2.5 py-1 font-medium transition-colors",
+                  active ? "bg-white text-slate-900 shadow-sm ring-1 ring-slate-900/5" : "text-slate-600 hover:text-slate-900",
+                )}
+              >
+                {t(`language.${language}`)}
+              </a>
+            </li>
+          );
+        })}
+      </ul>
     </nav>
   );
 }

@@ -1,29 +1,36 @@
 // Small shared UI pieces. Styling lives here so pages stay about their content.
 import type { ComponentProps, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 
 export function cx(...classes: (string | false | null | undefined)[]) {
   return classes.filter(Boolean).join(" ");
 }
 
 const buttonStyles = {
-  primary: "bg-brand-600 text-white hover:bg-brand-700 focus-visible:outline-brand-600 shadow-sm",
-  secondary: "bg-white text-slate-900 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 shadow-sm",
-  danger: "bg-red-600 text-white hover:bg-red-700 focus-visible:outline-red-600 shadow-sm",
-  ghost: "text-slate-700 hover:bg-slate-100",
+  primary: "bg-brand-600 text-white hover:bg-brand-700 active:bg-brand-800 focus-visible:outline-brand-600 shadow-sm",
+  secondary: "bg-white text-slate-900 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 active:bg-slate-100 shadow-sm",
+  danger: "bg-red-600 text-white hover:bg-red-700 active:bg-red-800 focus-visible:outline-red-600 shadow-sm",
+  ghost: "text-slate-700 hover:bg-slate-100 hover:text-slate-900",
 } as const;
 
-export function Button({ variant = "primary", className, ...props }: ComponentProps<"button"> & { variant?: keyof typeof buttonStyles }) {
-  return (
-    <button
-      className={cx(
-        "inline-flex items-center justify-center gap-2 rounded-md px-3.5 py-2 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-60",
-        buttonStyles[variant],
-        className,
-      )}
-      {...props}
-    />
+export type ButtonVariant = keyof typeof buttonStyles;
+
+export function buttonClass(variant: ButtonVariant = "primary", className?: string) {
+  return cx(
+    "inline-flex min-h-9 items-center justify-center gap-2 rounded-md px-3.5 py-2 text-center text-sm font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-60",
+    buttonStyles[variant],
+    className,
   );
+}
+
+export function Button({ variant = "primary", className, ...props }: ComponentProps<"button"> & { variant?: ButtonVariant }) {
+  return <button className={buttonClass(variant, className)} {...props} />;
+}
+
+/** A link that looks like a button (navigation, not an action). */
+export function ButtonLink({ variant = "primary", className, ...props }: ComponentProps<typeof Link> & { variant?: ButtonVariant }) {
+  return <Link className={buttonClass(variant, className)} {...props} />;
 }
 
 /** Translates a field error: the schemas carry keys under `errors:`. */
@@ -56,13 +63,13 @@ export function Field({
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
         className={cx(
-          "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-inset",
+          "block w-full rounded-md border-0 bg-white px-3 py-2 text-base text-slate-900 shadow-sm ring-1 ring-inset outline-none transition-shadow placeholder:text-slate-400 focus:ring-2 focus:ring-inset disabled:cursor-not-allowed disabled:bg-slate-50 disabled:text-slate-500 sm:text-sm",
           error ? "ring-red-400 focus:ring-red-500" : "ring-slate-300 focus:ring-brand-600",
         )}
         {...input}
       />
       {error ? (
-        <p id={`${inputId}-error`} className="text-sm text-red-600" role="alert">
+        <p id={`${inputId}-error`} className="text-sm text-red-700" role="alert">
           {error}
         </p>
       ) : hint ? (
@@ -79,7 +86,7 @@ export function Card({ title, description, children, className, actions }: { tit
     <section className={cx("rounded-xl bg-white shadow-sm ring-1 ring-slate-200", className)}>
       {title ? (
         <header className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-100 px-5 py-4">
-          <div>
+          <div className="min-w-0">
             <h2 className="text-base font-semibold text-slate-900">{title}</h2>
             {description ? <p className="mt-1 text-sm text-slate-500">{description}</p> : null}
           </div>
@@ -98,10 +105,20 @@ const alertStyles = {
   warning: "bg-amber-50 text-amber-900 ring-amber-200",
 } as const;
 
+const alertIcons = {
+  error: "M10 18a8 8 0 1 0 0-16 8 8 0 0 0 0 16Zm-.75-11.5a.75.75 0 0 1 1.5 0v4a.75.75 0 0 1-1.5 0v-4ZM10 14.25a1 1 0 1 1 0-2 1 1 0 0 1 0 2Z",
+  warning: "M10 18a8 8 0 1 0 0-16 8 8 0 0 0 0 16Zm-.75-11.5a.75.75 0 0 1 1.5 0v4a.75.75 0 0 1-1.5 0v-4ZM10 14.25a1 1 0 1 1 0-2 1 1 0 0 1 0 2Z",
+  success: "M10 18a8 8 0 1 0 0-16 8 8 0 0 0 0 16Zm3.7-9.8-4.25 4.5a.75.75 0 0 1-1.08.02l-2.06-2a.75.75 0 1 1 1.05-1.08l1.5 1.46 3.74-3.96a.75.75 0 1 1 1.1 1.06Z",
+  info: "M10 18a8 8 0 1 0 0-16 8 8 0 0 0 0 16Zm.75-11.25a1 1 0 1 1-2 0 1 1 0 0 1 2 0ZM9.25 9.5a.75.75 0 0 1 1.5 0v4a.75.75 0 0 1-1.5 0v-4Z",
+} as const;
+
 export function Alert({ tone = "info", children }: { tone?: keyof typeof alertStyles; children: ReactNode }) {
   return (
-    <div role={tone === "error" ? "alert" : "status"} className={cx("rounded-md px-4 py-3 text-sm ring-1 ring-inset", alertStyles[tone])}>
-      {children}
+    <div role={tone === "error" ? "alert" : "status"} className={cx("flex gap-3 rounded-md px-4 py-3 text-sm ring-1 ring-inset", alertStyles[tone])}>
+      <svg viewBox="0 0 20 20" fill="currentColor" aria-hidden="true" className="mt-px h-4 w-4 shrink-0 opacity-80">
+        <path fillRule="evenodd" clipRule="evenodd" d={alertIcons[tone]} />
+      </svg>
+      <div className="min-w-0 flex-1">{children}</div>
     </div>
   );
 }
@@ -120,8 +137,8 @@ export function Badge({ children, tone = "slate" }: { children: ReactNode; tone?
 export function PageHeader({ title, description, actions }: { title: ReactNode; description?: ReactNode; actions?: ReactNode }) {
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
+      <div className="min-w-0">
+        <h1 className="text-xl font-semibold tracking-tight text-slate-900 sm:text-2xl">{title}</h1>
         {description ? <p className="mt-1 text-sm text-slate-500">{description}</p> : null}
       </div>
       {actions}

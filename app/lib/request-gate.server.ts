@@ -14,7 +14,10 @@ function reply(headers: Headers, status: number, code: string, titleKey: string,
   const message = t(messageKey);
   if ((headers.get("accept") ?? "").includes("text/html")) {
     const title = t(titleKey);
-    const html = `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${message}</p></body></html>`;
+    const style =
+      "body{font-family:system-ui,sans-serif;background:#f8fafc;color:#0f172a;display:flex;min-height:100vh;align-items:center;justify-content:center;margin:0}" +
+      "main{max-width:28rem;text-align:center;padding:2rem}h1{font-size:1.75rem;margin:.5rem 0}p{color:#475569}a{color:#4f46e5;font-weight:600}";
+    const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title><style>${style}</style></head><body><main><p>${status}</p><h1>${title}</h1><p>${message}</p><p><a href="/dashboard">${t("common:errorPage.home")}</a></p></main></body></html>`;
     return new Response(html, { status, headers: { "content-type": "text/html; charset=utf-8" } });
   }
   return Response.json({ code, message }, { status });

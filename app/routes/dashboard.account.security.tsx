@@ -13,7 +13,7 @@ import {
   type PendingEnrollment,
 } from "~/auth/two-factor.server";
 import { FormErrors } from "~/components/form-errors";
-import { Alert, Button, Card, Field, PageHeader, useFieldError } from "~/components/ui";
+import { Alert, Badge, Button, ButtonLink, Card, Field, PageHeader, useFieldError } from "~/components/ui";
 import { getInstance } from "~/i18n/i18next.server";
 import { parseForm } from "~/lib/forms.server";
 import { isDomainError } from "~/lib/domain-error";
@@ -80,9 +80,9 @@ export async function action(args: Route.ActionArgs) {
 
 function CodeForm({ intent, label, submit, variant = "primary", errors }: { intent: string; label: string; submit: string; variant?: "primary" | "danger"; errors?: string[] }) {
   return (
-    <Form method="post" className="flex flex-wrap items-end gap-3">
+    <Form method="post" className="flex flex-col gap-3 sm:flex-row sm:items-end">
       <input type="hidden" name="intent" value={intent} />
-      <div className="w-48">
+      <div className="w-full sm:w-60">
         <Field label={label} name="code" id={`code-${intent}`} inputMode="numeric" autoComplete="one-time-code" maxLength={8} required errors={errors} />
       </div>
       <Button type="submit" variant={variant}>
@@ -98,8 +98,12 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
   const fieldError = useFieldError(result.fieldErrors);
   return (
     <div className="max-w-2xl space-y-6">
-      <PageHeader title={t("title")} />
-      <Card title={t("heading")}>
+      <PageHeader title={t("title")} description={t("description")} />
+      <Card
+        title={t("heading")}
+        description={t("headingHint")}
+        actions={loaderData.enabled ? <Badge tone="green">{t("badgeOn")}</Badge> : <Badge tone="amber">{t("badgeOff")}</Badge>}
+      >
         <div className="space-y-5">
           {result.disabled ? <Alert tone="success">{t("disabled")}</Alert> : null}
           <FormErrors errors={result.formErrors} />
@@ -107,32 +111,45 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
           {result.recoveryCodes ? (
             <div className="space-y-3" data-testid="recovery-codes">
               <Alert tone="success">{t("enabled")}</Alert>
-              <h3 className="font-semibold text-slate-900">{t("recoveryTitle")}</h3>
+              <h3 className="pt-1 font-semibold text-slate-900">{t("recoveryTitle")}</h3>
               <p className="text-sm text-slate-600">{t("recoveryIntro")}</p>
-              <ul className="grid grid-cols-1 gap-2 rounded-md bg-slate-900 p-4 font-mono text-sm text-slate-100 sm:grid-cols-2">
+              <ul className="grid grid-cols-1 gap-x-6 gap-y-2 rounded-lg bg-slate-900 px-5 py-4 font-mono text-sm tracking-wide text-slate-100 select-all min-[420px]:grid-cols-2">
                 {result.recoveryCodes.map((code) => (
                   <li key={code}>{code}</li>
                 ))}
               </ul>
-              <a href="/dashboard/account/security" className="inline-flex rounded-md bg-brand-600 px-3.5 py-2 text-sm font-semibold text-white hover:bg-brand-700">
-                {t("recoveryDone")}
-              </a>
+              <div className="flex flex-col gap-3 sm:flex-row">
+                <a
+                  href={`data:text/plain;charset=utf-8,${encodeURIComponent(`${t("recoveryFileHeader")}\n\n${result.recoveryCodes.join("\n")}\n`)}`}
+                  download="keyledger-recovery-codes.txt"
+                  className="inline-flex min-h-9 items-center justify-center gap-2 rounded-md bg-white px-3.5 py-2 text-sm font-semibold text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50"
+                >
+                  {t("recoveryDownload")}
+                </a>
+                <ButtonLink to="/dashboard/account/security" reloadDocument>
+                  {t("recoveryDone")}
+                </ButtonLink>
+              </div>
             </div>
           ) : result.enrollment && !loaderData.enabled ? (
             <div className="space-y-4">
-              <p className="text-sm text-slate-600">{t("scan")}</p>
-              <div className="flex flex-wrap items-start gap-6">
+              <ol className="list-decimal space-y-1 pl-5 text-sm text-slate-600 marker:font-semibold marker:text-slate-400">
+                <li>{t("scan")}</li>
+                <li>{t("enterCode")}</li>
+              </ol>
+              <div className="flex flex-col gap-6 sm:flex-row sm:items-start">
                 <div
                   role="img"
                   aria-label={t("qrAlt")}
-                  className="h-48 w-48 rounded-md bg-white p-2 ring-1 ring-slate-200"
+                  className="qr-code mx-auto h-48 w-48 shrink-0 rounded-lg bg-white p-2 ring-1 ring-slate-200 sm:mx-0"
                   dangerouslySetInnerHTML={{ __html: result.enrollment.qrSvg }}
                 />
-                <div className="space-y-1">
+                <div className="min-w-0 space-y-1.5">
                   <p className="text-sm font-medium text-slate-800">{t("manualKey")}</p>
-                  <code className="block rounded bg-slate-100 px-2 py-1 font-mono text-sm" data-testid="totp-manual-key">
+                  <code className="block rounded-md bg-slate-100 px-3 py-2 font-mono text-sm leading-6 tracking-wider break-words text-slate-900 select-all" data-testid="totp-manual-key">
                     {result.enrollment.manualKey}
                   </code>
+                  <p className="text-xs text-slate-500">{t("manualKeyHint")}</p>
                 </div>
               </div>
               <CodeForm intent="confirm" label={t("code")} submit={t("confirm")} />
@@ -141,13 +158,13 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
             <div className="space-y-6">
               <Alert tone="success">{t("statusOn")}</Alert>
               <p className="text-sm text-slate-600">{t("recoveryRemaining", { count: loaderData.recoveryCodesLeft })}</p>
-              <div className="space-y-2">
+              <div className="space-y-2 border-t border-slate-100 pt-5">
                 <h3 className="text-sm font-semibold text-slate-900">{t("regenerate")}</h3>
                 <p className="text-sm text-slate-500">{t("regenerateHint")}</p>
                 <CodeForm intent="regenerate" label={t("code")} submit={t("regenerate")} variant="primary" />
               </div>
               <div className="space-y-2 border-t border-slate-100 pt-5">
-                <h3 className="text-sm font-semibold text-slate-900">{t("disable")}</h3>
+                <h3 className="text-sm font-semibold text-red-700">{t("disable")}</h3>
                 <p className="text-sm text-slate-500">{t("disableHint")}</p>
                 <CodeForm intent="disable" label={t("code")} submit={t("disable")} variant="danger" />
               </div>

@@ -56,7 +56,7 @@ export default function OrganizationSettings({ loaderData, actionData }: Route.C
   const dateFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeZone: "UTC" });
   return (
     <div className="space-y-6">
-      <PageHeader title={t("settings.title")} description={settings.name} />
+      <PageHeader title={t("settings.title")} description={t("settings.description", { name: settings.name })} />
       <Card title={t("settings.general")}>
         {!loaderData.canEdit ? (
           <div className="mb-4">
@@ -74,10 +74,10 @@ export default function OrganizationSettings({ loaderData, actionData }: Route.C
             <Field label={t("settings.name")} errors={fields.name.errors} errorParams={{ max: 80 }} {...getInputProps(fields.name, { type: "text" })} />
             <Field label={t("settings.slug")} errors={fields.slug.errors} {...getInputProps(fields.slug, { type: "text" })} />
             <Field label={t("settings.logoUrl")} hint={t("settings.logoHint")} errors={fields.logoUrl.errors} errorParams={{ max: 2048 }} {...getInputProps(fields.logoUrl, { type: "url" })} />
-            <div className="flex items-start gap-3">
+            <div className="flex items-start gap-3 rounded-lg bg-slate-50 p-4 ring-1 ring-inset ring-slate-200">
               <input
                 {...getInputProps(fields.requireTwoFactor, { type: "checkbox" })}
-                className="mt-1 h-4 w-4 rounded border-slate-300 text-brand-600 focus:ring-brand-600"
+                className="mt-0.5 h-4 w-4 shrink-0 rounded border-slate-300 accent-brand-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
               />
               <div>
                 <label htmlFor={fields.requireTwoFactor.id} className="text-sm font-medium text-slate-800">
@@ -90,30 +90,38 @@ export default function OrganizationSettings({ loaderData, actionData }: Route.C
           </fieldset>
         </Form>
       </Card>
-      <Card title={t("settings.members")}>
-        <div className="-mx-5 overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <thead>
+      <Card title={t("settings.members")} description={t("settings.memberCount", { count: loaderData.members.length })}>
+        <div className="-mx-5 -my-5 overflow-x-auto">
+          <table className="min-w-full text-sm">
+            <thead className="bg-slate-50">
               <tr className="text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-                <th scope="col" className="px-5 py-2">{t("settings.memberName")}</th>
-                <th scope="col" className="px-5 py-2">{t("settings.memberEmail")}</th>
-                <th scope="col" className="px-5 py-2">{t("settings.memberRole")}</th>
-                <th scope="col" className="px-5 py-2">{t("settings.twoFactor")}</th>
-                <th scope="col" className="px-5 py-2">{t("settings.memberSince")}</th>
+                <th scope="col" className="px-5 py-2.5">{t("settings.memberName")}</th>
+                <th scope="col" className="px-3 py-2.5">{t("settings.memberRole")}</th>
+                <th scope="col" className="hidden px-3 py-2.5 sm:table-cell">{t("settings.twoFactor")}</th>
+                <th scope="col" className="hidden px-5 py-2.5 sm:table-cell">{t("settings.memberSince")}</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
               {loaderData.members.map((member) => (
                 <tr key={member.id}>
-                  <td className="whitespace-nowrap px-5 py-3 font-medium text-slate-900">{member.name}</td>
-                  <td className="whitespace-nowrap px-5 py-3 text-slate-600">{member.email}</td>
-                  <td className="whitespace-nowrap px-5 py-3">
-                    <Badge tone={member.role === "member" ? "slate" : "brand"}>{tc(`roles.${member.role}`)}</Badge>
+                  <td className="px-5 py-3">
+                    <p className="font-medium text-slate-900">{member.name}</p>
+                    <p className="break-all text-slate-500">{member.email}</p>
                   </td>
-                  <td className="whitespace-nowrap px-5 py-3">
+                  <td className="px-3 py-3">
+                    <div className="flex flex-col items-start gap-1">
+                      <Badge tone={member.role === "member" ? "slate" : "brand"}>{tc(`roles.${member.role}`)}</Badge>
+                      <span className="sm:hidden">
+                        <Badge tone={member.twoFactor ? "green" : "amber"}>
+                          {t("settings.twoFactor")}: {member.twoFactor ? t("settings.twoFactorEnabled") : t("settings.twoFactorDisabled")}
+                        </Badge>
+                      </span>
+                    </div>
+                  </td>
+                  <td className="hidden whitespace-nowrap px-3 py-3 sm:table-cell">
                     <Badge tone={member.twoFactor ? "green" : "amber"}>{member.twoFactor ? t("settings.twoFactorEnabled") : t("settings.twoFactorDisabled")}</Badge>
                   </td>
-                  <td className="whitespace-nowrap px-5 py-3 text-slate-600">{dateFormat.format(new Date(member.since))}</td>
+                  <td className="hidden whitespace-nowrap px-5 py-3 text-slate-600 sm:table-cell">{dateFormat.format(new Date(member.since))}</td>
                 </tr>
               ))}
             </tbody>

@@ -2,6 +2,14 @@ import type en from "../en/two-factor";
 
 export default {
   title: "Sicherheit",
+  description: "Schützen Sie die Anmeldung an Ihrem Konto.",
+  headingHint: "Ein Code aus einer Authenticator-App als zweiter Schritt bei der Anmeldung.",
+  badgeOn: "An",
+  badgeOff: "Aus",
+  enterCode: "Geben Sie zur Bestätigung den 6-stelligen Code aus der App ein.",
+  manualKeyHint: "Zeitbasiert (TOTP), 6 Ziffern, 30 Sekunden.",
+  recoveryDownload: "Als Textdatei herunterladen",
+  recoveryFileHeader: "KeyLedger-Wiederherstellungscodes. Jeder Code funktioniert einmal.",
   heading: "Zwei-Faktor-Authentifizierung",
   statusOn: "Die Zwei-Faktor-Authentifizierung ist eingeschaltet.",
   statusOff: "Die Zwei-Faktor-Authentifizierung ist ausgeschaltet. Sichern Sie die Anmeldung mit einer Authenticator-App zusätzlich ab.",

@@ -1,5 +1,13 @@
 export default {
   title: "Security",
+  description: "Protect your account's sign-in.",
+  headingHint: "A code from an authenticator app as a second step at sign-in.",
+  badgeOn: "On",
+  badgeOff: "Off",
+  enterCode: "Enter the 6-digit code the app shows to confirm.",
+  manualKeyHint: "Time-based (TOTP), 6 digits, 30 seconds.",
+  recoveryDownload: "Download as text file",
+  recoveryFileHeader: "KeyLedger recovery codes. Each code works once.",
   heading: "Two-factor authentication",
   statusOn: "Two-factor authentication is on.",
   statusOff: "Two-factor authentication is off. Add a second step to sign-in with an authenticator app.",

@@ -1,0 +1,59 @@
+// Starts the BUILT app for the browser tests (playwright.config.ts `webServer`), against a fresh
+// embedded PostgreSQL in .data/e2e-postgres on its own port, so the suite never touches the data
+// of `npm start` (.data/postgres, port 54329). scripts/start.ts migrates and loads the demo data.
+// Run `npm run build` first (`npm run test:e2e` does).
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+
+const root = join(import.meta.dirname, "..", "..");
+const dataDir = join(root, ".data", "e2e-postgres");
+const port = process.env.E2E_PORT ?? "3210";
+const pgPort = process.env.E2E_POSTGRES_PORT ?? "54339";
+
+if (!existsSync(join(root, "build", "server", "index.js"))) {
+  console.error("No build found: run `npm run build` before `playwright test` (`npm run test:e2e` does both).");
+  process.exit(1);
+}
+
+/** A server left over from an interrupted run of this script would hold the port: stop it first. */
+async function stopLeftoverPostgres() {
+  const pidFile = join(dataDir, "postmaster.pid");
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  try {
+    process.kill(pid, "SIGTERM");
+  } catch {
+    return; // not running
+  }
+  for (let i = 0; i < 100; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+  }
+}
+
+await stopLeftoverPostgres();
+rmSync(dataDir, { recursive: true, force: true });
+
+const { DATABASE_URL: _ignored, ...inherited } = process.env;
+const child = spawn(process.execPath, [join(root, "node_modules", "tsx", "dist", "cli.mjs"), join(root, "scripts", "start.ts")], {
+  cwd: root,
+  stdio: "inherit",
+  env: {
+    ...inherited,
+    NODE_ENV: "production",
+    PORT: port,
+    EMBEDDED_POSTGRES_PORT: pgPort,
+    EMBEDDED_POSTGRES_DIR: dataDir,
+  },
+});
+
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => child.kill(signal));
+}
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
