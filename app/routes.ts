@@ -10,6 +10,7 @@ export default [
     index("routes/dashboard._index.tsx"),
     route("organizations/new", "routes/dashboard.organizations.new.tsx"),
     route("organization-settings", "routes/dashboard.organization-settings.tsx"),
+    route("organization-settings/api-keys", "routes/dashboard.organization-settings.api-keys.tsx"),
     route("account/security", "routes/dashboard.account.security.tsx"),
   ]),
   // Typed RPC boundary (also served directly by the production server, see server/app-server.ts).
@@ -17,5 +18,6 @@ export default [
   // The raw organization routes of the underlying auth layer are disabled: 404 for every method.
   route("api/auth/organization/*", "routes/api.auth.organization.$.ts"),
   route("healthz", "routes/healthz.ts"),
+  route("ping", "routes/ping.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -6,15 +6,19 @@ import enErrors from "./locales/en/errors";
 import enAuth from "./locales/en/auth";
 import enOrganizations from "./locales/en/organizations";
 import enTwoFactor from "./locales/en/two-factor";
+import enApiKeys from "./locales/en/api-keys";
+import enAudit from "./locales/en/audit";
 import deCommon from "./locales/de/common";
 import deErrors from "./locales/de/errors";
 import deAuth from "./locales/de/auth";
 import deOrganizations from "./locales/de/organizations";
 import deTwoFactor from "./locales/de/two-factor";
+import deApiKeys from "./locales/de/api-keys";
+import deAudit from "./locales/de/audit";
 
 export const resources = {
-  en: { common: enCommon, errors: enErrors, auth: enAuth, organizations: enOrganizations, twoFactor: enTwoFactor },
-  de: { common: deCommon, errors: deErrors, auth: deAuth, organizations: deOrganizations, twoFactor: deTwoFactor },
+  en: { common: enCommon, errors: enErrors, auth: enAuth, organizations: enOrganizations, twoFactor: enTwoFactor, apiKeys: enApiKeys, audit: enAudit },
+  de: { common: deCommon, errors: deErrors, auth: deAuth, organizations: deOrganizations, twoFactor: deTwoFactor, apiKeys: deApiKeys, audit: deAudit },
 };
 
 export const namespaces = Object.keys(resources.en) as (keyof (typeof resources)["en"])[];

@@ -1,0 +1,183 @@
+// Issue, rotate, revoke and list organization API keys. The page's actions and the apiKey.*
+// procedures both call these, so every rule is here once. Each change runs in one interactive
+// transaction: lock, re-read, check, write, then record the audit event (DESIGN §5.5).
+import type { Auth } from "~/auth/session.server";
+import { recordAuditEvent } from "~/audit/record.server";
+import { prisma, type Tx } from "~/db.server";
+import { Prisma } from "~/generated/prisma/client";
+import { DomainError } from "~/lib/domain-error";
+import { isUuid } from "~/lib/ids";
+import { authorizeOrganization } from "~/organizations/access.server";
+import { MAX_UNREVOKED_KEYS, type ApiKeyScope, type ApiKeyState, type IssueKeyInput } from "./scopes";
+import { generateSecret } from "./secret.server";
+
+/** What lists, pages and procedures show of a key. Never the secret or its hash. */
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: ApiKeyScope[];
+  state: ApiKeyState;
+  createdAt: string;
+  /** Resolved from the current user record; null when the user no longer exists. */
+  createdBy: { id: string; name: string; deleted: boolean } | null;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface IssuedKey {
+  key: ApiKeyView;
+  /** The plaintext secret: returned here once, never stored, never logged. */
+  secret: string;
+}
+
+const keySelect = {
+  id: true,
+  name: true,
+  prefix: true,
+  scopes: true,
+  createdAt: true,
+  expiresAt: true,
+  lastUsedAt: true,
+  revokedAt: true,
+  createdBy: { select: { id: true, name: true, deletedAt: true } },
+} satisfies Prisma.ApiKeySelect;
+
+type KeyRow = Prisma.ApiKeyGetPayload<{ select: typeof keySelect }>;
+
+export function keyState(key: { revokedAt: Date | null; expiresAt: Date | null }, now = new Date()): ApiKeyState {
+  if (key.revokedAt) return "revoked";
+  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return "expired";
+  return "active";
+}
+
+function toView(row: KeyRow, now = new Date()): ApiKeyView {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes as ApiKeyScope[],
+    state: keyState(row, now),
+    createdAt: row.createdAt.toISOString(),
+    createdBy: row.createdBy ? { id: row.createdBy.id, name: row.createdBy.name, deleted: row.createdBy.deletedAt !== null } : null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  };
+}
+
+/** Unrevoked keys first (newest first), then revoked ones. */
+export async function listKeys(auth: Auth, organizationId: string): Promise<ApiKeyView[]> {
+  await authorizeOrganization(auth, organizationId, "apiKey:manage");
+  const rows = await prisma.apiKey.findMany({
+    where: { organizationId },
+    select: keySelect,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+  const now = new Date();
+  const views = rows.map((row) => toView(row, now));
+  return [...views.filter((k) => k.state !== "revoked"), ...views.filter((k) => k.state === "revoked")];
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+}
+
+export async function issueKey(auth: Auth, organizationId: string, input: IssueKeyInput): Promise<IssuedKey> {
+  await authorizeOrganization(auth, organizationId, "apiKey:manage");
+  const expiresAt = input.expiresAt ?? null;
+  if (expiresAt && expiresAt.getTime() <= Date.now()) throw new DomainError("BAD_REQUEST", "apiKey.expiryInPast");
+  const { secret, hash, prefix } = generateSecret();
+  const id = crypto.randomUUID();
+  try {
+    const key = await prisma.$transaction(async (tx) => {
+      // Issuers of one organization queue on its row, so the count below cannot go stale before
+      // our insert commits: the limit holds under any concurrency. NO KEY UPDATE does not block
+      // inserts elsewhere that merely reference the organization (they take KEY SHARE).
+      await tx.$queryRaw`SELECT 1 FROM organizations WHERE id = ${organizationId}::uuid FOR NO KEY UPDATE`;
+      const unrevoked = await tx.apiKey.count({ where: { organizationId, revokedAt: null } });
+      if (unrevoked >= MAX_UNREVOKED_KEYS) {
+        throw new DomainError("CONFLICT", "apiKey.limitReached", { params: { limit: MAX_UNREVOKED_KEYS } });
+      }
+      const sameName = await tx.apiKey.findFirst({ where: { organizationId, name: input.name, revokedAt: null }, select: { id: true } });
+      if (sameName) throw new DomainError("CONFLICT", "apiKey.nameTaken");
+      const created = await tx.apiKey.create({
+        data: { id, organizationId, name: input.name, scopes: input.scopes, secretHash: hash, prefix, expiresAt, createdById: auth.user.id },
+        select: keySelect,
+      });
+      await recordAuditEvent(tx, {
+        organizationId,
+        action: "api_key.issued",
+        actor: { kind: "user", id: auth.user.id },
+        target: { type: "api_key", id },
+        details: { name: created.name, scopes: input.scopes, expiresAt: expiresAt?.toISOString() ?? null },
+      });
+      return created;
+    });
+    return { key: toView(key), secret };
+  } catch (error) {
+    // The partial unique index is the backstop for the name check above.
+    if (isUniqueViolation(error)) throw new DomainError("CONFLICT", "apiKey.nameTaken");
+    throw error;
+  }
+}
+
+/** Locks the organization's key row, or answers 404 (also for ids that are not UUIDs). */
+async function lockKey(tx: Tx, organizationId: string, keyId: string) {
+  if (!isUuid(keyId)) throw new DomainError("NOT_FOUND", "apiKey.notFound");
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id FROM api_keys WHERE id = ${keyId}::uuid AND organization_id = ${organizationId}::uuid FOR UPDATE`;
+  if (rows.length === 0) throw new DomainError("NOT_FOUND", "apiKey.notFound");
+  return tx.apiKey.findUniqueOrThrow({ where: { id: keyId, organizationId }, select: keySelect });
+}
+
+/** Replaces the secret of an active key; id, name, scopes and expiry stay. The old secret fails at once. */
+export async function rotateKey(auth: Auth, organizationId: string, keyId: string): Promise<IssuedKey> {
+  await authorizeOrganization(auth, organizationId, "apiKey:manage");
+  const { secret, hash, prefix } = generateSecret();
+  const key = await prisma.$transaction(async (tx) => {
+    const current = await lockKey(tx, organizationId, keyId);
+    const state = keyState(current);
+    if (state === "revoked") throw new DomainError("CONFLICT", "apiKey.revokedCannotRotate");
+    // docs/decisions/0012-api-key-expired-and-revoked-transitions.md
+    if (state === "expired") throw new DomainError("CONFLICT", "apiKey.expiredCannotRotate");
+    const updated = await tx.apiKey.update({
+      where: { id: current.id, organizationId },
+      data: { secretHash: hash, prefix },
+      select: keySelect,
+    });
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: "api_key.rotated",
+      actor: { kind: "user", id: auth.user.id },
+      target: { type: "api_key", id: current.id },
+      details: { name: current.name },
+    });
+    return updated;
+  });
+  return { key: toView(key), secret };
+}
+
+/** Revokes an active or expired key for good. */
+export async function revokeKey(auth: Auth, organizationId: string, keyId: string): Promise<ApiKeyView> {
+  await authorizeOrganization(auth, organizationId, "apiKey:manage");
+  const key = await prisma.$transaction(async (tx) => {
+    const current = await lockKey(tx, organizationId, keyId);
+    if (current.revokedAt) throw new DomainError("CONFLICT", "apiKey.alreadyRevoked");
+    const updated = await tx.apiKey.update({
+      where: { id: current.id, organizationId },
+      data: { revokedAt: new Date() },
+      select: keySelect,
+    });
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: "api_key.revoked",
+      actor: { kind: "user", id: auth.user.id },
+      target: { type: "api_key", id: current.id },
+      details: { name: current.name },
+    });
+    return updated;
+  });
+  return toView(key);
+}

@@ -1,0 +1,77 @@
+// The scopes a key can hold, and the input rules for keys. Shared by the page's forms (conform),
+// the procedures (oRPC) and the domain code, so each rule lives here once. Messages are
+// translation keys under `errors:`.
+import { z } from "zod";
+
+/** The only scopes there are (spec, API key). Read claims only: no write scopes are issued. */
+export const API_KEY_SCOPES = ["organization:read", "member:read", "invitation:read", "billing:view", "audit:view"] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+/** Unrevoked keys (expired ones included) an organization may hold (spec, Limits). */
+export const MAX_UNREVOKED_KEYS = 25;
+export const KEY_NAME_MAX = 100;
+
+export const apiKeyScopeSchema = z.enum(API_KEY_SCOPES, { error: "apiKey.unknownScope" });
+
+export const apiKeyNameSchema = z
+  .string({ error: "field.required" })
+  .trim()
+  .min(1, "field.required")
+  .max(KEY_NAME_MAX, "field.tooLong")
+  // Control characters would make the list and the audit log unreadable.
+  .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), "apiKey.nameControlCharacters");
+
+export const apiKeyScopesSchema = z
+  .array(apiKeyScopeSchema, { error: "apiKey.scopesRequired" })
+  .min(1, "apiKey.scopesRequired")
+  .max(API_KEY_SCOPES.length, "apiKey.duplicateScopes")
+  .refine((scopes) => new Set(scopes).size === scopes.length, "apiKey.duplicateScopes");
+
+/** RPC: an ISO 8601 date-time with offset, e.g. 2027-01-31T23:59:59Z. */
+export const apiKeyExpiresAtSchema = z.iso
+  .datetime({ offset: true, error: "apiKey.invalidExpiry" })
+  .transform((value) => new Date(value));
+
+/** Page: a calendar date (YYYY-MM-DD, UTC); the key works until the end of that day. */
+export const apiKeyExpiresOnSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "apiKey.invalidExpiry")
+  .transform((value, ctx) => {
+    const date = new Date(`${value}T23:59:59.999Z`);
+    // Rejects 2027-02-31 and friends, which Date would roll over into March.
+    if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) {
+      ctx.addIssue({ code: "custom", message: "apiKey.invalidExpiry" });
+      return z.NEVER;
+    }
+    return date;
+  });
+
+export const issueKeyRpcInputSchema = z
+  .object({
+    organizationId: z.string(),
+    name: apiKeyNameSchema,
+    scopes: apiKeyScopesSchema,
+    expiresAt: apiKeyExpiresAtSchema.nullish(),
+  })
+  .strict();
+
+export const issueKeyFormSchema = z.object({
+  intent: z.literal("issue"),
+  name: apiKeyNameSchema,
+  scopes: apiKeyScopesSchema,
+  expiresOn: apiKeyExpiresOnSchema.optional(),
+});
+
+/** Key ids are not validated as UUIDs here: an id we do not know is "not found", whatever its shape. */
+export const keyActionFormSchema = z.object({
+  intent: z.enum(["rotate", "revoke"]),
+  keyId: z.string({ error: "field.required" }).max(200, "field.tooLong"),
+});
+
+export interface IssueKeyInput {
+  name: string;
+  scopes: ApiKeyScope[];
+  expiresAt?: Date | null;
+}
+
+export type ApiKeyState = "active" | "expired" | "revoked";

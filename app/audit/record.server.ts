@@ -1,0 +1,105 @@
+// recordAuditEvent: the one way to write an audit row. It runs inside the caller's interactive
+// transaction, after the caller has locked, re-read and changed the resource, so the event
+// commits or rolls back with the change (spec, Recording rules 1-2).
+import { createHash } from "node:crypto";
+import { v7 as uuidv7 } from "uuid";
+import type { Tx } from "~/db.server";
+import { DomainError } from "~/lib/domain-error";
+import { auditCatalog, isAuditAction, ACTOR_KINDS, type ActorKind, type AuditAction, type AuditDetails, type AuditTargetType } from "./catalog";
+import { isSafeCorrelationId } from "./correlation-id";
+
+/** The typed recording input, derived from the catalog: a wrong payload does not compile. */
+export type AuditEventInput = {
+  [A in AuditAction]: {
+    organizationId: string;
+    action: A;
+    actor: { kind: ActorKind; id: string };
+    target: { type: AuditTargetType<A>; id: string };
+    details: AuditDetails<A>;
+    /** Deduplicates retries of one operation; scoped to the organization. */
+    idempotencyKey?: string;
+    correlationId?: string;
+  };
+}[AuditAction];
+
+/** A programming error (wrong payload reaching runtime despite the types): a 500, never a user error. */
+export class InvalidAuditEventError extends Error {
+  constructor(reason: string) {
+    super(`Invalid audit event: ${reason}`);
+    this.name = "InvalidAuditEventError";
+  }
+}
+
+const ID_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;
+const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9._:/@-]{1,200}$/;
+
+/** JSON with sorted keys, so equal contents hash equally whatever the key order. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export interface RecordedAuditEvent {
+  id: string;
+  /** False when an event with the same idempotency key and contents already existed. */
+  recorded: boolean;
+}
+
+export async function recordAuditEvent(tx: Tx, input: AuditEventInput): Promise<RecordedAuditEvent> {
+  const untyped = input as { action: unknown; actor?: { kind?: unknown; id?: unknown }; target?: { type?: unknown; id?: unknown } };
+  if (!isAuditAction(untyped.action)) throw new InvalidAuditEventError(`unknown action ${String(untyped.action)}`);
+  const entry = auditCatalog[input.action];
+  if (!ACTOR_KINDS.includes(untyped.actor?.kind as ActorKind)) throw new InvalidAuditEventError("unknown actor kind");
+  if (typeof untyped.actor?.id !== "string" || !ID_PATTERN.test(untyped.actor.id)) throw new InvalidAuditEventError("bad actor id");
+  if (untyped.target?.type !== entry.targetType) throw new InvalidAuditEventError(`target type must be ${entry.targetType}`);
+  if (typeof untyped.target?.id !== "string" || !ID_PATTERN.test(untyped.target.id)) throw new InvalidAuditEventError("bad target id");
+  const parsed = entry.details.safeParse(input.details);
+  if (!parsed.success) throw new InvalidAuditEventError(`details do not match ${input.action}: ${parsed.error.issues.map((i) => i.message).join("; ")}`);
+  if (input.idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(input.idempotencyKey)) {
+    throw new InvalidAuditEventError("bad idempotency key");
+  }
+  if (input.correlationId !== undefined && !isSafeCorrelationId(input.correlationId)) {
+    throw new DomainError("BAD_REQUEST", "audit.unsafeCorrelationId");
+  }
+
+  const details = parsed.data as object;
+  // The correlation id is not part of the contents: a retry of one operation may come from a
+  // different request, and must still count as the same event.
+  const contentHash = createHash("sha256")
+    .update(canonicalJson({ action: input.action, actor: input.actor, target: input.target, details }))
+    .digest("hex");
+  const row = {
+    id: uuidv7(),
+    organizationId: input.organizationId,
+    action: input.action,
+    actorKind: input.actor.kind,
+    actorId: input.actor.id,
+    targetType: input.target.type,
+    targetId: input.target.id,
+    details,
+    idempotencyKey: input.idempotencyKey ?? null,
+    correlationId: input.correlationId ?? null,
+    contentHash,
+  };
+
+  if (input.idempotencyKey === undefined) {
+    await tx.auditEvent.create({ data: row, select: { id: true } });
+    return { id: row.id, recorded: true };
+  }
+  // ON CONFLICT DO NOTHING: a concurrent insert of the same key waits for the other transaction
+  // instead of failing, and then we compare contents with what it wrote.
+  const { count } = await tx.auditEvent.createMany({ data: [row], skipDuplicates: true });
+  if (count === 1) return { id: row.id, recorded: true };
+  const existing = await tx.auditEvent.findUnique({
+    where: { organizationId_idempotencyKey: { organizationId: input.organizationId, idempotencyKey: input.idempotencyKey } },
+    select: { id: true, contentHash: true },
+  });
+  if (existing && existing.contentHash === contentHash) return { id: existing.id, recorded: false };
+  throw new DomainError("CONFLICT", "audit.idempotencyKeyReused");
+}

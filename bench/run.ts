@@ -1,0 +1,16 @@
+// `npm run bench`: runs every benchmark in turn and prints its figures and ratios. Each
+// benchmark starts and stops its own database and servers, on loopback, for a fixed time.
+import { runApiKeyAuthBench } from "./api-key-auth.ts";
+
+const benches: { name: string; run: () => Promise<{ passed: boolean; report: string }> }[] = [
+  { name: "apiKey.authenticate (bench/api-key-auth.ts)", run: runApiKeyAuthBench },
+];
+
+let allPassed = true;
+for (const bench of benches) {
+  console.log(`\n== ${bench.name}\n`);
+  const { passed, report } = await bench.run();
+  console.log(`\n${report}\n`);
+  allPassed &&= passed;
+}
+console.log(allPassed ? "All benchmark targets met." : "Some benchmark targets missed (figures above).");
