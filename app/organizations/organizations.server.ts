@@ -8,6 +8,8 @@ import type { Role } from "~/generated/prisma/enums";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
 import { authorizeOrganization } from "./access.server";
+import { recordAuditEvent } from "~/audit/record.server";
+import type { AuditDetails } from "~/audit/catalog";
 import { slugFromName, type OrganizationInput, type OrganizationSettingsInput } from "./schemas";
 
 export interface OrganizationSummary {
@@ -70,6 +72,13 @@ export async function getOrganizationSettings(organizationId: string) {
   });
 }
 
+const settingsSelect = { id: true, name: true, slug: true, logoUrl: true, planId: true, requireTwoFactor: true } as const;
+
+/**
+ * Saves the settings and records `organization.settings_changed` with what actually changed, in
+ * the same transaction. The row is locked and re-read first, so the recorded "from" values are the
+ * ones this change replaced; an unchanged submission records nothing (spec, Recording rules 1-3).
+ */
 export async function updateOrganizationSettings(auth: Auth, organizationId: string, input: OrganizationSettingsInput) {
   await authorizeOrganization(auth, organizationId, "organization:update");
   // Turning the requirement on without a second factor of one's own would lock the caller out.
@@ -77,10 +86,27 @@ export async function updateOrganizationSettings(auth: Auth, organizationId: str
     throw new DomainError("CONFLICT", "twoFactorRequiredByOrganization");
   }
   try {
-    return await prisma.organization.update({
-      where: { id: organizationId },
-      data: { name: input.name, slug: input.slug, logoUrl: input.logoUrl, requireTwoFactor: input.requireTwoFactor },
-      select: { id: true, name: true, slug: true, logoUrl: true, planId: true, requireTwoFactor: true },
+    return await prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT 1 FROM organizations WHERE id = ${organizationId}::uuid FOR NO KEY UPDATE`;
+      const current = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: settingsSelect });
+      const changes: Record<string, { from: unknown; to: unknown }> = {};
+      for (const field of ["name", "slug", "logoUrl", "requireTwoFactor"] as const) {
+        if (current[field] !== input[field]) changes[field] = { from: current[field], to: input[field] };
+      }
+      if (Object.keys(changes).length === 0) return current;
+      const updated = await tx.organization.update({
+        where: { id: organizationId },
+        data: { name: input.name, slug: input.slug, logoUrl: input.logoUrl, requireTwoFactor: input.requireTwoFactor },
+        select: settingsSelect,
+      });
+      await recordAuditEvent(tx, {
+        organizationId,
+        action: "organization.settings_changed",
+        actor: { kind: "user", id: auth.user.id },
+        target: { type: "organization", id: organizationId },
+        details: changes as AuditDetails<"organization.settings_changed">,
+      });
+      return updated;
     });
   } catch (error) {
     if (isUniqueViolation(error, "slug")) throw new DomainError("CONFLICT", "slugTaken");

@@ -12,10 +12,17 @@ export function toRpcError(error: unknown, t: TFunction): unknown {
     });
   }
   if (error instanceof ORPCError && error.code === "BAD_REQUEST" && error.message === "Input validation failed") {
-    const issues = (error.data as { issues?: { path?: PropertyKey[]; message: string }[] } | undefined)?.issues ?? [];
+    type Issue = { path?: PropertyKey[]; message: string; minimum?: number | bigint; maximum?: number | bigint };
+    const issues = (error.data as { issues?: Issue[] } | undefined)?.issues ?? [];
     return new ORPCError("BAD_REQUEST", {
       message: t("errors:invalidInput"),
-      data: { issues: issues.map((issue) => ({ path: (issue.path ?? []).map(String).join("."), message: issue.message })) },
+      // Our schemas carry translation keys as messages; zod's own messages pass through as they are.
+      data: {
+        issues: issues.map((issue) => ({
+          path: (issue.path ?? []).map(String).join("."),
+          message: t(`errors:${issue.message}`, { defaultValue: issue.message, min: issue.minimum, max: issue.maximum }),
+        })),
+      },
     });
   }
   return error;

@@ -112,3 +112,30 @@ describe("plan catalog", () => {
     expect(planHas("no-such-plan", "auditExport")).toBe(false);
   });
 });
+
+describe("organization settings are audited", () => {
+  it("records what changed, with the previous values, and nothing for an unchanged submission", async () => {
+    const user = await createUser();
+    const { auth } = await signedIn(user.id);
+    const org = await createOrganization(auth, { name: "Before" });
+    const base = { name: "Before", slug: org.slug, logoUrl: null, requireTwoFactor: false };
+    await updateOrganizationSettings(auth, org.id, base);
+    expect(await prisma.auditEvent.count({ where: { organizationId: org.id } })).toBe(0);
+    await updateOrganizationSettings(auth, org.id, { ...base, name: "After", logoUrl: "https://cdn.example.com/logo.png" });
+    await updateOrganizationSettings(auth, org.id, { ...base, name: "Before", logoUrl: "https://cdn.example.com/logo.png" });
+    const events = await prisma.auditEvent.findMany({ where: { organizationId: org.id }, orderBy: { id: "asc" } });
+    expect(events.map((e) => e.action)).toEqual(["organization.settings_changed", "organization.settings_changed"]);
+    expect(events[0]).toMatchObject({ actorKind: "user", actorId: user.id, targetType: "organization", targetId: org.id });
+    expect(events[0]!.details).toEqual({ name: { from: "Before", to: "After" }, logoUrl: { from: null, to: "https://cdn.example.com/logo.png" } });
+    expect(events[1]!.details).toEqual({ name: { from: "After", to: "Before" } });
+  });
+
+  it("records nothing when the change is refused", async () => {
+    const user = await createUser();
+    const { auth } = await signedIn(user.id);
+    const first = await createOrganization(auth, { name: "Taken", slug: "taken-slug" });
+    const second = await createOrganization(auth, { name: "Second" });
+    await failure(updateOrganizationSettings(auth, second.id, { name: "Second", slug: "taken-slug", logoUrl: null, requireTwoFactor: false }));
+    expect(await prisma.auditEvent.count({ where: { organizationId: { in: [first.id, second.id] } } })).toBe(0);
+  });
+});

@@ -104,3 +104,24 @@ describe("/rpc", () => {
     expect((await rpc("organization/nope")).status).toBe(404);
   });
 });
+
+describe("/rpc validation messages", () => {
+  it("translates the schemas' message keys in each issue", async () => {
+    const user = await createUser();
+    const { token } = await signedIn(user.id);
+    const body = JSON.stringify({ json: { name: "" } });
+    const en = await rpc("organization/create", { token, body });
+    expect((en.json.data as { issues: { message: string }[] }).issues[0]!.message).toBe("This field is required.");
+    const de = await rpc("organization/create", { token, body, headers: { "accept-language": "de" } });
+    expect((de.json.data as { issues: { message: string }[] }).issues[0]!.message).toBe("Dieses Feld ist erforderlich.");
+  });
+});
+
+describe("/rpc validation limits", () => {
+  it("names the schema's own limit in the message", async () => {
+    const user = await createUser();
+    const { token } = await signedIn(user.id);
+    const { json } = await rpc("organization/create", { token, body: JSON.stringify({ json: { name: "x".repeat(81) } }) });
+    expect((json.data as { issues: { message: string }[] }).issues[0]!.message).toBe("Use at most 80 characters.");
+  });
+});
