@@ -11,6 +11,7 @@ export default [
     route("organizations/new", "routes/dashboard.organizations.new.tsx"),
     route("organization-settings", "routes/dashboard.organization-settings.tsx"),
     route("organization-settings/api-keys", "routes/dashboard.organization-settings.api-keys.tsx"),
+    route("organization-settings/audit-log", "routes/dashboard.organization-settings.audit-log.tsx"),
     route("account/security", "routes/dashboard.account.security.tsx"),
   ]),
   // Typed RPC boundary (also served directly by the production server, see server/app-server.ts).

@@ -12,7 +12,6 @@ import { execFileSync, fork, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +20,7 @@ import autocannon, { type Result } from "autocannon";
 import pg from "pg";
 import { startEmbeddedPostgres } from "../scripts/lib/embedded-postgres.ts";
 import { migrate } from "../scripts/lib/migrate.ts";
+import { freePort } from "../scripts/lib/free-port.ts";
 import { generateSecret } from "../app/api-keys/secret.server.ts";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -31,17 +31,6 @@ const WARMUP = 2;
 const ROUNDS = 3;
 const KEY_COUNT = 1000;
 const POOL_SIZE = "20";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 async function seed(databaseUrl: string): Promise<{ secrets: string[]; expired: string[]; revoked: string[] }> {
   const client = new pg.Client({ connectionString: databaseUrl });

@@ -45,3 +45,10 @@ export async function authorizeOrganization(
   if (permission && !roleHas(membership.role, permission)) throw new DomainError("FORBIDDEN", "missingPermission");
   return { organization: org, role: membership.role };
 }
+
+/** For platform-admin views, which need no membership: only that the organization exists. */
+export async function requireOrganizationExists(organizationId: string): Promise<void> {
+  if (!isUuid(organizationId)) throw new DomainError("NOT_FOUND", "organizationNotFound");
+  const found = await prisma.organization.findUnique({ where: { id: organizationId }, select: { id: true } });
+  if (!found) throw new DomainError("NOT_FOUND", "organizationNotFound");
+}

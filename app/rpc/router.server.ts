@@ -9,6 +9,10 @@ import { bearerSecret } from "~/api-keys/secret.server";
 import { createOrganization, listOrganizationsOf, switchActiveOrganization } from "~/organizations/organizations.server";
 import { organizationInputSchema } from "~/organizations/schemas";
 import { uuidSchema } from "~/lib/ids";
+import { getAuditEvent, listAuditActors, listAuditEvents, parseAuditSearchParams } from "~/audit/query.server";
+import { isFresh } from "~/auth/session.server";
+import { DomainError } from "~/lib/domain-error";
+import { authorizeOrganization, requireOrganizationExists } from "~/organizations/access.server";
 
 const organization = {
   list: sessionProcedure
@@ -51,5 +55,69 @@ const apiKey = {
   revoke: sessionProcedure.input(keyIdInput).handler(({ context, input }) => revokeKey(context.auth, input.organizationId, input.keyId)),
 };
 
-export const router = { organization, apiKey };
+/** The page's query parameters as procedure input; one parser (app/audit/filters.ts) checks both. */
+const auditQueryInput = z
+  .object({
+    organizationId: z.string().max(64),
+    action: z.string().max(200).optional(),
+    actorId: z.string().max(200).optional(),
+    from: z.string().max(20).optional(),
+    to: z.string().max(20).optional(),
+    cursor: z.string().max(200).optional(),
+  })
+  .strict();
+const auditEventInput = z.object({ organizationId: z.string().max(64), eventId: z.string().max(64) }).strict();
+const auditActorsInput = z.object({ organizationId: z.string().max(64) }).strict();
+
+function auditQuery({ organizationId: _, ...params }: z.infer<typeof auditQueryInput>) {
+  return parseAuditSearchParams(new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined)));
+}
+
+function auditEventId(eventId: string) {
+  return parseAuditSearchParams(new URLSearchParams({ event: eventId })).event!;
+}
+
+/** Tenant audit procedures: membership, active organization and audit:view (spec, Authentication 3-4). */
+const auditLog = {
+  list: sessionProcedure.input(auditQueryInput).handler(async ({ context, input }) => {
+    await authorizeOrganization(context.auth, input.organizationId, "audit:view");
+    const query = auditQuery(input);
+    return listAuditEvents(input.organizationId, query.filters, query.cursor);
+  }),
+  detail: sessionProcedure.input(auditEventInput).handler(async ({ context, input }) => {
+    await authorizeOrganization(context.auth, input.organizationId, "audit:view");
+    return getAuditEvent(input.organizationId, auditEventId(input.eventId));
+  }),
+  actors: sessionProcedure.input(auditActorsInput).handler(async ({ context, input }) => {
+    await authorizeOrganization(context.auth, input.organizationId, "audit:view");
+    return listAuditActors(input.organizationId);
+  }),
+};
+
+/** Support namespace: a fresh platform-admin session, any organization, no membership needed. */
+const platformAdminProcedure = sessionProcedure.use(({ context, next }) => {
+  if (!context.auth.user.isPlatformAdmin) throw new DomainError("FORBIDDEN", "platformAdminRequired");
+  if (!isFresh(context.auth)) throw new DomainError("FORBIDDEN", "freshSessionRequired");
+  return next();
+});
+
+const support = {
+  auditLog: {
+    list: platformAdminProcedure.input(auditQueryInput).handler(async ({ input }) => {
+      await requireOrganizationExists(input.organizationId);
+      const query = auditQuery(input);
+      return listAuditEvents(input.organizationId, query.filters, query.cursor);
+    }),
+    detail: platformAdminProcedure.input(auditEventInput).handler(async ({ input }) => {
+      await requireOrganizationExists(input.organizationId);
+      return getAuditEvent(input.organizationId, auditEventId(input.eventId));
+    }),
+    actors: platformAdminProcedure.input(auditActorsInput).handler(async ({ input }) => {
+      await requireOrganizationExists(input.organizationId);
+      return listAuditActors(input.organizationId);
+    }),
+  },
+};
+
+export const router = { organization, apiKey, auditLog, support };
 export type Router = typeof router;

@@ -2,12 +2,12 @@
 // or DATABASE_URL names one), one migrated template database, and one fresh database per test
 // file cloned from the template (CREATE DATABASE … TEMPLATE is a file copy: milliseconds).
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../scripts/lib/embedded-postgres.ts";
 import { migrate } from "../../scripts/lib/migrate.ts";
+import { freePort } from "../../scripts/lib/free-port.ts";
 
 export const TEMPLATE_DATABASE = "keyledger_test_template";
 
@@ -15,17 +15,6 @@ export function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${database}`;
   return parsed.toString();
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 export interface TestServer {

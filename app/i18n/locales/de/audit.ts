@@ -1,6 +1,34 @@
 import type en from "../en/audit";
 
 export default {
+  page: {
+    title: "Audit-Protokoll",
+    description: "Jede abgeschlossene Änderung in dieser Organisation, neueste zuerst. Namen zeigen die aktuellen Datensätze.",
+    filters: "Filter",
+    action: "Aktion",
+    anyAction: "Alle Aktionen",
+    actor: "Akteur",
+    anyActor: "Alle Akteure",
+    from: "Von (UTC)",
+    to: "Bis (UTC)",
+    apply: "Filter anwenden",
+    reset: "Zurücksetzen",
+    time: "Zeit (UTC)",
+    target: "Ziel",
+    details: "Details",
+    showDetails: "Details anzeigen",
+    empty: "Noch keine Ereignisse. Änderungen an Schlüsseln, Mitgliedern und Einstellungen erscheinen hier.",
+    emptyFiltered: "Keine Ereignisse passen zu diesen Filtern.",
+    nextPage: "Ältere Ereignisse",
+    firstPage: "Neueste Ereignisse",
+    deleted: "gelöscht",
+    close: "Schließen",
+    eventId: "Ereignis-ID",
+    actorId: "Akteur-ID",
+    targetId: "Ziel-ID",
+    correlationId: "Korrelations-ID",
+    noDetails: "Keine weiteren Details.",
+  },
   actions: {
     api_key: {
       issued: { label: "API-Schlüssel ausgestellt", description: "Ein neuer API-Schlüssel wurde ausgestellt. Sein Geheimnis wurde der ausstellenden Person einmal angezeigt." },

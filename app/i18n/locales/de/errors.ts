@@ -54,6 +54,15 @@ export default {
     unsafeCorrelationId: "Die Korrelations-ID muss eine kurze, nicht geheime Kennung sein.",
     idempotencyKeyReused: "Dieser Idempotenzschlüssel wurde bereits für ein anderes Ereignis verwendet.",
   },
+  auditLog: {
+    badAction: "Der Aktionsfilter ist keine gültige Aktionskennung.",
+    badActor: "Der Akteursfilter ist keine gültige Akteurs-ID.",
+    badDate: "Datumsangaben müssen echte Kalenderdaten im Format JJJJ-MM-TT sein.",
+    badRange: "Das Startdatum darf nicht nach dem Enddatum liegen.",
+    badCursor: "Der Seitenlink ist ungültig oder veraltet. Beginnen Sie erneut bei den neuesten Ereignissen.",
+    badEvent: "Die Ereignis-ID ist ungültig.",
+    eventNotFound: "Dieses Ereignis existiert in dieser Organisation nicht.",
+  },
   twoFactor: {
     invalidCode: "Dieser Code ist ungültig. Prüfen Sie Ihre Authenticator-App und versuchen Sie es erneut.",
     notEnrolled: "Zwei-Faktor-Authentifizierung ist nicht aktiviert.",

@@ -1,6 +1,34 @@
 // Labels, descriptions and detail presentation of every audit action (app/audit/catalog.ts).
 // Keys follow the action identifiers: `api_key.issued` → actions.api_key.issued.
 export default {
+  page: {
+    title: "Audit log",
+    description: "Every completed change in this organization, newest first. Names show the current records.",
+    filters: "Filters",
+    action: "Action",
+    anyAction: "All actions",
+    actor: "Actor",
+    anyActor: "All actors",
+    from: "From (UTC)",
+    to: "To (UTC)",
+    apply: "Apply filters",
+    reset: "Reset",
+    time: "Time (UTC)",
+    target: "Target",
+    details: "Details",
+    showDetails: "Show details",
+    empty: "No events yet. Changes to keys, members and settings will appear here.",
+    emptyFiltered: "No events match these filters.",
+    nextPage: "Older events",
+    firstPage: "Newest events",
+    deleted: "deleted",
+    close: "Close",
+    eventId: "Event ID",
+    actorId: "Actor ID",
+    targetId: "Target ID",
+    correlationId: "Correlation ID",
+    noDetails: "No further details.",
+  },
   actions: {
     api_key: {
       issued: { label: "API key issued", description: "A new API key was issued. Its secret was shown once to the person who issued it." },

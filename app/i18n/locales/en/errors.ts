@@ -53,6 +53,15 @@ export default {
     unsafeCorrelationId: "The correlation ID must be a short, non-secret identifier.",
     idempotencyKeyReused: "This idempotency key was already used for a different event.",
   },
+  auditLog: {
+    badAction: "The action filter is not a valid action identifier.",
+    badActor: "The actor filter is not a valid actor ID.",
+    badDate: "Dates must be real calendar dates in the form YYYY-MM-DD.",
+    badRange: "The start date must not be after the end date.",
+    badCursor: "The page link is invalid or outdated. Start again from the newest events.",
+    badEvent: "The event ID is not valid.",
+    eventNotFound: "This event does not exist in this organization.",
+  },
   twoFactor: {
     invalidCode: "That code is not valid. Check your authenticator app and try again.",
     notEnrolled: "Two-factor authentication is not enabled.",

@@ -1,0 +1,119 @@
+// Reading the audit log: one page of events (keyset order: newest first), one event with its
+// details, and the actors for the filter. Names are resolved from current records at read time,
+// in one batch per page (spec, Audit event rules 1-5); nothing but ids is stored in events.
+import { prisma } from "~/db.server";
+import { Prisma } from "~/generated/prisma/client";
+import { DomainError } from "~/lib/domain-error";
+import { auditQuerySchema, encodeCursor, type AuditCursor, type AuditFilters } from "./filters";
+
+export const AUDIT_PAGE_SIZE = 50;
+
+export interface ResolvedName {
+  /** Display name, or null when the record is gone (the UI marks it deleted). */
+  name: string | null;
+  /** A second line: e-mail for users. */
+  detail?: string;
+}
+
+export interface AuditListItem {
+  id: string;
+  createdAt: string;
+  action: string;
+  actorKind: string;
+  actorId: string;
+  actor: ResolvedName;
+  targetType: string;
+  targetId: string;
+  target: ResolvedName;
+}
+
+/** Parses the page's search params; bad input is a 400 with a translated message. */
+export function parseAuditSearchParams(params: URLSearchParams) {
+  const result = auditQuerySchema.safeParse({
+    filters: { action: params.get("action") ?? undefined, actorId: params.get("actorId") ?? undefined, from: params.get("from") ?? undefined, to: params.get("to") ?? undefined },
+    cursor: params.get("cursor") ?? undefined,
+    event: params.get("event") ?? undefined,
+  });
+  if (!result.success) throw new DomainError("BAD_REQUEST", result.error.issues[0]?.message ?? "badRequest");
+  return result.data;
+}
+
+function whereOf(organizationId: string, filters: AuditFilters): Prisma.AuditEventWhereInput {
+  const createdAt: Prisma.DateTimeFilter = {};
+  if (filters.from) createdAt.gte = new Date(`${filters.from}T00:00:00.000Z`);
+  if (filters.to) createdAt.lt = new Date(new Date(`${filters.to}T00:00:00.000Z`).getTime() + 24 * 60 * 60 * 1000);
+  return {
+    organizationId,
+    ...(filters.action ? { action: filters.action } : {}),
+    ...(filters.actorId ? { actorId: filters.actorId } : {}),
+    ...(filters.from || filters.to ? { createdAt } : {}),
+  };
+}
+
+async function resolveNames(organizationId: string, refs: { kind: string; id: string }[]): Promise<Map<string, ResolvedName>> {
+  const idsOf = (kind: string) => [...new Set(refs.filter((r) => r.kind === kind).map((r) => r.id))];
+  const uuids = (ids: string[]) => ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+  const [users, keys, invitations, organizations] = await Promise.all([
+    prisma.user.findMany({ where: { id: { in: uuids(idsOf("user")) } }, select: { id: true, name: true, email: true, deletedAt: true } }),
+    prisma.apiKey.findMany({ where: { organizationId, id: { in: uuids(idsOf("api_key")) } }, select: { id: true, name: true } }),
+    prisma.invitation.findMany({ where: { organizationId, id: { in: uuids(idsOf("invitation")) } }, select: { id: true, email: true } }),
+    prisma.organization.findMany({ where: { id: { in: uuids(idsOf("organization")).filter((id) => id === organizationId) } }, select: { id: true, name: true } }),
+  ]);
+  const names = new Map<string, ResolvedName>();
+  for (const u of users) names.set(`user:${u.id}`, u.deletedAt ? { name: null } : { name: u.name, detail: u.email });
+  for (const k of keys) names.set(`api_key:${k.id}`, { name: k.name });
+  for (const i of invitations) names.set(`invitation:${i.id}`, { name: i.email });
+  for (const o of organizations) names.set(`organization:${o.id}`, { name: o.name });
+  return names;
+}
+
+const listSelect = { id: true, createdAt: true, action: true, actorKind: true, actorId: true, targetType: true, targetId: true } as const;
+
+async function withNames<T extends { actorKind: string; actorId: string; targetType: string; targetId: string; createdAt: Date }>(organizationId: string, rows: T[]) {
+  const names = await resolveNames(organizationId, rows.flatMap((r) => [{ kind: r.actorKind, id: r.actorId }, { kind: r.targetType, id: r.targetId }]));
+  return rows.map((row) => ({
+    ...row,
+    createdAt: row.createdAt.toISOString(),
+    actor: names.get(`${row.actorKind}:${row.actorId}`) ?? { name: null },
+    target: names.get(`${row.targetType}:${row.targetId}`) ?? { name: null },
+  }));
+}
+
+/** One page, newest first, without details (spec, Audit event rule 5). */
+export async function listAuditEvents(organizationId: string, filters: AuditFilters, cursor?: AuditCursor, limit = AUDIT_PAGE_SIZE) {
+  const where = whereOf(organizationId, filters);
+  const rows = await prisma.auditEvent.findMany({
+    where: cursor
+      ? { AND: [where, { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] }] }
+      : where,
+    select: listSelect,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    events: (await withNames(organizationId, page)) satisfies AuditListItem[],
+    nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+  };
+}
+
+/** One event with its details, loaded on demand. Another organization's event id is a 404. */
+export async function getAuditEvent(organizationId: string, eventId: string) {
+  const row = await prisma.auditEvent.findFirst({ where: { id: eventId, organizationId }, select: { ...listSelect, details: true, correlationId: true } });
+  if (!row) throw new DomainError("NOT_FOUND", "auditLog.eventNotFound");
+  const [named] = await withNames(organizationId, [row]);
+  return named!;
+}
+
+/** Who appears as an actor in this organization's log, for the actor filter. */
+export async function listAuditActors(organizationId: string) {
+  const rows = await prisma.auditEvent.groupBy({
+    by: ["actorKind", "actorId"],
+    where: { organizationId },
+    orderBy: [{ actorKind: "asc" }, { actorId: "asc" }],
+    take: 500,
+  });
+  const names = await resolveNames(organizationId, rows.map((r) => ({ kind: r.actorKind, id: r.actorId })));
+  return rows.map((r) => ({ kind: r.actorKind, id: r.actorId, ...(names.get(`${r.actorKind}:${r.actorId}`) ?? { name: null }) }));
+}
