@@ -12,7 +12,8 @@ const TITLES: Record<number, string> = {
   429: "errorPage.tooManyTitle",
 };
 
-export function ErrorPage({ error }: { error: unknown }) {
+/** Status, title and (already translated) message of a thrown route error. */
+function useRouteErrorText(error: unknown) {
   const { t } = useTranslation();
   let status = 500;
   let message = t("errorPage.unexpected");
@@ -23,6 +24,24 @@ export function ErrorPage({ error }: { error: unknown }) {
     if (generic) message = t("errorPage.notFound");
     else if (typeof body === "object" && body && typeof body.message === "string") message = body.message;
   }
+  return { status, title: t(TITLES[status] ?? "errorPage.title"), message, label: t("errorPage.statusLabel", { status }), home: t("errorPage.home") };
+}
+
+/** An error inside the dashboard: the navigation stays, so the user can go elsewhere. */
+export function ErrorPanel({ error }: { error: unknown }) {
+  const { title, message, label } = useRouteErrorText(error);
+  return (
+    <div className="rounded-xl bg-white px-6 py-10 text-center shadow-sm ring-1 ring-slate-200" role="alert">
+      <p className="text-sm font-semibold tracking-wide text-brand-600">{label}</p>
+      <h1 className="mt-2 text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
+      <p className="mx-auto mt-3 max-w-md text-base leading-7 text-slate-600">{message}</p>
+    </div>
+  );
+}
+
+export function ErrorPage({ error }: { error: unknown }) {
+  const { t } = useTranslation();
+  const { status, message } = useRouteErrorText(error);
   return (
     <div className="flex min-h-full flex-col bg-gradient-to-b from-brand-50 to-slate-50">
       <header className="mx-auto flex w-full max-w-7xl items-center px-4 py-4 sm:px-6 lg:px-8">

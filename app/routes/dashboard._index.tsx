@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Form, Link, redirect, useRouteLoaderData } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/dashboard._index";
+import { ErrorPanel } from "~/components/error-page";
 import type { loader as layoutLoader } from "./dashboard";
 import { requireUser } from "~/auth/guards.server";
 import { PLANS, isPlanId } from "~/billing/plans";
@@ -183,4 +184,8 @@ export default function DashboardIndex({ loaderData }: Route.ComponentProps) {
       </Card>
     </div>
   );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPanel error={error} />;
 }

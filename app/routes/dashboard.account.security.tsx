@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Form, data } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/dashboard.account.security";
+import { ErrorPanel } from "~/components/error-page";
 import { requireUser } from "~/auth/guards.server";
 import { totpCodeSchema } from "~/auth/schemas";
 import {
@@ -182,4 +183,8 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
       </Card>
     </div>
   );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPanel error={error} />;
 }

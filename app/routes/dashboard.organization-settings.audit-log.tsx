@@ -4,6 +4,7 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, useLocation } from "react-router";
 import type { Route } from "./+types/dashboard.organization-settings.audit-log";
+import { ErrorPanel } from "~/components/error-page";
 import { AUDIT_ACTIONS, actionLabelKey, presentDetails, type DetailValue } from "~/audit/catalog";
 import { filtersToSearchParams } from "~/audit/filters";
 import { getAuditEvent, listAuditActors, listAuditEvents, parseAuditSearchParams, type ResolvedName } from "~/audit/query.server";
@@ -254,4 +255,8 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
       ) : null}
     </div>
   );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPanel error={error} />;
 }

@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import type { Route } from "./+types/dashboard.organization-settings";
+import { ErrorPanel } from "~/components/error-page";
 import { requireActiveOrgPermission } from "~/auth/guards.server";
 import { FormErrors } from "~/components/form-errors";
 import { Alert, Badge, Button, Card, Field, PageHeader } from "~/components/ui";
@@ -130,4 +131,8 @@ export default function OrganizationSettings({ loaderData, actionData }: Route.C
       </Card>
     </div>
   );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPanel error={error} />;
 }

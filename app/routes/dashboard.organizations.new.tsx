@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form, redirect } from "react-router";
 import type { Route } from "./+types/dashboard.organizations.new";
+import { ErrorPanel } from "~/components/error-page";
 import { requireUser } from "~/auth/guards.server";
 import { FormErrors } from "~/components/form-errors";
 import { Button, Card, Field, PageHeader } from "~/components/ui";
@@ -49,4 +50,8 @@ export default function NewOrganization({ actionData }: Route.ComponentProps) {
       </Card>
     </div>
   );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPanel error={error} />;
 }
