@@ -15,7 +15,10 @@ const globalForDb = globalThis as typeof globalThis & { __db?: Db };
 function createDb(): Db {
   const pool = new pg.Pool({ connectionString: env().DATABASE_URL, max: env().DATABASE_POOL_SIZE });
   // An idle client that errors (e.g. the server restarted) must not crash the process.
-  pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+  pool.on("error", (error: Error & { code?: string }) => {
+    // 57P01: the server is shutting down (e.g. the embedded database stopping with the app).
+    if (error.code !== "57P01") console.error("[db] idle client error:", error.message);
+  });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return { pool, prisma };
 }

@@ -14,6 +14,12 @@ export default [
     route("organization-settings/audit-log", "routes/dashboard.organization-settings.audit-log.tsx"),
     route("account/security", "routes/dashboard.account.security.tsx"),
   ]),
+  // Platform admin: the same shell, its own guard in every loader (a fresh platform-admin session).
+  route("admin", "routes/dashboard.tsx", { id: "admin-shell" }, [
+    route("organizations", "routes/admin.organizations.tsx"),
+    route("organizations/:organizationId", "routes/admin.organizations.$organizationId.tsx"),
+    route("organizations/:organizationId/audit-log", "routes/admin.organizations.$organizationId.audit-log.tsx"),
+  ]),
   // Typed RPC boundary (also served directly by the production server, see server/app-server.ts).
   route("rpc/*", "routes/rpc.$.ts"),
   // The raw organization routes of the underlying auth layer are disabled: 404 for every method.

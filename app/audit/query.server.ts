@@ -4,6 +4,7 @@
 import { prisma } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
 import { DomainError } from "~/lib/domain-error";
+import { presentDetails } from "./catalog";
 import { auditQuerySchema, encodeCursor, type AuditCursor, type AuditFilters } from "./filters";
 
 export const AUDIT_PAGE_SIZE = 50;
@@ -117,3 +118,22 @@ export async function listAuditActors(organizationId: string) {
   const names = await resolveNames(organizationId, rows.map((r) => ({ kind: r.actorKind, id: r.actorId })));
   return rows.map((r) => ({ kind: r.actorKind, id: r.actorId, ...(names.get(`${r.actorKind}:${r.actorId}`) ?? { name: null }) }));
 }
+
+/** Everything the audit page shows, for the tenant and the platform-admin routes alike. */
+export async function loadAuditPage(organizationId: string, searchParams: URLSearchParams) {
+  const query = parseAuditSearchParams(searchParams);
+  const [page, actors, event] = await Promise.all([
+    listAuditEvents(organizationId, query.filters, query.cursor),
+    listAuditActors(organizationId),
+    query.event ? getAuditEvent(organizationId, query.event) : Promise.resolve(null),
+  ]);
+  return {
+    filters: query.filters,
+    isFirstPage: !query.cursor,
+    actors,
+    ...page,
+    event: event ? { ...event, rows: presentDetails(event.action, event.details) } : null,
+  };
+}
+
+export type AuditPageData = Awaited<ReturnType<typeof loadAuditPage>>;

@@ -8,6 +8,7 @@ import enOrganizations from "./locales/en/organizations";
 import enTwoFactor from "./locales/en/two-factor";
 import enApiKeys from "./locales/en/api-keys";
 import enAudit from "./locales/en/audit";
+import enAdmin from "./locales/en/admin";
 import deCommon from "./locales/de/common";
 import deErrors from "./locales/de/errors";
 import deAuth from "./locales/de/auth";
@@ -15,10 +16,11 @@ import deOrganizations from "./locales/de/organizations";
 import deTwoFactor from "./locales/de/two-factor";
 import deApiKeys from "./locales/de/api-keys";
 import deAudit from "./locales/de/audit";
+import deAdmin from "./locales/de/admin";
 
 export const resources = {
-  en: { common: enCommon, errors: enErrors, auth: enAuth, organizations: enOrganizations, twoFactor: enTwoFactor, apiKeys: enApiKeys, audit: enAudit },
-  de: { common: deCommon, errors: deErrors, auth: deAuth, organizations: deOrganizations, twoFactor: deTwoFactor, apiKeys: deApiKeys, audit: deAudit },
+  en: { common: enCommon, errors: enErrors, auth: enAuth, organizations: enOrganizations, twoFactor: enTwoFactor, apiKeys: enApiKeys, audit: enAudit, admin: enAdmin },
+  de: { common: deCommon, errors: deErrors, auth: deAuth, organizations: deOrganizations, twoFactor: deTwoFactor, apiKeys: deApiKeys, audit: deAudit, admin: deAdmin },
 };
 
 export const namespaces = Object.keys(resources.en) as (keyof (typeof resources)["en"])[];

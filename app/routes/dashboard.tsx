@@ -35,6 +35,7 @@ const ICONS: Record<string, ReactNode> = {
   apiKeys: <path d="M11.8 8.2a3.3 3.3 0 1 1-1.03-2.4M11.8 8.2 17 13.4V16h-2.6v-1.6h-1.6v-1.6h-1.6l-1.65-1.65" />,
   auditLog: <path d="M6 4h8.25c.41 0 .75.34.75.75v10.5c0 .41-.34.75-.75.75H5.75a.75.75 0 0 1-.75-.75V5M8 8h5M8 11h5M8 14h3" />,
   security: <path d="M10 3 4.5 5v4.6c0 3.3 2.3 6 5.5 7.4 3.2-1.4 5.5-4.1 5.5-7.4V5L10 3Zm-2.2 7.1 1.6 1.6 3-3.2" />,
+  admin: <path d="M4 5.5h12M4 10h12M4 14.5h7M15 13l1.5 1.5L19 12" />,
 };
 
 function NavIcon({ name }: { name: string }) {
@@ -53,6 +54,7 @@ function NavItems({ loaderData }: { loaderData: LayoutData }) {
     { to: "/dashboard/organization-settings/api-keys", icon: "apiKeys", label: t("nav.apiKeys"), end: false, show: loaderData.canManageKeys },
     { to: "/dashboard/organization-settings/audit-log", icon: "auditLog", label: t("nav.auditLog"), end: false, show: loaderData.canViewAudit },
     { to: "/dashboard/account/security", icon: "security", label: t("nav.security"), end: false, show: true },
+    { to: "/admin/organizations", icon: "admin", label: t("admin:nav"), end: false, show: loaderData.user.isPlatformAdmin },
   ];
   return (
     <ul className="space-y-1">

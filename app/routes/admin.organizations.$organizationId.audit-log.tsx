@@ -1,0 +1,43 @@
+// The platform admin's view of an organization's audit log (spec: same records, schemas, query
+// logic, filters, pagination and detail panel as the tenant view; only authorization differs).
+// No membership and no switch of the active organization.
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import type { Route } from "./+types/admin.organizations.$organizationId.audit-log";
+import { AuditLogView } from "~/audit/audit-log-view";
+import { loadAuditPage } from "~/audit/query.server";
+import { requirePlatformAdmin } from "~/auth/guards.server";
+import { ErrorPanel } from "~/components/error-page";
+import { getInstance } from "~/i18n/i18next.server";
+import { orHttpError } from "~/lib/http-errors.server";
+import { getOrganizationForAdmin } from "~/organizations/admin.server";
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.title }];
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  await requirePlatformAdmin(args, { fresh: true });
+  return orHttpError(args.context, async () => {
+    const organization = await getOrganizationForAdmin(args.params.organizationId);
+    const page = await loadAuditPage(organization.id, new URL(args.request.url).searchParams);
+    return { title: `${getInstance(args.context).t("audit:page.title")} · ${organization.name}`, organization: { id: organization.id, name: organization.name }, ...page };
+  });
+}
+
+export default function AdminAuditLog({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("admin");
+  return (
+    <div className="space-y-4">
+      <Link to={`/admin/organizations/${loaderData.organization.id}`} className="text-sm font-medium text-slate-600 hover:text-slate-900">
+        ← {loaderData.organization.name}
+      </Link>
+      <p className="sr-only">{t("organization.auditLogDescription")}</p>
+      <AuditLogView loaderData={loaderData} />
+    </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPanel error={error} />;
+}

@@ -1,0 +1,57 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import type { Route } from "./+types/admin.organizations";
+import { requirePlatformAdmin } from "~/auth/guards.server";
+import { PLANS, isPlanId } from "~/billing/plans";
+import { ErrorPanel } from "~/components/error-page";
+import { Card, PageHeader } from "~/components/ui";
+import { getInstance } from "~/i18n/i18next.server";
+import { listAllOrganizations } from "~/organizations/admin.server";
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.title }];
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  await requirePlatformAdmin(args, { fresh: true });
+  const organizations = await listAllOrganizations();
+  return {
+    title: getInstance(args.context).t("admin:organizations.title"),
+    organizations: organizations.map((o) => ({ ...o, planName: isPlanId(o.planId) ? PLANS[o.planId].name : o.planId })),
+  };
+}
+
+export default function AdminOrganizations({ loaderData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation("admin");
+  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeZone: "UTC" });
+  return (
+    <div className="space-y-6">
+      <PageHeader title={t("organizations.title")} description={t("organizations.description")} />
+      <Card>
+        {loaderData.organizations.length === 0 ? (
+          <p className="text-sm text-slate-500">{t("organizations.empty")}</p>
+        ) : (
+          <ul className="-my-3 divide-y divide-slate-100">
+            {loaderData.organizations.map((org) => (
+              <li key={org.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+                <div className="min-w-0">
+                  <p className="font-medium text-slate-900">{org.name}</p>
+                  <p className="text-sm text-slate-500">
+                    /{org.slug} · {org.planName} · {t("organizations.members")}: {org.members} · {t("organizations.created")} {date.format(new Date(org.createdAt))}
+                  </p>
+                </div>
+                <Link to={`/admin/organizations/${org.id}`} className="text-sm font-semibold text-brand-600 hover:text-brand-700">
+                  {t("organizations.open")} →
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPanel error={error} />;
+}
