@@ -11,26 +11,37 @@ const buttonStyles = {
   primary: "bg-brand-600 text-white hover:bg-brand-700 active:bg-brand-800 focus-visible:outline-brand-600 shadow-sm",
   secondary: "bg-white text-slate-900 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 active:bg-slate-100 shadow-sm",
   danger: "bg-red-600 text-white hover:bg-red-700 active:bg-red-800 focus-visible:outline-red-600 shadow-sm",
+  /** A destructive action that is not the page's main one (e.g. "Revoke" in a list). */
+  dangerOutline: "bg-white text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50 active:bg-red-100 focus-visible:outline-red-600 shadow-sm",
   ghost: "text-slate-700 hover:bg-slate-100 hover:text-slate-900",
 } as const;
 
 export type ButtonVariant = keyof typeof buttonStyles;
 
-export function buttonClass(variant: ButtonVariant = "primary", className?: string) {
+const buttonSizes = {
+  md: "min-h-9 px-3.5 py-2",
+  /** For actions inside list rows. */
+  sm: "min-h-8 px-2.5 py-1",
+} as const;
+
+export type ButtonSize = keyof typeof buttonSizes;
+
+export function buttonClass(variant: ButtonVariant = "primary", className?: string, size: ButtonSize = "md") {
   return cx(
-    "inline-flex min-h-9 items-center justify-center gap-2 rounded-md px-3.5 py-2 text-center text-sm font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-60",
+    "inline-flex items-center justify-center gap-2 rounded-md text-center text-sm font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-60",
+    buttonSizes[size],
     buttonStyles[variant],
     className,
   );
 }
 
-export function Button({ variant = "primary", className, ...props }: ComponentProps<"button"> & { variant?: ButtonVariant }) {
-  return <button className={buttonClass(variant, className)} {...props} />;
+export function Button({ variant = "primary", size, className, ...props }: ComponentProps<"button"> & { variant?: ButtonVariant; size?: ButtonSize }) {
+  return <button className={buttonClass(variant, className, size)} {...props} />;
 }
 
 /** A link that looks like a button (navigation, not an action). */
-export function ButtonLink({ variant = "primary", className, ...props }: ComponentProps<typeof Link> & { variant?: ButtonVariant }) {
-  return <Link className={buttonClass(variant, className)} {...props} />;
+export function ButtonLink({ variant = "primary", size, className, ...props }: ComponentProps<typeof Link> & { variant?: ButtonVariant; size?: ButtonSize }) {
+  return <Link className={buttonClass(variant, className, size)} {...props} />;
 }
 
 /** Translates a field error: the schemas carry keys under `errors:`. */
@@ -81,9 +92,32 @@ export function Field({
   );
 }
 
-export function Card({ title, description, children, className, actions }: { title?: ReactNode; description?: ReactNode; children: ReactNode; className?: string; actions?: ReactNode }) {
+const cardTones = {
+  default: "ring-1 ring-slate-200",
+  /** Something the reader must act on now (e.g. a secret shown once). */
+  warning: "ring-2 ring-amber-300",
+  danger: "ring-2 ring-red-200",
+} as const;
+
+export function Card({
+  title,
+  description,
+  children,
+  className,
+  actions,
+  id,
+  tone = "default",
+}: {
+  title?: ReactNode;
+  description?: ReactNode;
+  children: ReactNode;
+  className?: string;
+  actions?: ReactNode;
+  id?: string;
+  tone?: keyof typeof cardTones;
+}) {
   return (
-    <section className={cx("rounded-xl bg-white shadow-sm ring-1 ring-slate-200", className)}>
+    <section id={id} className={cx("rounded-xl bg-white shadow-sm", cardTones[tone], className)}>
       {title ? (
         <header className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-100 px-5 py-4">
           <div className="min-w-0">

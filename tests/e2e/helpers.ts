@@ -87,3 +87,64 @@ export async function rpc(request: APIRequestContext, path: string, input: unkno
   const body = (await response.json()) as { json: any };
   return { status: response.status(), json: body.json };
 }
+
+// --- API keys -------------------------------------------------------------------------------
+
+export const API_KEYS_PATH = "/dashboard/organization-settings/api-keys";
+
+/** Opens the keys page; with JavaScript, waits until React has hydrated it (dialogs, copy button). */
+export async function gotoApiKeys(page: Page, query = "", { javaScript = true } = {}) {
+  const response = await page.goto(`${API_KEYS_PATH}${query}`);
+  if (javaScript) await expect(page.getByTestId("api-keys-page")).toHaveAttribute("data-hydrated", "true");
+  return response;
+}
+
+/** The list entry (table row, or card on phones) of the key with this exact name. */
+export function apiKeyRow(page: Page, name: string) {
+  return page.locator("[data-key-id]").filter({ has: page.getByTestId("key-name").getByText(name, { exact: true }) });
+}
+
+/**
+ * Fills and submits the issue form. `scopes` are the checkbox labels as shown (e.g. "Read members");
+ * `labels` lets German tests pass German field labels. Returns nothing: callers read the outcome.
+ */
+export async function fillIssueForm(
+  page: Page,
+  input: { name?: string; scopes?: string[]; expiresOn?: string },
+  labels = { name: "Name", expiresOn: "Expires on (optional)", submit: "Issue key" },
+) {
+  const form = page.locator("form#issue-key");
+  if (input.name !== undefined) await form.getByLabel(labels.name, { exact: true }).fill(input.name);
+  for (const scope of input.scopes ?? []) await form.getByRole("checkbox", { name: scope }).check();
+  if (input.expiresOn !== undefined) await form.getByLabel(labels.expiresOn).fill(input.expiresOn);
+  await form.getByRole("button", { name: labels.submit }).click();
+}
+
+/** The secret of the secret-once panel, after checking it looks like one. */
+export async function readShownSecret(page: Page): Promise<string> {
+  const panel = page.getByTestId("secret-panel");
+  await expect(panel).toBeVisible();
+  const secret = await panel.locator("#issued-secret").inputValue();
+  expect(secret).toMatch(/^sk_[A-Za-z0-9_-]{40,}$/);
+  return secret;
+}
+
+/** Issues a key through the form (English labels) and returns its secret. */
+export async function issueApiKeyViaForm(page: Page, input: { name: string; scopes: string[]; expiresOn?: string }) {
+  await fillIssueForm(page, input);
+  return readShownSecret(page);
+}
+
+/** POST /rpc/apiKey/authenticate with the key as bearer token. */
+export async function authenticateKey(request: APIRequestContext, secret: string, scopes: string[] = []) {
+  return rpc(request, "apiKey/authenticate", { scopes }, { authorization: `Bearer ${secret}` });
+}
+
+/** The id of an organization the signed-in user belongs to, by name. */
+export async function organizationIdByName(request: APIRequestContext, name: string): Promise<string> {
+  const list = await rpc(request, "organization/list", {});
+  expect(list.status).toBe(200);
+  const found = (list.json as { id: string; name: string }[]).find((o) => o.name === name);
+  expect(found, `organization ${name}`).toBeTruthy();
+  return found!.id;
+}

@@ -2,8 +2,9 @@
 // desktop and phone. Opt-in so the suite stays fast: SCREENSHOTS=1 npx playwright test screenshots
 // It asserts nothing beyond "the page rendered"; it cannot make the suite flaky.
 import { randomUUID } from "node:crypto";
-import { test, type Page } from "@playwright/test";
-import { demo, enrolTwoFactor, signIn, signOut, signUp, submitSignIn } from "./helpers";
+import { expect, test, type Page } from "@playwright/test";
+import pg from "pg";
+import { apiKeyRow, authenticateKey, createOrganization, demo, enrolTwoFactor, gotoApiKeys, organizationIdByName, readShownSecret, rpc, signIn, signOut, signUp, submitSignIn } from "./helpers";
 
 test.skip(!process.env.SCREENSHOTS, "set SCREENSHOTS=1 to capture screenshots");
 
@@ -102,4 +103,80 @@ test("capture screenshots", async ({ page }) => {
     await shoot(page, `${variant}-two-factor`);
   });
   await page.goto("/login/two-factor?lng=en");
+});
+
+test("capture API keys screenshots", async ({ page, request }) => {
+  test.setTimeout(180_000);
+  await signUp(page, { name: "Screen Shot" });
+  const suffix = randomUUID().slice(0, 6);
+  const emptyName = `Leerlauf ${suffix}`;
+  const fullName = `Northwind ${suffix}`;
+  await createOrganization(page, emptyName);
+  await createOrganization(page, fullName);
+  const emptyId = await organizationIdByName(page.request, emptyName);
+  const fullId = await organizationIdByName(page.request, fullName);
+
+  // Keys in all three states: active (one used, one with expiry, one with a long German name), expired, revoked.
+  const issue = async (name: string, scopes: string[], expiresAt?: string) => {
+    const answer = await rpc(page.request, "apiKey/issue", { organizationId: fullId, name, scopes, ...(expiresAt ? { expiresAt } : {}) });
+    expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+    const issued = answer.json as { key: { id: string }; secret: string };
+    return { id: issued.key.id, secret: issued.secret };
+  };
+  const nightly = await issue("Nightly report", ["audit:view"], "2099-01-31T23:59:59Z");
+  const old = await issue("Legacy CRM integration", ["organization:read", "member:read"]);
+  await issue("Buchhaltungsexport für die Steuerberatungskanzlei (Quartalsabschluss)", ["billing:view", "audit:view", "organization:read"], "2027-06-30T23:59:59Z");
+  await issue("Production sync", ["organization:read", "member:read", "invitation:read", "billing:view", "audit:view"]);
+  const ci = await issue("CI deploy", ["member:read"]);
+  expect((await authenticateKey(request, ci.secret)).status).toBe(200);
+  expect((await rpc(page.request, "apiKey/revoke", { organizationId: fullId, keyId: old.id })).status).toBe(200);
+  // An expired key cannot be made through the app (expiry must be in the future): age one in the database.
+  const db = new pg.Client({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${process.env.E2E_POSTGRES_PORT ?? "54339"}/keyledger` });
+  await db.connect();
+  await db.query("UPDATE api_keys SET expires_at = now() - interval '2 days', created_at = now() - interval '60 days' WHERE id = $1", [nightly.id]);
+  await db.end();
+
+  const setActive = async (organizationId: string) => expect((await rpc(page.request, "organization/setActive", { organizationId })).status).toBe(200);
+
+  await eachVariant(page, async (variant, lng) => {
+    await setActive(emptyId);
+    await gotoApiKeys(page, `?lng=${lng}`);
+    await shoot(page, `${variant}-api-keys-empty`);
+    await setActive(fullId);
+    await gotoApiKeys(page, `?lng=${lng}`);
+    await shoot(page, `${variant}-api-keys-list`);
+    await page.locator("form#issue-key button[type=submit]").click();
+    await page.locator("#scopes-error").waitFor();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shoot(page, `${variant}-api-keys-issue-errors`);
+    for (const intent of ["rotate", "revoke"] as const) {
+      await gotoApiKeys(page);
+      await apiKeyRow(page, "CI deploy").locator(`a[href*="confirm=${intent}"]`).click();
+      await page.getByRole("dialog").waitFor();
+      await page.screenshot({ path: `test-results/screens/${variant}-api-keys-${intent}-dialog.png` });
+      await gotoApiKeys(page, `?confirm=${intent}&key=${ci.id}`);
+      await shoot(page, `${variant}-api-keys-${intent}-confirm-page`);
+    }
+  });
+
+  await eachVariant(page, async (variant, lng) => {
+    await gotoApiKeys(page, `?lng=${lng}`);
+    const name = `Screenshot ${variant}`;
+    await page.locator("form#issue-key input[name=name]").fill(name);
+    await page.locator("form#issue-key input[type=checkbox]").nth(1).check();
+    await page.locator("form#issue-key input[type=checkbox]").nth(4).check();
+    await page.locator("form#issue-key button[type=submit]").click();
+    await readShownSecret(page);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shoot(page, `${variant}-api-keys-secret`);
+    const list = await rpc(page.request, "apiKey/list", { organizationId: fullId });
+    const issued = (list.json as { id: string; name: string }[]).find((k) => k.name === name)!;
+    await rpc(page.request, "apiKey/revoke", { organizationId: fullId, keyId: issued.id });
+  });
+  await page.setViewportSize(viewports.desktop);
+  await gotoApiKeys(page, "?lng=en");
+  await apiKeyRow(page, "CI deploy").locator('a[href*="confirm=rotate"]').click();
+  await page.getByRole("dialog").getByRole("button", { name: "Rotate key" }).click();
+  await readShownSecret(page);
+  await shoot(page, "en-desktop-api-keys-rotated-secret");
 });

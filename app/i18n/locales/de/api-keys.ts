@@ -5,7 +5,8 @@ export default {
   description: "Mit Schlüsseln weisen Ihre Integrationen nach, dass sie zu {{organization}} gehören. Ein Schlüssel enthält nur Leseberechtigungen und kann keine Schlüssel verwalten.",
   list: {
     heading: "Schlüssel",
-    empty: "Noch keine Schlüssel. Stellen Sie unten einen aus.",
+    emptyTitle: "Noch keine API-Schlüssel",
+    empty: "Stellen Sie für jede Integration einen eigenen Schlüssel aus, damit Sie ihn rotieren oder widerrufen können, ohne die anderen zu berühren.",
     count: "{{count}} von {{limit}} nicht widerrufenen Schlüsseln belegt (abgelaufene zählen, bis sie widerrufen sind).",
     name: "Name",
     prefix: "Präfix",
@@ -19,6 +20,7 @@ export default {
     never: "Nie",
     noExpiry: "Kein Ablauf",
     deletedUser: "Gelöschter Benutzer",
+    createdByName: "von {{name}}",
   },
   states: { active: "Aktiv", expired: "Abgelaufen", revoked: "Widerrufen" },
   scopes: {
@@ -30,6 +32,7 @@ export default {
   },
   issue: {
     heading: "Schlüssel ausstellen",
+    description: "Das Geheimnis wird einmal angezeigt, direkt nach dem Ausstellen.",
     name: "Name",
     nameHint: "Bis zu {{max}} Zeichen. Eindeutig unter den nicht widerrufenen Schlüsseln dieser Organisation.",
     scopes: "Berechtigungen",
@@ -49,6 +52,7 @@ export default {
     copied: "Kopiert",
     copyFailed: "Kopieren fehlgeschlagen: Markieren Sie den Text und kopieren Sie ihn von Hand.",
     done: "Ich habe das Geheimnis gespeichert",
+    prefixHint: "In der Liste erscheint dieser Schlüssel als {{prefix}}…",
   },
   rotate: {
     button: "Rotieren",

@@ -3,7 +3,8 @@ export default {
   description: "Keys let your integrations prove they belong to {{organization}}. A key holds read claims only and cannot manage keys.",
   list: {
     heading: "Keys",
-    empty: "No keys yet. Issue one below.",
+    emptyTitle: "No API keys yet",
+    empty: "Issue a key for each integration, so you can rotate or revoke one without touching the others.",
     count: "{{count}} of {{limit}} unrevoked keys in use (expired keys count until revoked).",
     name: "Name",
     prefix: "Prefix",
@@ -17,6 +18,7 @@ export default {
     never: "Never",
     noExpiry: "No expiry",
     deletedUser: "Deleted user",
+    createdByName: "by {{name}}",
   },
   states: { active: "Active", expired: "Expired", revoked: "Revoked" },
   scopes: {
@@ -28,6 +30,7 @@ export default {
   },
   issue: {
     heading: "Issue a key",
+    description: "The secret is shown once, right after issuing.",
     name: "Name",
     nameHint: "Up to {{max}} characters. Unique among this organization's unrevoked keys.",
     scopes: "Scopes",
@@ -47,6 +50,7 @@ export default {
     copied: "Copied",
     copyFailed: "Copy failed: select the text and copy it by hand.",
     done: "I have stored the secret",
+    prefixHint: "The list shows this key as {{prefix}}…",
   },
   rotate: {
     button: "Rotate",
