@@ -11,7 +11,7 @@ import { headersFromNode } from "../app/lib/node-headers.ts";
 
 interface EntryExtras {
   createLoadContext(clientAddress: string): RouterContextProvider;
-  handleRpcNodeRequest(req: IncomingMessage, res: ServerResponse, clientAddress: string): Promise<boolean>;
+  handleRpcNodeRequest(req: IncomingMessage, res: ServerResponse, clientAddress: string): Promise<void>;
   disconnectDb(): Promise<void>;
   rejectBeforeRouting(method: string, url: string, headers: Headers): Response | null;
 }
@@ -51,19 +51,11 @@ export async function createAppServer(options: { buildDir: string; trustProxy: b
     const url = req.url ?? "/";
     const clientAddress = clientAddressOf(req, options.trustProxy);
     if (url.startsWith("/rpc/")) {
-      extras.handleRpcNodeRequest(req, res, clientAddress).then(
-        (matched) => {
-          if (!matched && !res.headersSent) {
-            res.writeHead(404, { "content-type": "application/json" });
-            res.end(JSON.stringify({ json: { defined: false, code: "NOT_FOUND", status: 404, message: "Not found" } }));
-          }
-        },
-        (error: unknown) => {
-          console.error("[rpc]", error);
-          if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-          res.end(JSON.stringify({ json: { defined: false, code: "INTERNAL_SERVER_ERROR", status: 500, message: "Internal server error" } }));
-        },
-      );
+      extras.handleRpcNodeRequest(req, res, clientAddress).catch((error: unknown) => {
+        console.error("[rpc]", error);
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+        res.end(JSON.stringify({ json: { defined: false, code: "INTERNAL_SERVER_ERROR", status: 500, message: "Internal server error" } }));
+      });
       return;
     }
     const next = () => {

@@ -20,7 +20,6 @@ export async function callRpc(
   if (options.authorization !== undefined) headers.authorization = options.authorization;
   const body = options.body ?? JSON.stringify({ json: options.input ?? {} });
   const response = await handleRpcFetchRequest(new Request(`http://localhost/rpc/${path}`, { method: "POST", headers, body }), "127.0.0.1");
-  if (!response) throw new Error(`no procedure at ${path}`);
   const text = await response.text();
   const parsed = JSON.parse(text) as { json: RpcAnswer["json"] };
   return { status: response.status, json: parsed.json, text };

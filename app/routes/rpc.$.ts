@@ -4,9 +4,8 @@ import type { Route } from "./+types/rpc.$";
 import { clientAddressContext } from "~/context.server";
 import { handleRpcFetchRequest } from "~/rpc/handler.server";
 
-async function handle({ request, context }: Route.ActionArgs) {
-  const response = await handleRpcFetchRequest(request, context.get(clientAddressContext));
-  return response ?? Response.json({ json: { code: "NOT_FOUND", status: 404, message: "Not found" } }, { status: 404 });
+function handle({ request, context }: Route.ActionArgs) {
+  return handleRpcFetchRequest(request, context.get(clientAddressContext));
 }
 
 export const loader = handle;

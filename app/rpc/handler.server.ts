@@ -35,15 +35,23 @@ const fetchHandler = new FetchRPCHandler(router, {
   interceptors: [translateMalformedRequest],
 });
 
-export async function handleRpcNodeRequest(req: IncomingMessage, res: ServerResponse, clientAddress: string): Promise<boolean> {
+/** An unknown procedure: oRPC's error shape, in the caller's language. */
+function notFoundBody(context: RpcContext) {
+  return { json: { defined: false, code: "NOT_FOUND", status: 404, message: context.t("errors:notFound") } };
+}
+
+export async function handleRpcNodeRequest(req: IncomingMessage, res: ServerResponse, clientAddress: string): Promise<void> {
   const url = `http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`;
   const context = createRpcContext(url, headersFromNode(req), clientAddress);
   const { matched } = await nodeHandler.handle(req, res, { prefix: RPC_PREFIX, context });
-  return matched;
+  if (!matched && !res.headersSent) {
+    res.writeHead(404, { "content-type": "application/json" });
+    res.end(JSON.stringify(notFoundBody(context)));
+  }
 }
 
-export async function handleRpcFetchRequest(request: Request, clientAddress: string): Promise<Response | null> {
+export async function handleRpcFetchRequest(request: Request, clientAddress: string): Promise<Response> {
   const context = createRpcContext(request.url, request.headers, clientAddress);
   const { matched, response } = await fetchHandler.handle(request, { prefix: RPC_PREFIX, context });
-  return matched ? response : null;
+  return matched ? response : Response.json(notFoundBody(context), { status: 404 });
 }

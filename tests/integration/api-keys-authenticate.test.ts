@@ -122,7 +122,7 @@ describe("apiKey.authenticate", () => {
         headers: { "content-type": "application/json", authorization: `Bearer ${secret}` },
         body: JSON.stringify({ json: { scopes: [] } }),
       });
-      expect(await handleRpcFetchRequest(request, "127.0.0.1")).toBeNull();
+      expect((await handleRpcFetchRequest(request, "127.0.0.1")).status).toBe(404);
     }
   });
 

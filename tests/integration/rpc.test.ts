@@ -17,7 +17,6 @@ async function rpc(path: string, { body = JSON.stringify({ json: {} }), token, h
     body,
   });
   const response = await handleRpcFetchRequest(request, "127.0.0.1");
-  if (!response) return { status: 404, json: {} as Record<string, unknown> };
   return { status: response.status, json: ((await response.json()) as { json: unknown }).json as Record<string, unknown> };
 }
 
@@ -100,8 +99,11 @@ describe("/rpc", () => {
     expect(status).toBeLessThan(500);
   });
 
-  it("does not match unknown procedures", async () => {
-    expect((await rpc("organization/nope")).status).toBe(404);
+  it("answers unknown procedures with a translated 404", async () => {
+    const en = await rpc("organization/nope");
+    expect([en.status, en.json.code, en.json.message]).toEqual([404, "NOT_FOUND", "Not found."]);
+    const de = await rpc("nope", { headers: { "accept-language": "de" } });
+    expect([de.status, de.json.message]).toEqual([404, "Nicht gefunden."]);
   });
 });
 
