@@ -11,24 +11,28 @@ import { prisma } from "~/db.server";
 import { getInstance } from "~/i18n/i18next.server";
 import { orHttpError } from "~/lib/http-errors.server";
 import { DomainError } from "~/lib/domain-error";
-import { listOrganizationsOf, switchActiveOrganization } from "~/organizations/organizations.server";
+import { switchActiveOrganization } from "~/organizations/organizations.server";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return [{ title: loaderData?.title }];
 }
 
+// The list of the user's organizations comes from the layout's loader (useRouteLoaderData);
+// this loader adds only what the layout does not load: the active organization's plan.
 export async function loader(args: Route.LoaderArgs) {
   const auth = requireUser(args);
-  const organizations = await listOrganizationsOf(auth.user.id);
   const activeId = auth.session.activeOrganizationId;
-  const active = activeId
-    ? await prisma.organization.findUnique({ where: { id: activeId }, select: { id: true, name: true, slug: true, planId: true } })
+  const membership = activeId
+    ? await prisma.membership.findUnique({
+        where: { organizationId_userId: { organizationId: activeId, userId: auth.user.id } },
+        select: { role: true, organization: { select: { id: true, name: true, slug: true, planId: true } } },
+      })
     : null;
+  const active = membership?.organization;
   return {
     title: getInstance(args.context).t("organizations:dashboard.title"),
     user: { name: auth.user.name, twoFactorEnabled: auth.user.twoFactorEnabled },
-    organizations,
-    active: active ? { ...active, planName: isPlanId(active.planId) ? PLANS[active.planId].name : active.planId, role: organizations.find((o) => o.id === active.id)?.role } : null,
+    active: active ? { ...active, planName: isPlanId(active.planId) ? PLANS[active.planId].name : active.planId, role: membership.role } : null,
   };
 }
 
@@ -79,7 +83,8 @@ export default function DashboardIndex({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("organizations");
   const { t: tc } = useTranslation("common");
   const layout = useRouteLoaderData<typeof layoutLoader>("routes/dashboard");
-  const { active, organizations, user } = loaderData;
+  const { active, user } = loaderData;
+  const organizations = layout?.organizations ?? [];
   return (
     <div className="space-y-6">
       <PageHeader
