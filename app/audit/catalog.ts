@@ -55,6 +55,11 @@ export const auditCatalog = {
     targetType: "user",
     details: z.object({ from: role, to: role, automatic: z.boolean().optional() }).strict(),
   },
+  "organization.created": {
+    targetType: "organization",
+    // The name and slug chosen at creation; later changes are organization.settings_changed.
+    details: z.object({ name: text(200), slug: text(64) }).strict(),
+  },
   "organization.settings_changed": {
     targetType: "organization",
     details: z

@@ -46,6 +46,14 @@ export async function createOrganization(auth: Auth, input: OrganizationInput): 
         select: { id: true, name: true, slug: true },
       });
       await tx.membership.create({ data: { organizationId: created.id, userId: auth.user.id, role: "owner" }, select: { id: true } });
+      // Creation is audited; the initial owner membership is part of it, not an event of its own.
+      await recordAuditEvent(tx, {
+        organizationId: created.id,
+        action: "organization.created",
+        actor: { kind: "user", id: auth.user.id },
+        target: { type: "organization", id: created.id },
+        details: { name: created.name, slug: created.slug },
+      });
       await tx.session.update({ where: { id: auth.session.id }, data: { activeOrganizationId: created.id }, select: { id: true } });
       return created;
     });

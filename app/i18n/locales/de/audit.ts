@@ -45,6 +45,7 @@ export default {
       role_changed: { label: "Rolle geändert", description: "Die Rolle eines Mitglieds in der Organisation hat sich geändert." },
     },
     organization: {
+      created: { label: "Organisation erstellt", description: "Die Organisation wurde erstellt; wer sie erstellt hat, wurde Inhaber." },
       settings_changed: { label: "Organisationseinstellungen geändert", description: "Name, Kürzel, Logo oder Sicherheitseinstellungen der Organisation haben sich geändert." },
     },
     audit: {

@@ -45,6 +45,7 @@ export default {
       role_changed: { label: "Member role changed", description: "A member's role in the organization changed." },
     },
     organization: {
+      created: { label: "Organization created", description: "The organization was created; its creator became the owner." },
       settings_changed: { label: "Organization settings changed", description: "The organization's name, slug, logo or security settings changed." },
     },
     audit: {
