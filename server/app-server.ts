@@ -58,21 +58,24 @@ export async function createAppServer(options: { buildDir: string; trustProxy: b
       });
       return;
     }
-    const next = () => {
-      const rejection = extras.rejectBeforeRouting(req.method ?? "GET", `http://${req.headers.host ?? "localhost"}${url}`, headersFromNode(req));
+    const toPages = () => void pages(req, res);
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      // Writes never touch static files; they pass the request gate (413, cross-site 403) first.
+      // Reads skip it, so the common case builds no Headers object for it.
+      const rejection = extras.rejectBeforeRouting(req.method ?? "POST", `http://${req.headers.host ?? "localhost"}${url}`, headersFromNode(req));
       if (rejection) void sendResponse(res, rejection);
-      else void pages(req, res);
-    };
+      else toPages();
+      return;
+    }
     if (url.startsWith("/assets/")) {
       req.url = url.slice("/assets".length);
       assets(req, res, () => {
         req.url = url;
-        next();
+        toPages();
       });
       return;
     }
-    if (req.method === "GET" || req.method === "HEAD") publicFiles(req, res, next);
-    else next();
+    publicFiles(req, res, toPages);
   });
   server.keepAliveTimeout = 65_000;
 
