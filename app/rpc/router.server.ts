@@ -77,20 +77,29 @@ function auditEventId(eventId: string) {
   return parseAuditSearchParams(new URLSearchParams({ event: eventId })).event!;
 }
 
+/** The audit reads, shared by the tenant and support procedures: only their guards differ. */
+const auditReads = {
+  list: (input: z.infer<typeof auditQueryInput>) => {
+    const query = auditQuery(input);
+    return listAuditEvents(input.organizationId, query.filters, query.cursor);
+  },
+  detail: (input: z.infer<typeof auditEventInput>) => getAuditEvent(input.organizationId, auditEventId(input.eventId)),
+  actors: (input: z.infer<typeof auditActorsInput>) => listAuditActors(input.organizationId),
+};
+
 /** Tenant audit procedures: membership, active organization and audit:view (spec, Authentication 3-4). */
 const auditLog = {
   list: sessionProcedure.input(auditQueryInput).handler(async ({ context, input }) => {
     await authorizeOrganization(context.auth, input.organizationId, "audit:view");
-    const query = auditQuery(input);
-    return listAuditEvents(input.organizationId, query.filters, query.cursor);
+    return auditReads.list(input);
   }),
   detail: sessionProcedure.input(auditEventInput).handler(async ({ context, input }) => {
     await authorizeOrganization(context.auth, input.organizationId, "audit:view");
-    return getAuditEvent(input.organizationId, auditEventId(input.eventId));
+    return auditReads.detail(input);
   }),
   actors: sessionProcedure.input(auditActorsInput).handler(async ({ context, input }) => {
     await authorizeOrganization(context.auth, input.organizationId, "audit:view");
-    return listAuditActors(input.organizationId);
+    return auditReads.actors(input);
   }),
 };
 
@@ -105,16 +114,15 @@ const support = {
   auditLog: {
     list: platformAdminProcedure.input(auditQueryInput).handler(async ({ input }) => {
       await requireOrganizationExists(input.organizationId);
-      const query = auditQuery(input);
-      return listAuditEvents(input.organizationId, query.filters, query.cursor);
+      return auditReads.list(input);
     }),
     detail: platformAdminProcedure.input(auditEventInput).handler(async ({ input }) => {
       await requireOrganizationExists(input.organizationId);
-      return getAuditEvent(input.organizationId, auditEventId(input.eventId));
+      return auditReads.detail(input);
     }),
     actors: platformAdminProcedure.input(auditActorsInput).handler(async ({ input }) => {
       await requireOrganizationExists(input.organizationId);
-      return listAuditActors(input.organizationId);
+      return auditReads.actors(input);
     }),
   },
 };
