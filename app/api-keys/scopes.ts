@@ -2,6 +2,8 @@
 // the procedures (oRPC) and the domain code, so each rule lives here once. Messages are
 // translation keys under `errors:`.
 import { z } from "zod";
+import { isDateInRange, parseCalendarDay } from "~/lib/dates";
+import { storedText } from "~/lib/text";
 
 /** The only scopes there are (spec, API key). Read claims only: no write scopes are issued. */
 export const API_KEY_SCOPES = ["organization:read", "member:read", "invitation:read", "billing:view", "audit:view"] as const;
@@ -13,13 +15,7 @@ export const KEY_NAME_MAX = 100;
 
 export const apiKeyScopeSchema = z.enum(API_KEY_SCOPES, { error: "apiKey.unknownScope" });
 
-export const apiKeyNameSchema = z
-  .string({ error: "field.required" })
-  .trim()
-  .min(1, "field.required")
-  .max(KEY_NAME_MAX, "field.tooLong")
-  // Control characters would make the list and the audit log unreadable.
-  .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), "apiKey.nameControlCharacters");
+export const apiKeyNameSchema = storedText({ max: KEY_NAME_MAX });
 
 export const apiKeyScopesSchema = z
   .array(apiKeyScopeSchema, { error: "apiKey.scopesRequired" })
@@ -27,24 +23,23 @@ export const apiKeyScopesSchema = z
   .max(API_KEY_SCOPES.length, "apiKey.duplicateScopes")
   .refine((scopes) => new Set(scopes).size === scopes.length, "apiKey.duplicateScopes");
 
-/** RPC: an ISO 8601 date-time with offset, e.g. 2027-01-31T23:59:59Z. */
+/** RPC: an ISO 8601 date-time with offset, e.g. 2027-01-31T23:59:59Z, within the accepted range. */
 export const apiKeyExpiresAtSchema = z.iso
   .datetime({ offset: true, error: "apiKey.invalidExpiry" })
-  .transform((value) => new Date(value));
+  .transform((value) => new Date(value))
+  .refine(isDateInRange, "apiKey.invalidExpiry");
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Page: a calendar date (YYYY-MM-DD, UTC); the key works until the end of that day. */
-export const apiKeyExpiresOnSchema = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "apiKey.invalidExpiry")
-  .transform((value, ctx) => {
-    const date = new Date(`${value}T23:59:59.999Z`);
-    // Rejects 2027-02-31 and friends, which Date would roll over into March.
-    if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) {
-      ctx.addIssue({ code: "custom", message: "apiKey.invalidExpiry" });
-      return z.NEVER;
-    }
-    return date;
-  });
+export const apiKeyExpiresOnSchema = z.string().transform((value, ctx) => {
+  const day = parseCalendarDay(value);
+  if (!day.ok) {
+    ctx.addIssue({ code: "custom", message: "apiKey.invalidExpiry" });
+    return z.NEVER;
+  }
+  return new Date(day.date.getTime() + DAY_MS - 1);
+});
 
 export const issueKeyRpcInputSchema = z
   .object({

@@ -2,16 +2,16 @@
 // (later) the export: action, actorId, from, to (YYYY-MM-DD, UTC), cursor, event.
 // Bad values are a clear 400, never a 500. Client-safe: the page's filter form uses it too.
 import { z } from "zod";
+import { isDateInRange, parseCalendarDay } from "~/lib/dates";
 
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v), schema.optional());
 
-function isRealDate(value: string): boolean {
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-}
-
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "auditLog.badDate").refine(isRealDate, "auditLog.badDate");
+/** A calendar day within the accepted range (app/lib/dates.ts); kept as the string the URL shows. */
+const day = z.string().superRefine((value, ctx) => {
+  const parsed = parseCalendarDay(value);
+  if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.reason === "range" ? "auditLog.dateOutOfRange" : "auditLog.badDate" });
+});
 
 export const auditFiltersSchema = z
   .object({
@@ -54,7 +54,7 @@ export function decodeCursor(value: string): AuditCursor | null {
   const [iso, id, ...rest] = decoded?.split("|") ?? [];
   if (!iso || !id || rest.length || !UUID.test(id) || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(iso)) return null;
   const createdAt = new Date(iso);
-  return Number.isNaN(createdAt.getTime()) ? null : { createdAt, id };
+  return isDateInRange(createdAt) ? { createdAt, id } : null;
 }
 
 export const auditQuerySchema = z.object({

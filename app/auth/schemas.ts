@@ -1,13 +1,10 @@
 // Form and procedure schemas for accounts. Messages are translation keys under `errors:`.
 import { z } from "zod";
+import { storedText } from "~/lib/text";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password-rules";
 
-export const emailSchema = z
-  .string({ error: "field.required" })
-  .trim()
-  .min(1, "field.required")
-  .max(254, "field.email")
-  .toLowerCase()
+export const emailSchema = storedText({ max: 254 })
+  .transform((email) => email.toLowerCase())
   .pipe(z.email({ error: "field.email" }));
 
 export const signInSchema = z.object({
@@ -19,7 +16,7 @@ export const signInSchema = z.object({
 
 export const signUpSchema = z
   .object({
-    name: z.string({ error: "field.required" }).trim().min(1, "field.required").max(80, "field.tooLong"),
+    name: storedText({ max: 80 }),
     email: emailSchema,
     password: z
       .string({ error: "field.required" })

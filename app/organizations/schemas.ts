@@ -1,16 +1,15 @@
 // Input schemas shared by the forms (conform) and the procedures (oRPC). Messages are
 // translation keys under `errors:`; forms translate them when rendering.
 import { z } from "zod";
+import { storedText } from "~/lib/text";
 
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{1,46}[a-z0-9]$/;
 
-export const organizationNameSchema = z
-  .string({ error: "field.required" })
-  .trim()
-  .min(1, "field.required")
-  .max(80, "field.tooLong");
+export const organizationNameSchema = storedText({ max: 80 });
 
-export const slugSchema = z.string().trim().toLowerCase().regex(SLUG_PATTERN, "field.slug");
+export const slugSchema = storedText({ max: 48 })
+  .transform((slug) => slug.toLowerCase())
+  .pipe(z.string().regex(SLUG_PATTERN, "field.slug"));
 
 export const organizationInputSchema = z
   .object({
@@ -24,10 +23,7 @@ export const organizationSettingsSchema = z
   .object({
     name: organizationNameSchema,
     slug: slugSchema,
-    logoUrl: z
-      .string()
-      .trim()
-      .max(2048, "field.tooLong")
+    logoUrl: storedText({ min: 0, max: 2048 })
       .refine((v) => v === "" || /^https:\/\/[^\s]+$/.test(v), "field.url")
       .optional()
       .transform((v) => (v ? v : null)),

@@ -1,0 +1,45 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { storedText } from "./text";
+
+const name = storedText({ max: 20 });
+const issue = (value: unknown) => {
+  const result = name.safeParse(value);
+  return result.success ? null : result.error.issues[0]?.message;
+};
+
+describe("storedText", () => {
+  it("trims and keeps ordinary text in any script", () => {
+    expect(name.parse("  Acme GmbH  ")).toBe("Acme GmbH");
+    expect(name.parse("Ключ 🔑 日本")).toBe("Ключ 🔑 日本");
+  });
+
+  it("refuses NUL and other control characters with a translated message", () => {
+    for (const value of ["a\u0000b", "line\nbreak", "tab\there", "del\u007f", "c1\u0085"]) expect(issue(value)).toBe("field.controlCharacters");
+  });
+
+  it("refuses lone surrogates and the replacement character, so two names cannot collide", () => {
+    for (const value of ["a\ud800", "\udc00b", "x\ud800\ud800", "bad\ufffd"]) expect(issue(value)).toBe("field.invalidCharacters");
+    expect(issue("pair \ud83d\udd11")).toBeNull();
+  });
+
+  it("applies the length rules after trimming", () => {
+    expect(issue("   ")).toBe("field.required");
+    expect(issue("x".repeat(21))).toBe("field.tooLong");
+    expect(issue(42)).toBe("field.required");
+  });
+
+  it("accepts only strings PostgreSQL can store as UTF-8 text (property)", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 30 }), (value) => {
+        const result = name.safeParse(value);
+        if (result.success) {
+          expect(result.data.includes("\u0000")).toBe(false);
+          // Round-trips through UTF-8 unchanged: nothing would be replaced on the way in.
+          expect(Buffer.from(result.data, "utf8").toString("utf8")).toBe(result.data);
+        }
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});

@@ -1,0 +1,44 @@
+// One schema for every string we store (names, slugs, e-mail addresses, URLs, key names).
+// PostgreSQL refuses NUL in text (a 500 if it gets that far); other control characters make lists
+// and the audit log unreadable or misleading; a lone UTF-16 surrogate cannot be stored as UTF-8 at
+// all and would silently become U+FFFD, so two different submitted names could collide. U+FFFD
+// itself is refused too: in a submitted name it only ever means bytes that were not valid UTF-8.
+// Client-safe: the forms validate with the same schema. Messages are translation keys under `errors:`.
+import { z } from "zod";
+
+/** C0 controls (tab and newline included: stored text is single-line), DEL and C1 controls. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const REPLACEMENT_CHARACTER = "\uFFFD";
+
+export function hasLoneSurrogate(value: string): boolean {
+  return LONE_SURROGATE.test(value);
+}
+
+/** Why a string cannot be stored, as a translation key, or null when it can. */
+export function unstorableTextReason(value: string): string | null {
+  if (CONTROL_CHARACTER.test(value)) return "field.controlCharacters";
+  if (hasLoneSurrogate(value) || value.includes(REPLACEMENT_CHARACTER)) return "field.invalidCharacters";
+  return null;
+}
+
+/**
+ * A trimmed, single-line string that PostgreSQL can store and a person can read.
+ * `min: 0` allows the empty string (optional fields decide themselves what "" means).
+ */
+export function storedText({ min = 1, max }: { min?: number; max: number }) {
+  return z
+    .string({ error: "field.required" })
+    .trim()
+    .superRefine((value, ctx) => {
+      const reason = unstorableTextReason(value);
+      if (reason) ctx.addIssue({ code: "custom", message: reason, abort: true });
+    })
+    .pipe(
+      z
+        .string()
+        .min(min, "field.required")
+        .max(max, "field.tooLong"),
+    );
+}
