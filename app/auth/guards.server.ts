@@ -4,6 +4,7 @@ import { redirect, type RouterContextProvider } from "react-router";
 import { authContext } from "~/context.server";
 import { DomainError } from "~/lib/domain-error";
 import { orHttpError } from "~/lib/http-errors.server";
+import { signInHref } from "~/lib/safe-redirect";
 import { authorizeOrganization, type OrganizationAccess } from "~/organizations/access.server";
 import type { Permission } from "~/organizations/permissions";
 import { isFresh, isFullyAuthenticated, type Auth } from "./session.server";
@@ -17,18 +18,9 @@ export function getAuth(context: Readonly<RouterContextProvider>): Auth | null {
   return context.get(authContext);
 }
 
-/** Only same-site relative paths may be redirect targets (no open redirects). */
-export function safeRedirectTarget(value: unknown, fallback = "/dashboard"): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
-  if (value.length > 2048) return fallback;
-  return value;
-}
-
-function loginRedirect(request: Request, path = "/login") {
+function loginRedirect(request: Request, page = "/login") {
   const url = new URL(request.url);
-  const target = url.pathname + url.search;
-  const query = target === "/" || target.startsWith("/login") ? "" : `?redirectTo=${encodeURIComponent(target)}`;
-  return redirect(`${path}${query}`);
+  return redirect(signInHref(url.pathname + url.search, page));
 }
 
 export function requireUser({ request, context }: GuardArgs): Auth {
@@ -38,9 +30,11 @@ export function requireUser({ request, context }: GuardArgs): Auth {
   return auth;
 }
 
-export function requireAnonymous({ context }: GuardArgs) {
+/** The sign-in page is for signed-out people, and for anyone asked to sign in again on the way
+ * to a page (a `redirectTo`, e.g. from "Please sign in again"): signing in replaces the session. */
+export function requireAnonymous({ request, context }: GuardArgs) {
   const auth = getAuth(context);
-  if (auth && isFullyAuthenticated(auth)) throw redirect("/dashboard");
+  if (auth && isFullyAuthenticated(auth) && !new URL(request.url).searchParams.has("redirectTo")) throw redirect("/dashboard");
 }
 
 export async function requireOrgPermission(
@@ -61,11 +55,14 @@ export async function requireActiveOrgPermission(args: GuardArgs, permission?: P
   return requireOrgPermission(args, organizationId, permission);
 }
 
+/** The admin tree answers 404 to anyone who is not a platform admin, signed in or not: it does not
+ * exist for them. A platform admin halfway through sign-in finishes the second step first. */
 export async function requirePlatformAdmin(args: GuardArgs, { fresh }: { fresh: boolean }): Promise<Auth> {
-  const auth = requireUser(args);
-  await orHttpError(args.context, async () => {
-    if (!auth.user.isPlatformAdmin) throw new DomainError("FORBIDDEN", "platformAdminRequired");
+  const auth = getAuth(args.context);
+  return orHttpError(args.context, async () => {
+    if (!auth?.user.isPlatformAdmin) throw new DomainError("NOT_FOUND", "notFound");
+    if (!isFullyAuthenticated(auth)) throw loginRedirect(args.request, "/login/two-factor");
     if (fresh && !isFresh(auth)) throw new DomainError("FORBIDDEN", "freshSessionRequired");
+    return auth;
   });
-  return auth;
 }

@@ -2,20 +2,22 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form, Link, redirect, useSearchParams } from "react-router";
+import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/login";
 import { signIn } from "~/auth/accounts.server";
 import { sessionCookie } from "~/auth/cookies.server";
-import { getAuth, requireAnonymous, safeRedirectTarget } from "~/auth/guards.server";
+import { getAuth, requireAnonymous } from "~/auth/guards.server";
 import { signInSchema } from "~/auth/schemas";
 import { AuthLayout } from "~/components/auth-layout";
 import { FormErrors } from "~/components/form-errors";
 import { Button, Field } from "~/components/ui";
 import { clientAddressContext } from "~/context.server";
 import { getInstance } from "~/i18n/i18next.server";
+import { safeRedirectPath } from "~/lib/safe-redirect";
 import { invalidForm, parseForm, withFormErrors } from "~/lib/forms.server";
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title }];
+  return titleMeta(loaderData?.title);
 }
 
 export function loader(args: Route.LoaderArgs) {
@@ -35,7 +37,7 @@ export async function action(args: Route.ActionArgs) {
     { hideFields: ["password"] },
   );
   if (!result.ok) return result.response;
-  const target = safeRedirectTarget(submission.value.redirectTo);
+  const target = safeRedirectPath(submission.value.redirectTo);
   const next = result.value.twoFactorPending ? `/login/two-factor?redirectTo=${encodeURIComponent(target)}` : target;
   return redirect(next, { headers: { "Set-Cookie": sessionCookie(result.value.token) } });
 }

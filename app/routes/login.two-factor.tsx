@@ -2,8 +2,9 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form, redirect, useSearchParams } from "react-router";
+import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/login.two-factor";
-import { getAuth, safeRedirectTarget } from "~/auth/guards.server";
+import { getAuth } from "~/auth/guards.server";
 import { secondFactorSchema } from "~/auth/schemas";
 import { isFullyAuthenticated } from "~/auth/session.server";
 import { verifySecondFactor } from "~/auth/two-factor.server";
@@ -11,10 +12,11 @@ import { AuthLayout } from "~/components/auth-layout";
 import { FormErrors } from "~/components/form-errors";
 import { Button, Field } from "~/components/ui";
 import { getInstance } from "~/i18n/i18next.server";
+import { safeRedirectPath } from "~/lib/safe-redirect";
 import { invalidForm, parseForm, withFormErrors } from "~/lib/forms.server";
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title }];
+  return titleMeta(loaderData?.title);
 }
 
 /** Only a signed-in session still waiting for its second factor may be here. */
@@ -36,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return invalidForm(submission, ["code"]);
   const result = await withFormErrors(context, submission, () => verifySecondFactor(auth, submission.value.code), { hideFields: ["code"] });
   if (!result.ok) return result.response;
-  return redirect(safeRedirectTarget(new URL(request.url).searchParams.get("redirectTo")));
+  return redirect(safeRedirectPath(new URL(request.url).searchParams.get("redirectTo")));
 }
 
 export default function TwoFactorStep({ loaderData, actionData }: Route.ComponentProps) {
