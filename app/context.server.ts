@@ -8,11 +8,12 @@ export const authContext = createContext<Auth | null>(null);
 /** The client's address as the server saw it (honouring X-Forwarded-For only with TRUST_PROXY). */
 export const clientAddressContext = createContext<string>("unknown");
 
-/** Set-Cookie headers that middleware must add to the response (session renewals, language). */
-export const responseCookiesContext = createContext<string[]>([]);
+/** The nonce that this response's scripts carry (Content-Security-Policy, app/entry.server.tsx). */
+export const cspNonceContext = createContext<string>("");
 
-export function createLoadContext(clientAddress: string): RouterContextProvider {
+export function createLoadContext(options: { clientAddress: string; cspNonce: string }): RouterContextProvider {
   const context = new RouterContextProvider();
-  context.set(clientAddressContext, clientAddress);
+  context.set(clientAddressContext, options.clientAddress);
+  context.set(cspNonceContext, options.cspNonce);
   return context;
 }

@@ -1,19 +1,33 @@
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
+import type { i18n as I18n } from "i18next";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
-import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
-import { getInstance } from "~/i18n/i18next.server";
+import { ServerRouter, isRouteErrorResponse, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
+import { NonceProvider } from "~/components/nonce";
+import { cspNonceContext } from "~/context.server";
+import { disconnectDb } from "~/db.server";
+import { createRequestEdge } from "~/edge/request-edge.server";
+import type { ServerHooks } from "~/edge/server-hooks";
+import { documentContentSecurityPolicy } from "~/edge/security-headers";
+import { getInstance, standaloneInstance, languageFromHeaders } from "~/i18n/i18next.server";
+import { logger } from "~/lib/logger.server";
 
-// The production server (server/app-server.ts) reaches these through the build's entry module,
-// so the RPC fast path and the pages share one bundle: one pool, one Prisma client.
-export { createLoadContext } from "~/context.server";
-export { handleRpcNodeRequest } from "~/rpc/handler.server";
-export { disconnectDb } from "~/db.server";
-export { rejectBeforeRouting } from "~/lib/request-gate.server";
+/** What the servers in server/ take from the bundle (app/edge/server-hooks.ts). */
+export const serverHooks: ServerHooks = { createRequestEdge, disconnectDb, logger };
 
 export const streamTimeout = 5_000;
+
+/** The request's i18next instance; a request that failed before the i18n middleware ran (e.g. a
+ * method no route accepts) still renders its error page in the caller's language. */
+function i18nFor(request: Request, loadContext: RouterContextProvider): I18n {
+  try {
+    return getInstance(loadContext);
+  } catch {
+    return standaloneInstance(languageFromHeaders(request.headers));
+  }
+}
 
 export default function handleRequest(
   request: Request,
@@ -22,24 +36,26 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
+  const nonce = loadContext.get(cspNonceContext);
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");
     // Crawlers and no-JS clients get the whole document at once; browsers get it streamed.
     const readyOption = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
     const { pipe, abort } = renderToPipeableStream(
-      <I18nextProvider i18n={getInstance(loadContext)}>
-        <ServerRouter context={routerContext} url={request.url} />
-      </I18nextProvider>,
+      <NonceProvider value={nonce}>
+        <I18nextProvider i18n={i18nFor(request, loadContext)}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </I18nextProvider>
+      </NonceProvider>,
       {
+        nonce,
         [readyOption]() {
           shellRendered = true;
           const body = new PassThrough();
           const stream = createReadableStreamFromReadable(body);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          responseHeaders.set("X-Content-Type-Options", "nosniff");
-          responseHeaders.set("Referrer-Policy", "same-origin");
-          responseHeaders.set("X-Frame-Options", "DENY");
+          responseHeaders.set("Content-Security-Policy", documentContentSecurityPolicy(nonce));
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);
         },
@@ -48,10 +64,18 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) logger.error({ err: error }, "render failed");
         },
       },
     );
     setTimeout(abort, streamTimeout + 1000);
   });
 }
+
+/** Errors thrown by loaders, actions and rendering. Refusals (4xx: a 404, a 405 for a method a route
+ * does not take) are answers, not errors; only the unexpected is logged, with the request id. */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  logger.error({ err: error }, "route failed");
+};

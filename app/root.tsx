@@ -4,10 +4,12 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, useRouteLoaderDa
 import type { Route } from "./+types/root";
 import "./app.css";
 import { getLocale, i18nextMiddleware } from "~/i18n/i18next.server";
-import { loadSession, rejectCrossSiteWrites, rememberLanguage } from "~/middleware.server";
+import { loadSession, rememberLanguage } from "~/middleware.server";
+import { useNonce } from "~/components/nonce";
 import { ErrorPage } from "~/components/error-page";
 
-export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware, rememberLanguage, loadSession, rejectCrossSiteWrites];
+// Cross-site writes never get here: the request edge refuses them (app/edge/request-edge.server.ts).
+export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware, rememberLanguage, loadSession];
 
 export async function loader({ context }: Route.LoaderArgs) {
   return data({ locale: getLocale(context) });
@@ -18,6 +20,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // When an action fails the root loader does not run again; keep the language i18next has.
   const { i18n } = useTranslation();
   const locale = rootData?.locale ?? i18n.language ?? "en";
+  const nonce = useNonce();
   return (
     <html lang={locale} dir="ltr" className="h-full">
       <head>
@@ -29,8 +32,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="h-full bg-slate-50 text-slate-900 antialiased">
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

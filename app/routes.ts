@@ -14,8 +14,9 @@ export default [
     route("organization-settings/audit-log", "routes/dashboard.organization-settings.audit-log.tsx"),
     route("account/security", "routes/dashboard.account.security.tsx"),
   ]),
-  // Platform admin: the same shell, its own guard in every loader (a fresh platform-admin session).
-  route("admin", "routes/dashboard.tsx", { id: "admin-shell" }, [
+  // Platform admin: the same shell; 404 for everyone else; a fresh session for every page.
+  route("admin", "routes/admin.tsx", [
+    index("routes/admin._index.tsx"),
     route("organizations", "routes/admin.organizations.tsx"),
     route("organizations/:organizationId", "routes/admin.organizations.$organizationId.tsx"),
     route("organizations/:organizationId/audit-log", "routes/admin.organizations.$organizationId.audit-log.tsx"),

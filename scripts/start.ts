@@ -1,7 +1,8 @@
-// `npm start` (after the build): one command from a fresh clone to a running app.
-// Without DATABASE_URL it starts the embedded PostgreSQL (data in .data/), applies migrations,
-// loads the demo data on first start, serves on PORT and prints the URL and demo accounts.
-// With DATABASE_URL it uses that database and never loads demo data by itself.
+// `npm start` (after the build) and `npm run dev` (`--dev`: Vite, hot reload, no build needed):
+// one command from a fresh clone to a running app. Without DATABASE_URL it starts the embedded
+// PostgreSQL (data in .data/), applies migrations, loads the demo data on first start, serves on
+// PORT and prints the URL and demo accounts. With DATABASE_URL it uses that database and never
+// loads demo data by itself.
 import { existsSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { ConfigError, parseEnv } from "../app/env.server.ts";
@@ -10,7 +11,8 @@ import { migrate } from "./lib/migrate.ts";
 
 const root = join(import.meta.dirname, "..");
 const startedAt = performance.now();
-process.env.NODE_ENV ??= "production";
+const dev = process.argv.includes("--dev");
+process.env.NODE_ENV ??= dev ? "development" : "production";
 
 let embedded: EmbeddedDatabase | undefined;
 let stopping = false;
@@ -35,13 +37,11 @@ async function main() {
     if (seeded) console.log("Loaded the demo data.");
   }
 
-  const buildDir = join(root, "build");
-  if (!existsSync(join(buildDir, "server", "index.js"))) {
-    throw new ConfigError("No build found. Run `npm run build` first (npm start does it for you).");
-  }
-  // Imported only now: React must load after NODE_ENV is settled (it picks its build at import).
-  const { createAppServer } = await import("../server/app-server.ts");
-  const app = await createAppServer({ buildDir, trustProxy: env.TRUST_PROXY });
+  const app = dev ? await startDevServer(env.TRUST_PROXY) : await startBuiltServer(env.TRUST_PROXY);
+  // Last resort: the request edge catches every request's errors, so these should never fire.
+  // They are logged, and the server keeps serving every other organization.
+  process.on("uncaughtException", (error) => app.hooks.logger.fatal({ err: error }, "uncaught exception"));
+  process.on("unhandledRejection", (reason) => app.hooks.logger.error({ err: reason }, "unhandled promise rejection"));
   await new Promise<void>((resolve, reject) => {
     app.server.once("error", reject);
     app.server.listen(env.PORT, env.HOST, resolve);
@@ -68,6 +68,21 @@ async function main() {
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+async function startBuiltServer(trustProxy: boolean) {
+  const buildDir = join(root, "build");
+  if (!existsSync(join(buildDir, "server", "index.js"))) {
+    throw new ConfigError("No build found. Run `npm run build` first (npm start does it for you).");
+  }
+  // Imported only now: React must load after NODE_ENV is settled (it picks its build at import).
+  const { createAppServer } = await import("../server/app-server.ts");
+  return createAppServer({ buildDir, trustProxy });
+}
+
+async function startDevServer(trustProxy: boolean) {
+  const { createDevServer } = await import("../server/dev-server.ts");
+  return createDevServer({ trustProxy });
 }
 
 main().catch(async (error: unknown) => {

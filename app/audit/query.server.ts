@@ -4,6 +4,7 @@
 import { prisma } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
 import { DomainError } from "~/lib/domain-error";
+import { isUuid } from "~/lib/ids";
 import { presentDetails } from "./catalog";
 import { auditQuerySchema, encodeCursor, type AuditCursor, type AuditFilters } from "./filters";
 
@@ -101,6 +102,8 @@ export async function listAuditEvents(organizationId: string, filters: AuditFilt
 
 /** One event with its details, loaded on demand. Another organization's event id is a 404. */
 export async function getAuditEvent(organizationId: string, eventId: string) {
+  // Prisma reads `id: undefined` as "no condition": never let a missing id match some event.
+  if (!isUuid(eventId)) throw new DomainError("BAD_REQUEST", "auditLog.badEvent");
   const row = await prisma.auditEvent.findFirst({ where: { id: eventId, organizationId }, select: { ...listSelect, details: true, correlationId: true } });
   if (!row) throw new DomainError("NOT_FOUND", "auditLog.eventNotFound");
   const [named] = await withNames(organizationId, [row]);

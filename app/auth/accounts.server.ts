@@ -1,9 +1,9 @@
 // Sign-up and sign-in. Sign-in answers one message for an unknown e-mail and a wrong password,
-// spends the same argon2 time on both, and is rate limited per account and per client address.
+// spends the same argon2 time on both, and limits failed attempts per account and per client address.
 import { prisma } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
 import { DomainError } from "~/lib/domain-error";
-import { consume, reset } from "~/lib/rate-limit.server";
+import { consume, refund, reset } from "~/lib/rate-limit.server";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "./password.server";
 import { createSession, invalidateSession } from "./session.server";
 
@@ -55,7 +55,9 @@ export async function signIn(
   });
   const valid = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.password);
   if (!user || user.deletedAt || !valid) throw new DomainError("UNAUTHORIZED", "invalidCredentials");
+  // Only failures count against the limits: a success clears the account's and refunds the address's.
   await reset("auth.signin.account", input.email);
+  await refund("auth.signin.address", clientAddress);
   // A new session id on every sign-in: whatever session the browser held before is ended.
   if (previousSessionId) await invalidateSession(previousSessionId);
   const { token } = await createSession(user.id, {

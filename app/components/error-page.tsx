@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { isRouteErrorResponse } from "react-router";
+import { isRouteErrorResponse, useLocation } from "react-router";
+import { signInHref } from "~/lib/safe-redirect";
 import { Logo } from "./logo";
 import { buttonClass } from "./ui";
 
@@ -12,49 +13,75 @@ const TITLES: Record<number, string> = {
   429: "errorPage.tooManyTitle",
 };
 
-/** Status, title and (already translated) message of a thrown route error. */
+/** Status, title, (already translated) message and sign-in link of a thrown route error. */
 function useRouteErrorText(error: unknown) {
   const { t } = useTranslation();
+  const location = useLocation();
   let status = 500;
   let message = t("errorPage.unexpected");
+  let signIn: string | null = null;
   if (isRouteErrorResponse(error)) {
     status = error.status;
-    const body = error.data as { message?: unknown } | string | undefined;
+    const body = error.data as { message?: unknown; signIn?: unknown } | string | undefined;
     const generic = status === 404 && (typeof body !== "object" || !body || body.message === t("errors:notFound"));
     if (generic) message = t("errorPage.notFound");
     else if (typeof body === "object" && body && typeof body.message === "string") message = body.message;
+    // "Please sign in (again)": offer the way back to this very page.
+    if (status === 401 || (typeof body === "object" && body?.signIn === true)) signIn = signInHref(`${location.pathname}${location.search}`);
   }
-  return { status, title: t(TITLES[status] ?? "errorPage.title"), message, label: t("errorPage.statusLabel", { status }), home: t("errorPage.home") };
+  return { status, title: t(TITLES[status] ?? "errorPage.title"), message, signIn, label: t("errorPage.statusLabel", { status }) };
+}
+
+/** The document title: React hoists it into <head>, and the failed route's meta stays silent. */
+function ErrorTitle({ title }: { title: string }) {
+  const { t } = useTranslation();
+  return <title>{`${title} · ${t("appName")}`}</title>;
+}
+
+function SignInLink({ href, className }: { href: string; className?: string }) {
+  const { t } = useTranslation();
+  return (
+    <a href={href} className={buttonClass("primary", className)}>
+      {t("errorPage.signIn")}
+    </a>
+  );
 }
 
 /** An error inside the dashboard: the navigation stays, so the user can go elsewhere. */
 export function ErrorPanel({ error }: { error: unknown }) {
-  const { title, message, label } = useRouteErrorText(error);
+  const { title, message, label, signIn } = useRouteErrorText(error);
   return (
     <div className="rounded-xl bg-white px-6 py-10 text-center shadow-sm ring-1 ring-slate-200" role="alert">
+      <ErrorTitle title={title} />
       <p className="text-sm font-semibold tracking-wide text-brand-600">{label}</p>
       <h1 className="mt-2 text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
       <p className="mx-auto mt-3 max-w-md text-base leading-7 text-slate-600">{message}</p>
+      {signIn ? <SignInLink href={signIn} className="mt-6" /> : null}
     </div>
   );
 }
 
 export function ErrorPage({ error }: { error: unknown }) {
   const { t } = useTranslation();
-  const { status, message } = useRouteErrorText(error);
+  const { status, title, message, signIn } = useRouteErrorText(error);
   return (
     <div className="flex min-h-full flex-col bg-gradient-to-b from-brand-50 to-slate-50">
       <header className="mx-auto flex w-full max-w-7xl items-center px-4 py-4 sm:px-6 lg:px-8">
         <Logo />
       </header>
+      <ErrorTitle title={title} />
       <main className="flex flex-1 items-center justify-center px-6 pb-24 pt-12">
         <div className="max-w-md text-center">
           <p className="text-sm font-semibold tracking-wide text-brand-600">{t("errorPage.statusLabel", { status })}</p>
-          <h1 className="mt-2 text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">{t(TITLES[status] ?? "errorPage.title")}</h1>
+          <h1 className="mt-2 text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">{title}</h1>
           <p className="mt-4 text-base leading-7 text-slate-600">{message}</p>
-          <a href="/dashboard" className={buttonClass("primary", "mt-8")}>
-            {t("errorPage.home")}
-          </a>
+          {signIn ? (
+            <SignInLink href={signIn} className="mt-8" />
+          ) : (
+            <a href="/dashboard" className={buttonClass("primary", "mt-8")}>
+              {t("errorPage.home")}
+            </a>
+          )}
         </div>
       </main>
     </div>

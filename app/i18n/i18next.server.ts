@@ -1,5 +1,5 @@
 import { createI18nextMiddleware } from "remix-i18next/middleware";
-import i18next, { type TFunction } from "i18next";
+import i18next, { type i18n as I18n, type TFunction } from "i18next";
 import { defaultNS, fallbackLanguage, isLanguage, supportedLanguages, type Language } from "./config";
 import { namespaces, resources } from "./resources";
 import { readCookie } from "~/auth/cookies.server";
@@ -62,4 +62,9 @@ void shared.init({
 
 export function fixedT(language: Language): TFunction {
   return shared.getFixedT(language);
+}
+
+/** An instance for rendering outside the i18n middleware (an error page for a request it never saw). */
+export function standaloneInstance(language: Language): I18n {
+  return shared.cloneInstance({ lng: language, initAsync: false });
 }

@@ -1,6 +1,9 @@
 // The one error type of the domain. Domain code throws it with a code and a translation key;
 // it is turned into an HTTP response in exactly one place (app/lib/http-errors.server.ts) and
-// into an oRPC error in exactly one place (app/rpc/errors.server.ts).
+// into an oRPC error in exactly one place (app/rpc/errors.server.ts); both word it with
+// domainErrorMessage below.
+import type { TFunction } from "i18next";
+
 export const ERROR_STATUS = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
@@ -38,3 +41,14 @@ export class DomainError extends Error {
 }
 
 export const isDomainError = (error: unknown): error is DomainError => error instanceof DomainError;
+
+/** "15 minutes" / "42 seconds" in the reader's language: people do not count in 900 seconds. */
+function waitText(seconds: number, t: TFunction): string {
+  return seconds < 60 ? t("errors:wait.seconds", { count: seconds }) : t("errors:wait.minutes", { count: Math.ceil(seconds / 60) });
+}
+
+/** The translated message of a DomainError; a retry delay is offered to the text as {{wait}}. */
+export function domainErrorMessage(error: DomainError, t: TFunction): string {
+  const wait = error.retryAfterSeconds === undefined ? {} : { wait: waitText(error.retryAfterSeconds, t) };
+  return t(`errors:${error.messageKey}`, { ...error.params, ...wait });
+}

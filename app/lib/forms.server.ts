@@ -4,7 +4,7 @@ import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider } from "react-router";
 import type { z } from "zod";
-import { isDomainError } from "./domain-error";
+import { domainErrorMessage, isDomainError } from "./domain-error";
 import { translatorFor } from "./http-errors.server";
 
 export async function parseForm<Schema extends z.ZodType>(request: Request, schema: Schema) {
@@ -32,7 +32,7 @@ export async function withFormErrors<T>(
     if (error.retryAfterSeconds !== undefined) headers.set("Retry-After", String(error.retryAfterSeconds));
     return {
       ok: false as const,
-      response: data(submission.reply({ formErrors: [t(`errors:${error.messageKey}`, error.params)], hideFields: options.hideFields }), {
+      response: data(submission.reply({ formErrors: [domainErrorMessage(error, t)], hideFields: options.hideFields }), {
         status: error.status,
         headers,
       }),

@@ -2,18 +2,21 @@
 // ErrorBoundary renders it (or, for resource routes, the client receives it as JSON).
 import { data, type RouterContextProvider } from "react-router";
 import type { TFunction } from "i18next";
-import { DomainError, isDomainError } from "./domain-error";
+import { DomainError, domainErrorMessage, isDomainError } from "./domain-error";
 import { getInstance } from "~/i18n/i18next.server";
 
 export interface ErrorBody {
   code: string;
   message: string;
+  /** Signing in (again) would help: the error page then offers a sign-in link back to the page. */
+  signIn?: true;
 }
 
 export function httpError(error: DomainError, t: TFunction) {
   const headers = new Headers();
   if (error.retryAfterSeconds !== undefined) headers.set("Retry-After", String(error.retryAfterSeconds));
-  const body: ErrorBody = { code: error.code, message: t(`errors:${error.messageKey}`, error.params) };
+  const signIn = error.code === "UNAUTHORIZED" || error.messageKey === "freshSessionRequired";
+  const body: ErrorBody = { code: error.code, message: domainErrorMessage(error, t), ...(signIn ? { signIn: true } : {}) };
   return data(body, { status: error.status, headers });
 }
 

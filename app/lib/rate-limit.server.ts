@@ -12,9 +12,10 @@ interface Policy {
 }
 
 export const POLICIES = {
-  /** Sign-in attempts per account (e-mail). */
+  /** Failed sign-ins per account (e-mail); a success clears it (docs/decisions/0006-sign-in-protection.md). */
   "auth.signin.account": { points: 10, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
-  /** Sign-in attempts per client address. */
+  /** Failed sign-ins per client address; successes are given back, so an office behind one
+   * address shares only its mistakes. */
   "auth.signin.address": { points: 50, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
   /** Sign-ups per client address. */
   "auth.signup.address": { points: 20, durationSeconds: 60 * 60 },
@@ -52,10 +53,15 @@ export async function consume(policy: PolicyName, key: string): Promise<void> {
   } catch (error) {
     if (error instanceof RateLimiterRes) {
       const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-      throw new DomainError("TOO_MANY_REQUESTS", "rateLimited", { params: { seconds }, retryAfterSeconds: seconds });
+      throw new DomainError("TOO_MANY_REQUESTS", "rateLimited", { retryAfterSeconds: seconds });
     }
     throw error;
   }
+}
+
+/** Gives back one point consumed for an attempt that turned out to be legitimate. */
+export async function refund(policy: PolicyName, key: string): Promise<void> {
+  await limiter(policy).reward(key.slice(0, 200), 1);
 }
 
 export async function reset(policy: PolicyName, key: string): Promise<void> {

@@ -3,6 +3,7 @@
 // No membership and no switch of the active organization.
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations.$organizationId.audit-log";
 import { AuditLogView } from "~/audit/audit-log-view";
 import { loadAuditPage } from "~/audit/query.server";
@@ -13,7 +14,7 @@ import { orHttpError } from "~/lib/http-errors.server";
 import { getOrganizationForAdmin } from "~/organizations/admin.server";
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title }];
+  return titleMeta(loaderData?.title);
 }
 
 export async function loader(args: Route.LoaderArgs) {

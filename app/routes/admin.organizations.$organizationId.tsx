@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations.$organizationId";
 import { requirePlatformAdmin } from "~/auth/guards.server";
 import { PLANS, isPlanId } from "~/billing/plans";
@@ -9,7 +10,7 @@ import { orHttpError } from "~/lib/http-errors.server";
 import { getOrganizationForAdmin } from "~/organizations/admin.server";
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.organization.name }];
+  return titleMeta(loaderData?.organization.name);
 }
 
 export async function loader(args: Route.LoaderArgs) {

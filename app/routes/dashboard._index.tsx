@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, redirect, useRouteLoaderData } from "react-router";
 import { z } from "zod";
+import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/dashboard._index";
 import { ErrorPanel } from "~/components/error-page";
 import type { loader as layoutLoader } from "./dashboard";
@@ -14,7 +15,7 @@ import { DomainError } from "~/lib/domain-error";
 import { switchActiveOrganization } from "~/organizations/organizations.server";
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title }];
+  return titleMeta(loaderData?.title);
 }
 
 // The list of the user's organizations comes from the layout's loader (useRouteLoaderData);

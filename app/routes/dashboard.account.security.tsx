@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form, data } from "react-router";
 import { z } from "zod";
+import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/dashboard.account.security";
 import { ErrorPanel } from "~/components/error-page";
 import { requireUser } from "~/auth/guards.server";
@@ -21,7 +22,7 @@ import { isDomainError } from "~/lib/domain-error";
 import { translatorFor } from "~/lib/http-errors.server";
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title }];
+  return titleMeta(loaderData?.title);
 }
 
 export async function loader(args: Route.LoaderArgs) {

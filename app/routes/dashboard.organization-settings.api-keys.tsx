@@ -9,10 +9,12 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, data, useNavigation } from "react-router";
 import { z } from "zod";
+import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/dashboard.organization-settings.api-keys";
 import { issueKey, listKeys, revokeKey, rotateKey, type ApiKeyView } from "~/api-keys/api-keys.server";
 import { API_KEY_SCOPES, KEY_NAME_MAX, MAX_UNREVOKED_KEYS, issueKeyFormSchema, keyActionFormSchema } from "~/api-keys/scopes";
 import { requireActiveOrgPermission } from "~/auth/guards.server";
+import { ErrorPanel } from "~/components/error-page";
 import { FormErrors } from "~/components/form-errors";
 import { Alert, Badge, Button, ButtonLink, Card, Field, PageHeader, buttonClass, cx, useFieldError } from "~/components/ui";
 import { getInstance } from "~/i18n/i18next.server";
@@ -21,7 +23,7 @@ import { invalidForm, parseForm, withFormErrors } from "~/lib/forms.server";
 const actionSchema = z.discriminatedUnion("intent", [issueKeyFormSchema, keyActionFormSchema]);
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title }];
+  return titleMeta(loaderData?.title);
 }
 
 /** The page can carry a freshly issued secret: never cache it anywhere. */
@@ -509,4 +511,8 @@ function IssueForm({ lastResult, limitReached }: { lastResult: SubmissionResult<
       </Form>
     </Card>
   );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPanel error={error} />;
 }

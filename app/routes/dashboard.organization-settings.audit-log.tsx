@@ -1,5 +1,6 @@
 // The tenant audit log (CONTRACT.md): owners and admins of the active organization.
 // Thin: parsing, reading and the view are shared with the platform-admin page.
+import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/dashboard.organization-settings.audit-log";
 import { ErrorPanel } from "~/components/error-page";
 import { AuditLogView } from "~/audit/audit-log-view";
@@ -9,7 +10,7 @@ import { getInstance } from "~/i18n/i18next.server";
 import { orHttpError } from "~/lib/http-errors.server";
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title }];
+  return titleMeta(loaderData?.title);
 }
 
 export async function loader(args: Route.LoaderArgs) {

@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
+import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/dashboard.organization-settings";
 import { ErrorPanel } from "~/components/error-page";
 import { requireActiveOrgPermission } from "~/auth/guards.server";
@@ -14,7 +15,7 @@ import { roleHas } from "~/organizations/permissions";
 import { organizationSettingsSchema } from "~/organizations/schemas";
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title }];
+  return titleMeta(loaderData?.title);
 }
 
 export async function loader(args: Route.LoaderArgs) {

@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form, redirect } from "react-router";
+import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/dashboard.organizations.new";
 import { ErrorPanel } from "~/components/error-page";
 import { requireUser } from "~/auth/guards.server";
@@ -13,7 +14,7 @@ import { createOrganization } from "~/organizations/organizations.server";
 import { organizationInputSchema } from "~/organizations/schemas";
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title }];
+  return titleMeta(loaderData?.title);
 }
 
 export function loader(args: Route.LoaderArgs) {

@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form, Link, redirect } from "react-router";
+import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/signup";
 import { signUp } from "~/auth/accounts.server";
 import { sessionCookie } from "~/auth/cookies.server";
@@ -16,7 +17,7 @@ import { getInstance } from "~/i18n/i18next.server";
 import { invalidForm, parseForm, withFormErrors } from "~/lib/forms.server";
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.title }];
+  return titleMeta(loaderData?.title);
 }
 
 export function loader(args: Route.LoaderArgs) {

@@ -1,13 +1,13 @@
 // DomainError → oRPC error, in one place; also translates oRPC's own input errors.
 import { ORPCError } from "@orpc/server";
 import type { TFunction } from "i18next";
-import { isDomainError } from "~/lib/domain-error";
+import { domainErrorMessage, isDomainError } from "~/lib/domain-error";
 
 export function toRpcError(error: unknown, t: TFunction): unknown {
   if (isDomainError(error)) {
     return new ORPCError(error.code, {
       status: error.status,
-      message: t(`errors:${error.messageKey}`, error.params),
+      message: domainErrorMessage(error, t),
       data: error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : undefined,
     });
   }

@@ -1,13 +1,13 @@
-// Serves the router over oRPC's RPC protocol at /rpc, from Node's http server (the fast path the
-// production server uses) or from a fetch Request (the React Router resource route, used by the
-// dev server and tests).
+// Serves the router over oRPC's RPC protocol at /rpc, from Node's http server behind the request
+// edge (app/edge: the production and dev servers) or from a fetch Request (the React Router
+// resource route app/routes/rpc.$.ts, which the integration tests call).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ORPCError } from "@orpc/server";
 import { RPCHandler as FetchRPCHandler } from "@orpc/server/fetch";
 import { RPCHandler as NodeRPCHandler } from "@orpc/server/node";
-import { BodyLimitPlugin as NodeBodyLimit } from "@orpc/server/node";
 import { BodyLimitPlugin as FetchBodyLimit } from "@orpc/server/fetch";
 import { headersFromNode } from "~/lib/node-headers";
+import { logger } from "~/lib/logger.server";
 import { createRpcContext, type RpcContext } from "./context.server";
 import { router } from "./router.server";
 
@@ -26,13 +26,21 @@ const translateMalformedRequest: NonNullable<Interceptor>[number] = async (optio
   }
 };
 
-const nodeHandler = new NodeRPCHandler(router, {
-  plugins: [new NodeBodyLimit({ maxBodySize: MAX_BODY_BYTES })],
-  interceptors: [translateMalformedRequest],
-});
+/** A 500 inside a procedure is answered by oRPC as INTERNAL_SERVER_ERROR; say what it was in the log. */
+const logUnexpectedErrors: NonNullable<Interceptor>[number] = async (options) => {
+  try {
+    return await options.next();
+  } catch (error) {
+    if (!(error instanceof ORPCError) || error.status >= 500) logger.error({ err: error }, "procedure failed");
+    throw error;
+  }
+};
+
+/** Served behind the request edge (app/edge), which has already read the body with its limit. */
+const nodeHandler = new NodeRPCHandler(router, { interceptors: [translateMalformedRequest, logUnexpectedErrors] });
 const fetchHandler = new FetchRPCHandler(router, {
   plugins: [new FetchBodyLimit({ maxBodySize: MAX_BODY_BYTES })],
-  interceptors: [translateMalformedRequest],
+  interceptors: [translateMalformedRequest, logUnexpectedErrors],
 });
 
 /** An unknown procedure: oRPC's error shape, in the caller's language. */
@@ -40,9 +48,8 @@ function notFoundBody(context: RpcContext) {
   return { json: { defined: false, code: "NOT_FOUND", status: 404, message: context.t("errors:notFound") } };
 }
 
-export async function handleRpcNodeRequest(req: IncomingMessage, res: ServerResponse, clientAddress: string): Promise<void> {
-  const url = `http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`;
-  const context = createRpcContext(url, headersFromNode(req), clientAddress);
+export async function handleRpcNodeRequest(req: IncomingMessage, res: ServerResponse, url: URL, clientAddress: string): Promise<void> {
+  const context = createRpcContext(url.href, headersFromNode(req), clientAddress);
   const { matched } = await nodeHandler.handle(req, res, { prefix: RPC_PREFIX, context });
   if (!matched && !res.headersSent) {
     res.writeHead(404, { "content-type": "application/json" });

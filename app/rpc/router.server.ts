@@ -8,7 +8,7 @@ import { apiKeyScopeSchema, issueKeyRpcInputSchema } from "~/api-keys/scopes";
 import { bearerSecret } from "~/api-keys/secret.server";
 import { createOrganization, listOrganizationsOf, switchActiveOrganization } from "~/organizations/organizations.server";
 import { organizationInputSchema } from "~/organizations/schemas";
-import { uuidSchema } from "~/lib/ids";
+import { UUID_PATTERN, uuidSchema } from "~/lib/ids";
 import { getAuditEvent, listAuditActors, listAuditEvents, parseAuditSearchParams } from "~/audit/query.server";
 import { isFresh } from "~/auth/session.server";
 import { DomainError } from "~/lib/domain-error";
@@ -66,15 +66,12 @@ const auditQueryInput = z
     cursor: z.string().max(200).optional(),
   })
   .strict();
-const auditEventInput = z.object({ organizationId: z.string().max(64), eventId: z.string().max(64) }).strict();
+// An event id is required and must look like one: "" or "   " must not match "any event".
+const auditEventInput = z.object({ organizationId: z.string().max(64), eventId: z.string().regex(UUID_PATTERN, "auditLog.badEvent") }).strict();
 const auditActorsInput = z.object({ organizationId: z.string().max(64) }).strict();
 
 function auditQuery({ organizationId: _, ...params }: z.infer<typeof auditQueryInput>) {
   return parseAuditSearchParams(new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined)));
-}
-
-function auditEventId(eventId: string) {
-  return parseAuditSearchParams(new URLSearchParams({ event: eventId })).event!;
 }
 
 /** The audit reads, shared by the tenant and support procedures: only their guards differ. */
@@ -83,7 +80,7 @@ const auditReads = {
     const query = auditQuery(input);
     return listAuditEvents(input.organizationId, query.filters, query.cursor);
   },
-  detail: (input: z.infer<typeof auditEventInput>) => getAuditEvent(input.organizationId, auditEventId(input.eventId)),
+  detail: (input: z.infer<typeof auditEventInput>) => getAuditEvent(input.organizationId, input.eventId),
   actors: (input: z.infer<typeof auditActorsInput>) => listAuditActors(input.organizationId),
 };
 

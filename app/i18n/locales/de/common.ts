@@ -29,6 +29,7 @@ export default {
     conflictTitle: "Konflikt",
     tooManyTitle: "Zu viele Anfragen",
     unexpected: "Ein unerwarteter Fehler ist aufgetreten. Bitte versuchen Sie es erneut.",
+    signIn: "Anmelden",
     statusLabel: "Fehler {{status}}",
     home: "Zur Übersicht",
   },

@@ -27,6 +27,7 @@ export default {
     conflictTitle: "Conflict",
     tooManyTitle: "Too many requests",
     unexpected: "An unexpected error occurred. Please try again.",
+    signIn: "Sign in",
     statusLabel: "Error {{status}}",
     home: "Go to the dashboard",
   },

@@ -1,0 +1,79 @@
+// The answers the request edge gives itself, before any route runs: translated, as JSON for
+// programs (oRPC's error shape under /rpc, `{code, message}` elsewhere) and as a small HTML page
+// for browsers. They carry no user data, so they are safe to build from the raw request.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Language } from "~/i18n/config";
+import { fixedT, languageFromHeaders } from "~/i18n/i18next.server";
+
+export type EdgeErrorCode =
+  | "BAD_REQUEST"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "METHOD_NOT_SUPPORTED"
+  | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "INTERNAL_SERVER_ERROR";
+
+const TITLE_KEYS: Partial<Record<number, string>> = {
+  400: "common:errorPage.badRequestTitle",
+  403: "common:errorPage.forbiddenTitle",
+  404: "common:errorPage.notFoundTitle",
+};
+
+/** The caller's language from the lng cookie and Accept-Language only (no URL parsing needed). */
+export function languageOfNodeRequest(req: IncomingMessage): Language {
+  const headers = new Headers();
+  for (const name of ["cookie", "accept-language"] as const) {
+    const value = req.headers[name];
+    if (typeof value === "string") {
+      try {
+        headers.set(name, value);
+      } catch {
+        // A header value fetch refuses: fall back to the default language.
+      }
+    }
+  }
+  return languageFromHeaders(headers);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function htmlPage(status: number, title: string, message: string, home: string, language: Language): string {
+  const style =
+    "body{font-family:system-ui,sans-serif;background:#f8fafc;color:#0f172a;display:flex;min-height:100vh;align-items:center;justify-content:center;margin:0}" +
+    "main{max-width:28rem;text-align:center;padding:2rem}h1{font-size:1.75rem;margin:.5rem 0}p{color:#475569}a{color:#4f46e5;font-weight:600}";
+  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${style}</style></head><body><main><p>${status}</p><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a href="/dashboard">${escapeHtml(home)}</a></p></main></body></html>`;
+}
+
+export interface EdgeReply {
+  status: number;
+  code: EdgeErrorCode;
+  /** Key under `errors:`. */
+  messageKey: string;
+  headers?: Record<string, string>;
+  /** Close the connection afterwards (the request body was not read). */
+  close?: boolean;
+}
+
+export function sendEdgeReply(req: IncomingMessage, res: ServerResponse, reply: EdgeReply, options: { rpc: boolean }): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const language = languageOfNodeRequest(req);
+  const t = fixedT(language);
+  const message = t(`errors:${reply.messageKey}`);
+  const wantsHtml = !options.rpc && (req.headers.accept ?? "").includes("text/html");
+  const body = wantsHtml
+    ? htmlPage(reply.status, t(TITLE_KEYS[reply.status] ?? "common:errorPage.title"), message, t("common:errorPage.home"), language)
+    : JSON.stringify(options.rpc ? { json: { defined: false, code: reply.code, status: reply.status, message } } : { code: reply.code, message });
+  res.statusCode = reply.status;
+  for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+  res.setHeader("Content-Type", wantsHtml ? "text/html; charset=utf-8" : "application/json; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(body));
+  res.setHeader("Cache-Control", "no-store");
+  if (reply.close) res.setHeader("Connection", "close");
+  res.end(req.method === "HEAD" ? undefined : body);
+}

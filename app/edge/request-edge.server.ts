@@ -1,0 +1,206 @@
+// The request edge: every HTTP request passes here first, on the production server and on the dev
+// server alike (server/). It owns what must hold for every request, whatever route it reaches:
+// - a request id (in every log line and in the X-Request-Id response header) and one log line
+//   per request;
+// - the request line and Host are valid (400), the method is one we serve (405 with Allow);
+// - bodies stay under a limit, chunked or not, without buffering more than the limit (413);
+// - cookie-authenticated page writes come from our own pages (403; /rpc checks per procedure);
+// - baseline security headers;
+// - no error in one request can end the process: everything runs inside one catch, and an error
+//   is logged with the request id and answered with a translated 500.
+import { randomBytes, randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createRequestHandler, type ServerBuild } from "react-router";
+import { applicationOrigin, isCrossSiteRequest } from "~/auth/cross-site.server";
+import { createLoadContext } from "~/context.server";
+import { env } from "~/env.server";
+import { logger, withRequestScope, type RequestLogFields } from "~/lib/logger.server";
+import { handleRpcNodeRequest, RPC_PREFIX } from "~/rpc/handler.server";
+import { readLimitedBody } from "./body.server";
+import { sendEdgeReply, type EdgeReply } from "./replies.server";
+import { resolveRequestTarget } from "./request-target";
+import { baselineSecurityHeaders } from "./security-headers";
+
+/** No form of ours comes near this; a huge form (or password) would tie up a core to parse. */
+export const MAX_PAGE_BODY_BYTES = 1024 * 1024;
+/** Procedure inputs are small JSON objects. */
+export const MAX_RPC_BODY_BYTES = 64 * 1024;
+
+/** Everything the app answers. OPTIONS gets its Allow list here; no CORS is offered. */
+const ALLOWED_METHODS = ["GET", "HEAD", "POST", "OPTIONS"];
+const ALLOW = ALLOWED_METHODS.join(", ");
+
+type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
+export interface RequestEdgeOptions {
+  build: ServerBuild;
+  mode: "production" | "development";
+  /** Take the client address and request id from the proxy's headers (TRUST_PROXY). */
+  trustProxy: boolean;
+  /** Serves files (the build's assets, or Vite in development); calls `next` for anything else. */
+  files?: Middleware;
+}
+
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+const PROXY_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function requestIdOf(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = req.headers["x-request-id"];
+  return trustProxy && typeof forwarded === "string" && PROXY_REQUEST_ID.test(forwarded) ? forwarded : randomUUID();
+}
+
+function clientAddressOf(req: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = req.headers["x-forwarded-for"];
+    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
+    if (first) return first.slice(0, 64);
+  }
+  return req.socket.remoteAddress ?? "unknown";
+}
+
+/** Node's headers as fetch Headers (repeated headers joined as fetch would). */
+function fetchHeadersOf(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name.startsWith(":")) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  return headers;
+}
+
+/** Writes a fetch Response to Node, streaming its body with backpressure. */
+async function sendResponse(res: ServerResponse, response: Response, isHead: boolean): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of response.headers) if (name !== "set-cookie") headers[name] = value;
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) headers["set-cookie"] = cookies;
+  res.writeHead(response.status, headers);
+  if (!response.body || isHead) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  const cancel = () => void reader.cancel().catch(() => {});
+  res.once("close", cancel);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) return;
+      if (!res.write(value)) await new Promise<void>((resolve) => {
+        const settle = () => {
+          res.off("drain", settle);
+          res.off("close", settle);
+          resolve();
+        };
+        res.once("drain", settle);
+        res.once("close", settle);
+      });
+    }
+  } finally {
+    res.off("close", cancel);
+  }
+  res.end();
+}
+
+export function createRequestEdge(options: RequestEdgeOptions): RequestListener {
+  const handleDocument = createRequestHandler(options.build, options.mode);
+  const appOrigin = env().APP_ORIGIN;
+  const securityHeaders = baselineSecurityHeaders({ https: appOrigin?.startsWith("https://") ?? false });
+
+  async function serve(req: IncomingMessage, res: ServerResponse, scope: RequestLogFields, clientAddress: string) {
+    const encrypted = "encrypted" in req.socket && Boolean(req.socket.encrypted);
+    const target = resolveRequestTarget(req.url, req.headers.host, { appOrigin, protocol: encrypted ? "https:" : "http:" });
+    const method = req.method ?? "GET";
+    const isRpc = target.ok && target.url.pathname.startsWith(`${RPC_PREFIX}/`);
+    const reply = (edgeReply: EdgeReply) => sendEdgeReply(req, res, edgeReply, { rpc: isRpc });
+    if (!target.ok) return reply({ status: 400, code: "BAD_REQUEST", messageKey: "badRequestTarget", close: true });
+    const url = target.url;
+    scope.path = url.pathname.slice(0, 256);
+    if (!ALLOWED_METHODS.includes(method)) {
+      return reply({ status: 405, code: "METHOD_NOT_SUPPORTED", messageKey: "methodNotAllowed", headers: { Allow: ALLOW }, close: true });
+    }
+    if (method === "OPTIONS") {
+      res.writeHead(204, { Allow: ALLOW, "Content-Length": "0" });
+      res.end();
+      return;
+    }
+    // Files and Vite see the request in origin form, whatever form it arrived in.
+    req.url = `${url.pathname}${url.search}`;
+    const isRead = method === "GET" || method === "HEAD";
+
+    if (isRpc) {
+      if (!isRead) {
+        const contentType = req.headers["content-type"];
+        if (contentType !== undefined && !/^application\/json\s*(;|$)/i.test(contentType)) {
+          return reply({ status: 415, code: "UNSUPPORTED_MEDIA_TYPE", messageKey: "unsupportedMediaType", close: true });
+        }
+        const body = await readLimitedBody(req, MAX_RPC_BODY_BYTES);
+        if (!body.ok) return body.reason === "tooLarge" ? reply({ status: 413, code: "PAYLOAD_TOO_LARGE", messageKey: "payloadTooLarge", close: true }) : undefined;
+        if (body.body.length > 0) {
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(body.body.toString("utf8"));
+          } catch {
+            return reply({ status: 400, code: "BAD_REQUEST", messageKey: "invalidJson" });
+          }
+          // oRPC's Node adapter takes a body that was already read, as it does from body parsers.
+          (req as IncomingMessage & { body?: unknown }).body = parsed;
+        }
+      }
+      return handleRpcNodeRequest(req, res, url, clientAddress);
+    }
+
+    if (isRead && options.files) {
+      const files = options.files;
+      // A file middleware either answers (the response closes) or hands the request on.
+      const answered = await new Promise<boolean>((resolve) => {
+        res.once("close", () => resolve(true));
+        files(req, res, () => resolve(false));
+      });
+      if (answered) return;
+    }
+
+    const headers = fetchHeadersOf(req);
+    let body: Buffer<ArrayBuffer> | undefined;
+    if (!isRead) {
+      if (isCrossSiteRequest(headers, applicationOrigin(url.href))) {
+        return reply({ status: 403, code: "FORBIDDEN", messageKey: "crossSite", close: true });
+      }
+      const read = await readLimitedBody(req, MAX_PAGE_BODY_BYTES);
+      if (!read.ok) return read.reason === "tooLarge" ? reply({ status: 413, code: "PAYLOAD_TOO_LARGE", messageKey: "payloadTooLarge", close: true }) : undefined;
+      body = read.body;
+    }
+    const controller = new AbortController();
+    res.once("close", () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    const request = new Request(url, { method, headers, body, signal: controller.signal });
+    const cspNonce = randomBytes(16).toString("base64");
+    const response = await handleDocument(request, createLoadContext({ clientAddress, cspNonce }));
+    await sendResponse(res, response, method === "HEAD");
+  }
+
+  return (req, res) => {
+    const startedAt = performance.now();
+    const scope: RequestLogFields = { requestId: requestIdOf(req, options.trustProxy), method: String(req.method).slice(0, 16), path: "-" };
+    for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
+    res.setHeader("X-Request-Id", scope.requestId);
+    res.once("close", () => {
+      const line = { ...scope, status: res.statusCode, durationMs: Math.round((performance.now() - startedAt) * 10) / 10, ...(res.writableFinished ? {} : { aborted: true }) };
+      if (res.statusCode >= 500) logger.error(line, "request");
+      else logger.info(line, "request");
+    });
+    const fail = (error: unknown) =>
+      withRequestScope(scope, () => {
+        logger.error({ err: error }, "request failed");
+        sendEdgeReply(req, res, { status: 500, code: "INTERNAL_SERVER_ERROR", messageKey: "unexpected" }, { rpc: scope.path.startsWith(`${RPC_PREFIX}/`) });
+      });
+    try {
+      withRequestScope(scope, () => serve(req, res, scope, clientAddressOf(req, options.trustProxy))).catch(fail);
+    } catch (error) {
+      fail(error);
+    }
+  };
+}

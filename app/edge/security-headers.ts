@@ -1,0 +1,35 @@
+// Response headers that make the browser an ally. Every response gets the baseline (set by the
+// request edge); server-rendered documents replace its Content-Security-Policy with one that lets
+// exactly their own scripts run: those carrying the per-request nonce (app/entry.server.tsx).
+
+/** Scripts: only ours, by nonce. Styles: our stylesheet plus inline style attributes, which the
+ * dialogs' scroll lock sets (docs/decisions/0017-request-edge.md). Images: ours, data: URIs and
+ * organization logos (https URLs). Nothing may frame us. */
+export function documentContentSecurityPolicy(nonce: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: https:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/** For everything that is not a rendered page: JSON, files, the edge's own small error pages. */
+const NON_DOCUMENT_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+export function baselineSecurityHeaders(options: { https: boolean }): Record<string, string> {
+  return {
+    "Content-Security-Policy": NON_DOCUMENT_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    ...(options.https ? { "Strict-Transport-Security": "max-age=63072000; includeSubDomains" } : {}),
+  };
+}

@@ -1,0 +1,18 @@
+// The contract between the HTTP servers in server/ and the app bundle they load: the bundle's entry
+// module (app/entry.server.tsx) exports `serverHooks` of this type, and the servers read it through
+// serverHooksOf. One bundle, one database pool, one logger, whichever server runs it.
+import type { Logger } from "pino";
+import type { ServerBuild } from "react-router";
+import type { RequestEdgeOptions, RequestListener } from "./request-edge.server";
+
+export interface ServerHooks {
+  createRequestEdge(options: RequestEdgeOptions): RequestListener;
+  disconnectDb(): Promise<void>;
+  logger: Logger;
+}
+
+export function serverHooksOf(build: ServerBuild): ServerHooks {
+  const hooks = (build.entry.module as { serverHooks?: ServerHooks }).serverHooks;
+  if (!hooks) throw new Error("The server build does not export serverHooks from app/entry.server.tsx.");
+  return hooks;
+}
