@@ -21,10 +21,7 @@ export default [
     route("organizations/:organizationId", "routes/admin.organizations.$organizationId.tsx"),
     route("organizations/:organizationId/audit-log", "routes/admin.organizations.$organizationId.audit-log.tsx"),
   ]),
-  // Typed RPC boundary (also served directly by the production server, see server/app-server.ts).
-  route("rpc/*", "routes/rpc.$.ts"),
-  // The raw organization routes of the underlying auth layer are disabled: 404 for every method.
-  route("api/auth/organization/*", "routes/api.auth.organization.$.ts"),
+  // /rpc never reaches React Router: the request edge hands it to oRPC (app/edge/request-edge.server.ts).
   route("healthz", "routes/healthz.ts"),
   route("ping", "routes/ping.ts"),
   route("*", "routes/not-found.tsx"),

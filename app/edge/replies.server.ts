@@ -53,7 +53,7 @@ export interface EdgeReply {
   /** Key under `errors:`. */
   messageKey: string;
   headers?: Record<string, string>;
-  /** Close the connection afterwards (the request body was not read). */
+  /** Close the connection afterwards (the request line itself was garbage). */
   close?: boolean;
 }
 
@@ -75,5 +75,47 @@ export function sendEdgeReply(req: IncomingMessage, res: ServerResponse, reply: 
   res.setHeader("Content-Length", Buffer.byteLength(body));
   res.setHeader("Cache-Control", "no-store");
   if (reply.close) res.setHeader("Connection", "close");
-  res.end(req.method === "HEAD" ? undefined : body);
+  const payload = req.method === "HEAD" ? "" : body;
+  if (req.complete) {
+    res.end(payload);
+  } else {
+    // The answer goes out now; the response ends (and the connection may close) once the rest of
+    // the upload has been read, so closing cannot reset the connection under the client's feet.
+    res.write(payload);
+    discardRestOfBody(req, () => res.end());
+  }
+}
+
+const DISCARD_LIMIT_BYTES = 128 * 1024 * 1024;
+const DISCARD_LIMIT_MS = 15_000;
+
+/**
+ * An answer given before the body was read (413, 403, 415...) must still reach the client, which is
+ * busy uploading. Closing the socket at once would reset the connection and lose the answer, so the
+ * rest of the body is read and thrown away (no memory kept), up to a bound in bytes and time; past
+ * that, the connection is cut.
+ */
+function discardRestOfBody(req: IncomingMessage, then: () => void): void {
+  let discarded = 0;
+  const cut = () => req.socket.destroy();
+  const timer = setTimeout(cut, DISCARD_LIMIT_MS);
+  timer.unref();
+  let finished = false;
+  const done = () => {
+    clearTimeout(timer);
+    if (!finished) {
+      finished = true;
+      then();
+    }
+  };
+  req.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > DISCARD_LIMIT_BYTES) {
+      done();
+      cut();
+    }
+  });
+  req.once("end", done);
+  req.once("close", done);
+  req.resume();
 }

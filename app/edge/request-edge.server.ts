@@ -3,6 +3,7 @@
 // - a request id (in every log line and in the X-Request-Id response header) and one log line
 //   per request;
 // - the request line and Host are valid (400), the method is one we serve (405 with Allow);
+// - the auth layer's raw organization routes do not exist (404, every method);
 // - bodies stay under a limit, chunked or not, without buffering more than the limit (413);
 // - cookie-authenticated page writes come from our own pages (403; /rpc checks per procedure);
 // - baseline security headers;
@@ -42,6 +43,12 @@ export interface RequestEdgeOptions {
 }
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** The auth layer's raw organization routes are disabled: 404 for every method, reads included.
+ * The typed organization procedures at /rpc are the only way in. */
+function isDisabledPath(pathname: string): boolean {
+  return pathname === "/api/auth/organization" || pathname.startsWith("/api/auth/organization/");
+}
 
 const PROXY_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -118,6 +125,7 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
     if (!target.ok) return reply({ status: 400, code: "BAD_REQUEST", messageKey: "badRequestTarget", close: true });
     const url = target.url;
     scope.path = url.pathname.slice(0, 256);
+    if (isDisabledPath(url.pathname)) return reply({ status: 404, code: "NOT_FOUND", messageKey: "notFound" });
     if (!ALLOWED_METHODS.includes(method)) {
       return reply({ status: 405, code: "METHOD_NOT_SUPPORTED", messageKey: "methodNotAllowed", headers: { Allow: ALLOW }, close: true });
     }

@@ -1,5 +1,7 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { storedText } from "./text";
 
 const name = storedText({ max: 20 });
@@ -27,6 +29,19 @@ describe("storedText", () => {
     expect(issue("   ")).toBe("field.required");
     expect(issue("x".repeat(21))).toBe("field.tooLong");
     expect(issue(42)).toBe("field.required");
+  });
+
+  it("gives forms the same messages (conform turns empty strings into undefined)", () => {
+    const form = z.object({ name });
+    const reply = (value: string) => {
+      const data = new FormData();
+      data.set("name", value);
+      return parseWithZod(data, { schema: form }).reply().error?.name;
+    };
+    expect(reply("   ")).toEqual(["field.required"]);
+    expect(reply("")).toEqual(["field.required"]);
+    expect(reply("a\u0000")).toEqual(["field.controlCharacters"]);
+    expect(reply("Acme")).toBeUndefined();
   });
 
   it("accepts only strings PostgreSQL can store as UTF-8 text (property)", () => {

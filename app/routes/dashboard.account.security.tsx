@@ -8,6 +8,7 @@ import { requireUser } from "~/auth/guards.server";
 import { totpCodeSchema } from "~/auth/schemas";
 import {
   beginEnrollment,
+  pendingEnrollment,
   confirmEnrollment,
   disableTwoFactor,
   regenerateRecoveryCodes,
@@ -18,7 +19,7 @@ import { FormErrors } from "~/components/form-errors";
 import { Alert, Badge, Button, ButtonLink, Card, Field, PageHeader, useFieldError } from "~/components/ui";
 import { getInstance } from "~/i18n/i18next.server";
 import { parseForm } from "~/lib/forms.server";
-import { isDomainError } from "~/lib/domain-error";
+import { domainErrorMessage, isDomainError } from "~/lib/domain-error";
 import { translatorFor } from "~/lib/http-errors.server";
 
 export function meta({ loaderData }: Route.MetaArgs) {
@@ -55,7 +56,7 @@ export async function action(args: Route.ActionArgs) {
   const { submission, formData } = await parseForm(args.request, schema);
   const intent = String(formData.get("intent") ?? "");
   // A failed confirmation shows the same QR code again.
-  const enrollmentIfPending = async () => (intent === "confirm" && !auth.user.twoFactorEnabled ? beginEnrollment(auth) : undefined);
+  const enrollmentIfPending = async () => (intent === "confirm" && !auth.user.twoFactorEnabled ? pendingEnrollment(auth) : undefined);
   if (submission.status !== "success") {
     const fieldErrors = submission.reply().error?.code ?? ["badRequest"];
     return data<ActionResult>({ intent, enrollment: await enrollmentIfPending(), fieldErrors }, { status: 400 });
@@ -75,7 +76,7 @@ export async function action(args: Route.ActionArgs) {
     }
   } catch (error) {
     if (!isDomainError(error)) throw error;
-    const message = translatorFor(args.context)(`errors:${error.messageKey}`, error.params);
+    const message = domainErrorMessage(error, translatorFor(args.context));
     return data<ActionResult>({ intent, enrollment: await enrollmentIfPending(), formErrors: [message] }, { status: error.status });
   }
 }

@@ -1,6 +1,6 @@
-// Serves the router over oRPC's RPC protocol at /rpc, from Node's http server behind the request
-// edge (app/edge: the production and dev servers) or from a fetch Request (the React Router
-// resource route app/routes/rpc.$.ts, which the integration tests call).
+// Serves the router over oRPC's RPC protocol at /rpc: from Node's http server behind the request
+// edge (app/edge, on the production and dev servers), or from a fetch Request (the integration
+// tests call the procedures that way, with the same router, context and error translation).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ORPCError } from "@orpc/server";
 import { RPCHandler as FetchRPCHandler } from "@orpc/server/fetch";

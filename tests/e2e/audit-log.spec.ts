@@ -74,8 +74,15 @@ test("a platform admin reaches any organization's audit log without membership",
   expect((await page.goto(`/admin/organizations/${randomUUID()}/audit-log?from=bad`))?.status()).toBeGreaterThanOrEqual(400);
 });
 
-test("the admin pages refuse everyone but platform admins", async ({ page }) => {
+test("the admin tree does not exist for anyone but platform admins", async ({ page }) => {
+  for (const path of ["/admin", "/admin/", "/admin.data", "/admin/organizations", `/admin/organizations/${randomUUID()}/audit-log`]) {
+    expect((await page.request.get(path, { maxRedirects: 0 })).status(), `signed out: ${path}`).toBe(404);
+  }
   await signIn(page, demo.acmeOwner);
-  expect((await page.goto("/admin/organizations"))?.status()).toBe(403);
-  await expect(page.getByText("Only platform administrators can do this.")).toBeVisible();
+  for (const path of ["/admin", "/admin/", "/admin.data", "/admin/organizations"]) {
+    expect((await page.request.get(path, { maxRedirects: 0 })).status(), `owner: ${path}`).toBe(404);
+  }
+  expect((await page.goto("/admin/organizations"))?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  await expect(page).toHaveTitle("Page not found · KeyLedger");
 });

@@ -37,10 +37,11 @@ test.describe("HTTP boundary", () => {
   });
 
   test("the raw organization routes of the auth layer answer 404 for every method", async ({ request }) => {
-    for (const path of ["/api/auth/organization/invite-member", "/api/auth/organization/list", "/api/auth/organization/"]) {
+    for (const path of ["/api/auth/organization/invite-member", "/api/auth/organization/list", "/api/auth/organization/", "/api/auth/organization"]) {
       expect((await request.get(path)).status(), `GET ${path}`).toBe(404);
       expect((await request.post(path, { data: {} })).status(), `POST ${path}`).toBe(404);
       expect((await request.delete(path)).status(), `DELETE ${path}`).toBe(404);
+      expect((await request.fetch(path, { method: "PROPFIND" })).status(), `PROPFIND ${path}`).toBe(404);
     }
   });
 

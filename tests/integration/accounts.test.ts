@@ -5,7 +5,7 @@ import { hashPassword, verifyPassword } from "~/auth/password.server";
 import { signInSchema, signUpSchema } from "~/auth/schemas";
 import { sessionIdFromToken, validateSessionToken } from "~/auth/session.server";
 import { prisma } from "~/db.server";
-import { DomainError } from "~/lib/domain-error";
+import { DomainError, domainErrorMessage } from "~/lib/domain-error";
 import { createOrganizationWith, createUser, TEST_PASSWORD } from "../factories";
 
 async function domainError(promise: Promise<unknown>): Promise<DomainError> {
@@ -105,4 +105,23 @@ describe("sign-in", () => {
     const limited = await domainError(signIn({ email: "someone@example.test", password: "wrong-password!" }, addressUnderTest));
     expect(limited.code).toBe("TOO_MANY_REQUESTS");
   }, 120_000);
+
+  it("counts only failures against an address: a whole office can sign in from one", async () => {
+    const office = "198.51.100.10";
+    const colleagues = await Promise.all(Array.from({ length: 3 }, () => createUser()));
+    // 60 successful sign-ins (more than the 50 allowed failures) and a few typos from one address.
+    for (let i = 0; i < 60; i++) await signIn({ email: colleagues[i % 3]!.email, password: TEST_PASSWORD }, office);
+    for (let i = 0; i < 5; i++) await domainError(signIn({ email: colleagues[0]!.email, password: "wrong-password!" }, office));
+    await signIn({ email: colleagues[1]!.email, password: TEST_PASSWORD }, office);
+  }, 120_000);
+
+  it("words the wait in minutes", async () => {
+    const user = await createUser();
+    for (let i = 0; i < 10; i++) await domainError(signIn({ email: user.email, password: "wrong-password!" }, freshAddress()));
+    const limited = await domainError(signIn({ email: user.email, password: TEST_PASSWORD }, freshAddress()));
+    const { fixedT } = await import("~/i18n/i18next.server");
+    expect(domainErrorMessage(limited, fixedT("en"))).toBe("Too many attempts. Try again in 15 minutes.");
+    expect(domainErrorMessage(limited, fixedT("de"))).toBe("Zu viele Versuche. Versuchen Sie es in 15 Minuten erneut.");
+    expect(domainErrorMessage(new DomainError("TOO_MANY_REQUESTS", "rateLimited", { retryAfterSeconds: 1 }), fixedT("en"))).toBe("Too many attempts. Try again in 1 second.");
+  });
 });

@@ -44,6 +44,18 @@ describe("audit log query parameters", () => {
     expect(badRequest({ event: "123" })).toBe("auditLog.badEvent");
   });
 
+  it("refuses years outside 2000-9999 in filters and cursors (PostgreSQL has no year 0)", () => {
+    for (const day of ["0000-01-01", "1999-12-31"]) {
+      expect(badRequest({ from: day })).toBe("auditLog.dateOutOfRange");
+      expect(badRequest({ to: day })).toBe("auditLog.dateOutOfRange");
+    }
+    expect(badRequest({ from: "10000-01-01" })).toBe("auditLog.badDate");
+    for (const iso of ["0000-01-01T00:00:00.000Z", "1970-01-01T00:00:00.000Z"]) {
+      expect(badRequest({ cursor: Buffer.from(`${iso}|${randomUUID()}`).toString("base64url") })).toBe("auditLog.badCursor");
+    }
+    expect(parseAuditSearchParams(new URLSearchParams({ from: "2000-01-01", to: "9999-12-31" })).filters).toEqual({ from: "2000-01-01", to: "9999-12-31" });
+  });
+
   it("treats empty parameters as absent", () => {
     expect(parseAuditSearchParams(new URLSearchParams({ action: "", actorId: " ", from: "", to: "" })).filters).toEqual({});
   });
@@ -150,6 +162,15 @@ describe("audit procedures", () => {
     expect([bad.status, bad.json.code]).toEqual([400, "BAD_REQUEST"]);
     const unknown = await callRpc("auditLog/detail", { sessionToken: token, input: { organizationId: organization.id, eventId: randomUUID() } });
     expect(unknown.status).toBe(404);
+    // An empty id used to match "any event of the organization".
+    for (const eventId of ["", "   "]) {
+      const empty = await callRpc("auditLog/detail", { sessionToken: token, input: { organizationId: organization.id, eventId } });
+      expect([empty.status, empty.json.code]).toEqual([400, "BAD_REQUEST"]);
+      expect(JSON.stringify(empty.json)).toContain("The event ID is not valid.");
+    }
+    await expect(getAuditEvent(organization.id, "")).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    const yearZero = await callRpc("auditLog/list", { sessionToken: token, input: { organizationId: organization.id, from: "0000-01-01" } });
+    expect([yearZero.status, yearZero.json.code]).toEqual([400, "BAD_REQUEST"]);
   });
 
   it("support.auditLog.* need a fresh platform-admin session and no membership", async () => {

@@ -1,0 +1,350 @@
+// The hostile-input suite: the real production server (scripts/start.ts over the build), started
+// by this test, gets generated bad input on every page, form action and procedure, and on the
+// request line itself. It must answer every request below 500, stay up, change nothing in the
+// database, keep its memory flat under a huge chunked body, and never log a secret.
+//
+// Deterministic: the seed is HOSTILE_SEED (default below) and fast-check prints the seed and path
+// of any failing case, so `HOSTILE_SEED=<seed> npx vitest run tests/hostile` replays it.
+import fc from "fast-check";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recordAuditEvent } from "~/audit/record.server";
+import { createSession } from "~/auth/session.server";
+import { prisma } from "~/db.server";
+import { DEMO_PASSWORD, seedDemoData } from "../../prisma/seed.ts";
+import { startProductionServer, type ProductionServer } from "./production-server.ts";
+import { rawRequest, type RawRequest, type RawResponse } from "./raw-http.ts";
+
+const SEED = Number(process.env.HOSTILE_SEED ?? 20261122);
+const RUNS = Number(process.env.HOSTILE_RUNS ?? 150);
+const databaseUrl = process.env.DATABASE_URL!;
+
+let server: ProductionServer;
+let db: pg.Client;
+const ids = { acme: "", owner: "", staff: "" };
+const cookies = { owner: "", member: "", staff: "" };
+const answered: { request: string; status: number }[] = [];
+
+/** Rows that hostile input must never change (sessions and rate-limit counters may). */
+const WATCHED_TABLES: Record<string, string> = {
+  users: "SELECT * FROM users",
+  organizations: "SELECT * FROM organizations",
+  memberships: "SELECT * FROM memberships",
+  invitations: "SELECT * FROM invitations",
+  api_keys: "SELECT * FROM api_keys",
+  audit_events: "SELECT * FROM audit_events",
+  recovery_codes: "SELECT * FROM recovery_codes",
+  support_actions: "SELECT * FROM support_actions",
+};
+
+async function fingerprint(): Promise<Record<string, string>> {
+  const result: Record<string, string> = {};
+  for (const [table, query] of Object.entries(WATCHED_TABLES)) {
+    const { rows } = await db.query<{ count: string; digest: string | null }>(
+      `SELECT count(*)::text AS count, md5(string_agg(t::text, '|' ORDER BY t::text)) AS digest FROM (${query}) t`,
+    );
+    result[table] = `${rows[0]!.count}:${rows[0]!.digest ?? "-"}`;
+  }
+  return result;
+}
+
+async function send(request: RawRequest): Promise<RawResponse> {
+  const response = await rawRequest(server.port, request);
+  const label = `${request.method ?? "GET"} ${request.target.slice(0, 120)}`;
+  answered.push({ request: label, status: response.status });
+  if (response.status >= 500) throw new Error(`${response.status} for ${label}\n${response.body.toString("utf8").slice(0, 500)}`);
+  return response;
+}
+
+const sameOrigin = () => ({ Origin: server.origin, "Sec-Fetch-Site": "same-origin" });
+
+// ---- generated values ---------------------------------------------------------------------
+
+const controlCharacter = fc.oneof(fc.integer({ min: 0, max: 31 }).map((c) => String.fromCharCode(c)), fc.constantFrom("\u007f", "\u0085", "\u009b"));
+/** Strings no text field may accept: control characters, broken Unicode, or far too long. */
+const unstorableText = fc.oneof(
+  fc.tuple(fc.string({ maxLength: 12 }), controlCharacter, fc.string({ maxLength: 12 })).map(([a, c, b]) => `${a}${c}${b}`),
+  fc.tuple(fc.string({ maxLength: 12 }), fc.constantFrom("\ud800", "\udfff", "\ufffd", "\udbff\ud800")).map(([a, s]) => `${a}${s}`),
+  fc.integer({ min: 3_000, max: 30_000 }).map((n) => "x".repeat(n)),
+);
+/** A form field as sent: one bad value, or the field repeated. */
+const formValue = fc.oneof({ weight: 3, arbitrary: unstorableText.map((v) => [v]) }, fc.array(unstorableText, { minLength: 2, maxLength: 3 }));
+/** JSON values that are not the string a field wants. */
+const wrongType = fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }));
+const badJsonField = fc.oneof(unstorableText, wrongType);
+const absurdDay = fc.oneof(
+  fc.constantFrom("0000-01-01", "0001-01-01", "1899-12-31", "9999-99-99", "10000-01-01", "2026-02-30", "2026-13-01", "-001-01-01", "+275760-09-13", "2026-1-1", " ", ""),
+  fc.string({ maxLength: 14 }),
+  fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)).filter((d) => d < "2000" || d > "9999"),
+);
+const base64url = (text: string) => Buffer.from(text, "utf8").toString("base64url");
+const forgedCursor = fc.oneof(
+  fc.tuple(fc.constantFrom("0000-01-01T00:00:00.000Z", "0001-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z", "+275760-09-13T00:00:00.000Z", "2026-02-30T00:00:00.000Z"), fc.uuid()).map(([iso, id]) => base64url(`${iso}|${id}`)),
+  fc.string({ maxLength: 60 }).map(base64url),
+  fc.string({ maxLength: 250 }),
+  fc.constantFrom("", " ", "%", "==", "....", "a|b|c"),
+);
+/** Percent-encodes like a browser, except that lone surrogates go out as the invalid UTF-8 bytes
+ * (ED A0 80) a hostile client would send; encodeURIComponent would throw on them. */
+function percentEncode(value: string): string {
+  return value
+    .split(/([\ud800-\udbff][\udc00-\udfff])/)
+    .map((part, i) => (i % 2 ? encodeURIComponent(part) : part.split("").map((c) => (/[\ud800-\udfff]/.test(c) ? "%ED%A0%80" : encodeURIComponent(c))).join("")))
+    .join("");
+}
+const queryPart = (name: string, value: string) => `${percentEncode(name)}=${percentEncode(value)}`;
+function formBody(fields: Record<string, string[]>): string {
+  return Object.entries(fields)
+    .flatMap(([name, values]) => values.map((value) => queryPart(name, value)))
+    .join("&");
+}
+
+// ---- setup ---------------------------------------------------------------------------------
+
+beforeAll(async () => {
+  await seedDemoData(databaseUrl);
+  db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  const user = async (email: string) => (await db.query<{ id: string }>("SELECT id FROM users WHERE email = $1", [email])).rows[0]!.id;
+  ids.acme = (await db.query<{ id: string }>("SELECT id FROM organizations WHERE slug = 'acme'")).rows[0]!.id;
+  ids.owner = await user("owner@acme.test");
+  ids.staff = await user("staff@platform.test");
+  const session = async (userId: string, organizationId: string | null, twoFactorVerified = false) =>
+    `session=${(await createSession(userId, { twoFactorVerified, activeOrganizationId: organizationId })).token}`;
+  cookies.owner = await session(ids.owner, ids.acme);
+  cookies.member = await session(await user("member@acme.test"), ids.acme);
+  cookies.staff = await session(ids.staff, null, true);
+  // A few real events, so list pages and cursors have rows to page through.
+  for (const name of ["Acme One", "Acme Two", "Acme"]) {
+    await prisma.$transaction((tx) =>
+      recordAuditEvent(tx, {
+        organizationId: ids.acme,
+        action: "organization.settings_changed",
+        actor: { kind: "user", id: ids.owner },
+        target: { type: "organization", id: ids.acme },
+        details: { name: { from: "Acme", to: name } },
+      }),
+    );
+  }
+  server = await startProductionServer(databaseUrl);
+}, 90_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await db?.end();
+});
+
+// ---- the suite -------------------------------------------------------------------------------
+
+describe("hostile input against the production server", () => {
+  let before: Record<string, string>;
+
+  it("takes a fingerprint of the data first", async () => {
+    before = await fingerprint();
+    expect(Number(before.audit_events!.split(":")[0])).toBeGreaterThan(0);
+  });
+
+  it("answers garbage request lines, Host headers and methods with 4xx", async () => {
+    const badHost = fc.oneof(fc.constantFrom("a b", "", " ", "evil.example/path", "user@host", "[::1", "host:99999999", "ho\u00e9st", "%00", "a..b:1:2"), fc.string({ maxLength: 20 }).map((s) => s.replace(/[\r\n]/g, "")));
+    const badTarget = fc.oneof(
+      fc.constantFrom("*", "login", "http://127.0.0.1/login", "https://evil.example/dashboard", "http://a b/", "//evil.example/x", "/%", "/%E0%A4%A", "/dashboard/%00", "/..%2F..%2Fetc/passwd", "/login?redirectTo=%0d%0aSet-Cookie:x=1", `/${"a".repeat(9_000)}`),
+      fc.webUrl(),
+      fc.string({ maxLength: 40 }).map((s) => `/${encodeURIComponent(s)}`),
+    );
+    const method = fc.constantFrom("GET", "HEAD", "POST", "OPTIONS", "TRACE", "PROPFIND", "PUT", "DELETE", "PATCH", "MKCOL", "LOCK", "SEARCH", "PURGE");
+    const path = fc.constantFrom("/login", "/dashboard", "/rpc/organization/list", "/rpc/apiKey/authenticate", "/admin", "/assets/x.js", "/healthz", "/api/auth/organization/update");
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.record({ method, target: path, host: badHost }),
+          fc.record({ method, target: badTarget }),
+          fc.record({ method, target: path }),
+        ),
+        async (request) => {
+          await send({ ...request, headers: { Accept: "text/html" }, body: request.method === "POST" ? "a=1" : undefined });
+        },
+      ),
+      { seed: SEED, numRuns: RUNS * 4 },
+    );
+  });
+
+  it("refuses every form action's bad fields with 4xx and no change", async () => {
+    type FormTarget = { path: string; cookie?: string; fixed?: Record<string, string[]>; fields: string[] };
+    const forms: FormTarget[] = [
+      { path: "/login", fields: ["email", "password", "redirectTo"] },
+      { path: "/signup", fields: ["name", "email", "password", "confirmPassword"] },
+      { path: "/login/two-factor", cookie: "staff", fields: ["code"] },
+      { path: "/dashboard/organizations/new", cookie: "owner", fields: ["name", "slug"] },
+      { path: "/dashboard/organization-settings", cookie: "owner", fields: ["name", "slug", "logoUrl", "requireTwoFactor"] },
+      { path: "/dashboard/organization-settings/api-keys", cookie: "owner", fixed: { intent: ["issue"] }, fields: ["name", "scopes", "expiresOn"] },
+      { path: "/dashboard/organization-settings/api-keys", cookie: "owner", fixed: { intent: ["rotate"] }, fields: ["keyId"] },
+      { path: "/dashboard/organization-settings/api-keys", cookie: "owner", fixed: { intent: ["revoke"] }, fields: ["keyId"] },
+      { path: "/dashboard/organization-settings/api-keys", cookie: "member", fixed: { intent: ["issue"] }, fields: ["name", "scopes"] },
+      { path: "/dashboard?index", cookie: "owner", fixed: { intent: ["switch"] }, fields: ["organizationId"] },
+      { path: "/dashboard/account/security", cookie: "owner", fixed: { intent: ["confirm"] }, fields: ["code"] },
+      { path: "/dashboard/account/security", cookie: "owner", fixed: { intent: ["disable"] }, fields: ["code"] },
+      { path: "/logout", fields: ["x"] },
+    ];
+    const submission = fc.constantFrom(...forms).chain((form) =>
+      fc.record({
+        form: fc.constant(form),
+        values: fc.tuple(...form.fields.map(() => formValue)),
+        extra: fc.dictionary(fc.string({ maxLength: 8 }), formValue, { maxKeys: 2 }),
+        accept: fc.constantFrom("text/html", "*/*", "application/json"),
+        language: fc.constantFrom("en", "de", "xx;q=abc", ""),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(submission, async ({ form, values, extra, accept, language }) => {
+        const fields: Record<string, string[]> = { ...extra, ...form.fixed };
+        form.fields.forEach((name, i) => (fields[name] = values[i]!));
+        const cookie = form.cookie ? cookies[form.cookie as keyof typeof cookies] : undefined;
+        const response = await send({
+          method: "POST",
+          target: form.path,
+          headers: { ...sameOrigin(), "Content-Type": "application/x-www-form-urlencoded", Accept: accept, "Accept-Language": language, ...(cookie ? { Cookie: cookie } : {}) },
+          body: formBody(fields),
+        });
+        // Every submission carries a bad field: nothing may succeed (a redirect means it did).
+        if (form.path !== "/logout" && form.path !== "/login/two-factor") expect(response.status, form.path).toBeGreaterThanOrEqual(400);
+      }),
+      { seed: SEED, numRuns: RUNS * 3 },
+    );
+  });
+
+  it("refuses bad procedure input with 4xx: wrong types, unstorable strings, forged cursors, empty ids", async () => {
+    const acme = () => ids.acme;
+    const procedure = fc.oneof(
+      fc.record({ path: fc.constant("organization/create"), cookie: fc.constant("owner"), input: fc.record({ name: badJsonField, slug: fc.option(badJsonField) }) }),
+      fc.record({ path: fc.constant("organization/setActive"), cookie: fc.constant("owner"), input: fc.record({ organizationId: fc.oneof(badJsonField, fc.uuid()) }) }),
+      fc.record({
+        path: fc.constant("apiKey/issue"),
+        cookie: fc.constantFrom("owner", "member"),
+        input: fc.record({ organizationId: fc.constant(0).map(acme), name: badJsonField, scopes: fc.oneof(fc.constant(["audit:view"]), wrongType), expiresAt: fc.option(fc.oneof(absurdDay, wrongType)) }),
+      }),
+      fc.record({ path: fc.constantFrom("apiKey/rotate", "apiKey/revoke"), cookie: fc.constant("owner"), input: fc.record({ organizationId: fc.oneof(fc.constant(0).map(acme), badJsonField), keyId: fc.oneof(badJsonField, fc.uuid()) }) }),
+      fc.record({ path: fc.constant("apiKey/list"), cookie: fc.constant("owner"), input: fc.record({ organizationId: badJsonField }) }),
+      fc.record({
+        path: fc.constantFrom("auditLog/list", "support/auditLog/list"),
+        cookie: fc.constantFrom("owner", "staff", "member"),
+        input: fc.record(
+          { organizationId: fc.constant(0).map(acme), action: badJsonField, actorId: badJsonField, from: absurdDay, to: absurdDay, cursor: fc.oneof(forgedCursor, wrongType) },
+          { requiredKeys: ["organizationId"] },
+        ),
+      }),
+      fc.record({
+        path: fc.constantFrom("auditLog/detail", "support/auditLog/detail"),
+        cookie: fc.constantFrom("owner", "staff"),
+        input: fc.record({ organizationId: fc.constant(0).map(acme), eventId: fc.oneof(fc.constantFrom("", "   ", "\u0000"), badJsonField, fc.uuid()) }),
+      }),
+      fc.record({ path: fc.constantFrom("auditLog/actors", "support/auditLog/actors"), cookie: fc.constantFrom("owner", "staff"), input: fc.record({ organizationId: badJsonField }) }),
+      fc.record({ path: fc.constant("apiKey/authenticate"), cookie: fc.constant(""), input: fc.record({ scopes: fc.oneof(wrongType, fc.array(badJsonField, { maxLength: 3 })) }) }),
+      fc.record({ path: fc.constantFrom("nope", "organization/nope", "__proto__/x", "apiKey/authenticate/extra"), cookie: fc.constant("owner"), input: fc.jsonValue() }),
+    );
+    const envelope = fc.constantFrom("json", "bare", "broken", "array");
+    await fc.assert(
+      fc.asyncProperty(procedure, envelope, fc.string({ maxLength: 80 }), async ({ path, cookie, input }, shape, authorization) => {
+        const body = shape === "json" ? JSON.stringify({ json: input }) : shape === "bare" ? JSON.stringify(input) : shape === "array" ? "[1,2" : `{"json": ${JSON.stringify(input).slice(0, -1)}`;
+        const response = await send({
+          method: "POST",
+          target: `/rpc/${path}`,
+          headers: {
+            ...sameOrigin(),
+            "Content-Type": "application/json",
+            ...(cookie ? { Cookie: cookies[cookie as keyof typeof cookies] } : {}),
+            Authorization: `Bearer ${authorization.replace(/[\r\n]/g, "")}`,
+          },
+          body,
+        });
+        expect(response.status, path).toBeGreaterThanOrEqual(400);
+      }),
+      { seed: SEED, numRuns: RUNS * 5 },
+    );
+  });
+
+  it("answers hostile query strings and cookies on pages with 4xx or a page, never 5xx", async () => {
+    const page = fc.oneof(
+      fc.record({
+        path: fc.constantFrom("/dashboard/organization-settings/audit-log", "/admin/organizations/ORG/audit-log"),
+        query: fc.array(fc.tuple(fc.constantFrom("action", "actorId", "from", "to", "cursor", "event", "lng"), fc.oneof(unstorableText, absurdDay, forgedCursor)), { maxLength: 4 }),
+      }),
+      fc.record({
+        path: fc.constantFrom("/login", "/login/two-factor", "/signup", "/dashboard", "/dashboard/organization-settings/api-keys", "/admin", "/admin/organizations", "/admin/organizations/ORG", "/admin.data", "/dashboard.data"),
+        query: fc.array(fc.tuple(fc.constantFrom("redirectTo", "lng", "_routes", "index"), unstorableText), { maxLength: 3 }),
+      }),
+    );
+    const cookie = fc.oneof(
+      fc.constantFrom("owner", "staff", "member"),
+      fc.constantFrom("session=forged", `session=${"a".repeat(32)}`, "lng=xx", "lng=de; session=\u0000", `session=${"x".repeat(8_000)}`, "=;;=", "session"),
+    );
+    await fc.assert(
+      fc.asyncProperty(page, cookie, fc.constantFrom("text/html", "*/*"), async ({ path, query }, who, accept) => {
+        const target = `${path.replace("ORG", ids.acme)}${query.length ? "?" : ""}${query.map(([name, value]) => queryPart(name, value)).join("&")}`;
+        const cookieHeader = who in cookies ? cookies[who as keyof typeof cookies] : who;
+        await send({ target, headers: { Accept: accept, Cookie: cookieHeader.replace(/[\r\n\u0000]/g, "") } });
+      }),
+      { seed: SEED, numRuns: RUNS * 3 },
+    );
+  });
+
+  it("answers cross-site writes with 403 before reading them", async () => {
+    const crossSite: Record<string, string>[] = [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }, { Origin: "null" }];
+    for (const headers of crossSite) {
+      const response = await send({ method: "POST", target: "/dashboard/organizations/new", headers: { ...headers, Cookie: cookies.owner, "Content-Type": "application/x-www-form-urlencoded" }, body: "name=Evil+Corp" });
+      expect(response.status).toBe(403);
+    }
+  });
+
+  it("keeps the body limit for chunked uploads without growing (64 MiB)", async () => {
+    const before = server.residentBytes();
+    for (const target of ["/login", "/rpc/organization/list", "/dashboard/organization-settings"]) {
+      const response = await send({ method: "POST", target, headers: { ...sameOrigin(), Cookie: cookies.owner, "Content-Type": target.startsWith("/rpc") ? "application/json" : "application/x-www-form-urlencoded" }, chunkedBytes: 64 * 1024 * 1024 });
+      expect(response.status, target).toBe(413);
+    }
+    const declared = await send({ method: "POST", target: "/login", headers: sameOrigin(), body: Buffer.alloc(64 * 1024 * 1024, "a") });
+    expect(declared.status).toBe(413);
+    const after = server.residentBytes();
+    expect(after - before, `resident memory grew from ${before} to ${after} bytes`).toBeLessThan(20 * 1024 * 1024);
+  });
+
+  it("is still up, and nothing changed in the database", async () => {
+    expect(server.child.exitCode, server.output().slice(-2_000)).toBeNull();
+    expect((await fetch(`${server.origin}/healthz`)).status).toBe(200);
+    const after = await fingerprint();
+    if (JSON.stringify(after) !== JSON.stringify(before)) console.error((await db.query("SELECT * FROM users")).rows);
+    expect(after).toEqual(before);
+    expect(answered.filter((a) => a.status >= 500)).toEqual([]);
+    expect(server.output()).not.toMatch(/uncaught exception|unhandled promise rejection|"level":"fatal"/);
+  });
+
+  it("logs one line per request with its id, and never a password, token, secret or cookie", async () => {
+    const login = await fetch(`${server.origin}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { ...sameOrigin(), "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email: "owner@acme.test", password: DEMO_PASSWORD, redirectTo: "/dashboard" }),
+    });
+    expect(login.status).toBe(302);
+    const token = /session=([a-z2-7]+)/.exec(login.headers.get("set-cookie") ?? "")?.[1];
+    expect(token).toBeTruthy();
+    const rpc = (path: string, input: unknown, headers: Record<string, string>) =>
+      fetch(`${server.origin}/rpc/${path}`, { method: "POST", headers: { ...sameOrigin(), "Content-Type": "application/json", ...headers }, body: JSON.stringify({ json: input }) });
+    const issued = await rpc("apiKey/issue", { organizationId: ids.acme, name: "hostile-suite log check", scopes: ["audit:view"] }, { Cookie: `session=${token}` });
+    expect(issued.status).toBe(200);
+    const { secret } = ((await issued.json()) as { json: { secret: string } }).json;
+    const authenticated = await rpc("apiKey/authenticate", { scopes: ["audit:view"] }, { Authorization: `Bearer ${secret}` });
+    expect(authenticated.status).toBe(200);
+    const requestId = authenticated.headers.get("x-request-id");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    const output = server.output();
+    for (const secretValue of [DEMO_PASSWORD, token!, secret, secret.slice(3), cookies.owner.slice("session=".length)]) expect(output).not.toContain(secretValue);
+    expect(output).not.toMatch(/authorization|set-cookie|"cookie"/i);
+    const lines = output.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const line = lines.find((l) => l.requestId === requestId && l.msg === "request");
+    expect(line).toMatchObject({ method: "POST", path: "/rpc/apiKey/authenticate", status: 200 });
+    expect(typeof line?.durationMs).toBe("number");
+    const issueLine = lines.filter((l) => l.path === "/rpc/apiKey/issue" && l.msg === "request").at(-1);
+    expect(issueLine).toMatchObject({ status: 200, organizationId: ids.acme, userId: ids.owner });
+  });
+});

@@ -1,0 +1,80 @@
+// Starts the real production server (scripts/start.ts over the build) as a child process against
+// this test file's database, and keeps everything it prints, so tests can read its logs.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { freePort } from "../../scripts/lib/free-port.ts";
+
+const root = join(import.meta.dirname, "..", "..");
+
+export interface ProductionServer {
+  origin: string;
+  port: number;
+  child: ChildProcess;
+  /** Everything the server printed so far (stdout and stderr). */
+  output(): string;
+  /** Resident memory of the server process, in bytes (Linux). */
+  residentBytes(): number;
+  stop(): Promise<void>;
+}
+
+export async function startProductionServer(databaseUrl: string): Promise<ProductionServer> {
+  if (!existsSync(join(root, "build", "server", "index.js"))) throw new Error("No build: run `npm run build` first (`npm test` does).");
+  const port = await freePort();
+  let output = "";
+  const child = spawn(process.execPath, [join(root, "node_modules", "tsx", "dist", "cli.mjs"), join(root, "scripts", "start.ts")], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "info", APP_ORIGIN: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The server exited during start-up:\n${output}`);
+    try {
+      if ((await fetch(`${origin}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`The server did not start within 60 s:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    origin,
+    port,
+    child,
+    output: () => output,
+    residentBytes: () => {
+      // tsx runs the server in a child of its own: measure the process that listens.
+      const pids = [child.pid!, ...childrenOf(child.pid!)];
+      return Math.max(...pids.map(residentOf));
+    },
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      if (child.exitCode === null) child.kill("SIGKILL");
+    },
+  };
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    const direct = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+    return direct.flatMap((child) => [child, ...childrenOf(child)]);
+  } catch {
+    return [];
+  }
+}
+
+function residentOf(pid: number): number {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"));
+    return Number(line?.match(/\d+/)?.[0] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
