@@ -7,3 +7,9 @@ export async function loader(args: Route.LoaderArgs) {
   await requirePlatformAdmin(args, { fresh: false });
   throw redirect("/admin/organizations");
 }
+
+/** Never rendered (the loader always redirects or refuses); it makes this a page, not a resource
+ * route, so a refusal renders the error page instead of raw JSON. */
+export default function AdminHome() {
+  return null;
+}

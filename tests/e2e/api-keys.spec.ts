@@ -3,7 +3,8 @@
 // One fresh user per file (sign-ups are rate limited); every test creates its own organization,
 // so key limits and names never collide between tests.
 import { randomUUID } from "node:crypto";
-import { expect, test, type BrowserContextOptions, type Page } from "@playwright/test";
+import { type BrowserContextOptions, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import {
   API_KEYS_PATH,
   apiKeyRow,

@@ -1,6 +1,6 @@
 // The audit log as owners, members and platform admins see it, against the built app.
 import { randomUUID } from "node:crypto";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createOrganization, demo, signIn, signUp } from "./helpers";
 
 const AUDIT_PATH = "/dashboard/organization-settings/audit-log";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createOrganization, demo, rpc, signIn, signUp } from "./helpers";
 
 test.describe("organizations", () => {

@@ -2,7 +2,8 @@
 // desktop and phone. Opt-in so the suite stays fast: SCREENSHOTS=1 npx playwright test screenshots
 // It asserts nothing beyond "the page rendered"; it cannot make the suite flaky.
 import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import pg from "pg";
 import { apiKeyRow, authenticateKey, createOrganization, demo, enrolTwoFactor, gotoApiKeys, organizationIdByName, readShownSecret, rpc, signIn, signOut, signUp, submitSignIn } from "./helpers";
 

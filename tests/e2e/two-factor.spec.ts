@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { enrolTwoFactor, signOut, signUp, submitSignIn, totp } from "./helpers";
 
 /** A 6-digit code that is none of the codes the server accepts right now (steps -1, 0, +1). */

@@ -4,7 +4,7 @@
 // database, keep its memory flat under a huge chunked body, and never log a secret.
 //
 // Deterministic: the seed is HOSTILE_SEED (default below) and fast-check prints the seed and path
-// of any failing case, so `HOSTILE_SEED=<seed> npx vitest run tests/hostile` replays it.
+// of any failing case, so `HOSTILE_SEED=<seed> npx vitest run tests/production/hostile-input.test.ts` replays it.
 import fc from "fast-check";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
