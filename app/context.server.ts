@@ -1,6 +1,7 @@
 // Values the middleware puts on the request context for loaders and actions.
 import { createContext, RouterContextProvider } from "react-router";
 import type { Auth } from "~/auth/session.server";
+import type { RequestLog } from "~/lib/logger.server";
 
 /** The signed-in session and user, or null. Loaded once per request by the root middleware. */
 export const authContext = createContext<Auth | null>(null);
@@ -11,9 +12,13 @@ export const clientAddressContext = createContext<string>("unknown");
 /** The nonce that this response's scripts carry (Content-Security-Policy, app/entry.server.tsx). */
 export const cspNonceContext = createContext<string>("");
 
-export function createLoadContext(options: { clientAddress: string; cspNonce: string }): RouterContextProvider {
+/** This request's log record (app/lib/logger.server.ts), written by the request edge. */
+export const requestLogContext = createContext<RequestLog | null>(null);
+
+export function createLoadContext(options: { clientAddress: string; cspNonce: string; requestLog: RequestLog }): RouterContextProvider {
   const context = new RouterContextProvider();
   context.set(clientAddressContext, options.clientAddress);
   context.set(cspNonceContext, options.cspNonce);
+  context.set(requestLogContext, options.requestLog);
   return context;
 }

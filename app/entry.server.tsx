@@ -6,13 +6,13 @@ import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { ServerRouter, isRouteErrorResponse, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
 import { NonceProvider } from "~/components/nonce";
-import { cspNonceContext } from "~/context.server";
+import { cspNonceContext, requestLogContext } from "~/context.server";
 import { disconnectDb } from "~/db.server";
 import { createRequestEdge } from "~/edge/request-edge.server";
 import type { ServerHooks } from "~/edge/server-hooks";
 import { documentContentSecurityPolicy } from "~/edge/security-headers";
 import { getInstance, standaloneInstance, languageFromHeaders } from "~/i18n/i18next.server";
-import { logger } from "~/lib/logger.server";
+import { logRequestError, logger } from "~/lib/logger.server";
 
 /** What the servers in server/ take from the bundle (app/edge/server-hooks.ts). */
 export const serverHooks: ServerHooks = { createRequestEdge, disconnectDb, logger };
@@ -64,7 +64,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) logger.error({ err: error }, "render failed");
+          if (shellRendered) logRequestError(loadContext.get(requestLogContext), error, "render failed");
         },
       },
     );
@@ -74,8 +74,8 @@ export default function handleRequest(
 
 /** Errors thrown by loaders, actions and rendering. Refusals (4xx: a 404, a 405 for a method a route
  * does not take) are answers, not errors; only the unexpected is logged, with the request id. */
-export const handleError: HandleErrorFunction = (error, { request }) => {
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status < 500) return;
-  logger.error({ err: error }, "route failed");
+  logRequestError(context.get(requestLogContext), error, "route failed");
 };

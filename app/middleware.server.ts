@@ -1,6 +1,7 @@
 // Request middleware for every page, action and resource route (root route).
 import type { MiddlewareFunction } from "react-router";
-import { authContext } from "~/context.server";
+import { authContext, requestLogContext } from "~/context.server";
+import { noteRequest } from "~/lib/logger.server";
 import { clearedSessionCookie, readSessionToken } from "~/auth/cookies.server";
 import { validateSessionToken } from "~/auth/session.server";
 import { languageCookie, languageFromSearchParams } from "~/i18n/i18next.server";
@@ -18,6 +19,7 @@ export const loadSession: MiddlewareFunction<Response> = async ({ request, conte
   const token = readSessionToken(request.headers.get("cookie"));
   const auth = token ? await validateSessionToken(token) : null;
   context.set(authContext, auth);
+  noteRequest(context.get(requestLogContext), { userId: auth?.user.id });
   const response = await next();
   if (token && !auth) appendCookie(response, clearedSessionCookie());
   return response;

@@ -77,7 +77,9 @@ async function startChild(script: string, env: Record<string, string>): Promise<
     env: { ...process.env, ...env },
     // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each server, for looking into a regression.
     execArgv: ["--import", "tsx", ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF] : [])],
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    // The app logs one JSON line per request to stdout, as in production; here they go to
+    // /dev/null (the cost of writing them is measured, the terminal is spared). Errors still show.
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${script} did not start in 60 s`)), 60_000);

@@ -1,7 +1,8 @@
 // Guards for loaders and actions. Every loader and action calls its own guard: a parent layout's
 // check does not protect a child's data, because loaders run in parallel.
 import { redirect, type RouterContextProvider } from "react-router";
-import { authContext } from "~/context.server";
+import { authContext, requestLogContext } from "~/context.server";
+import { noteRequest } from "~/lib/logger.server";
 import { DomainError } from "~/lib/domain-error";
 import { orHttpError } from "~/lib/http-errors.server";
 import { signInHref } from "~/lib/safe-redirect";
@@ -43,6 +44,7 @@ export async function requireOrgPermission(
   permission?: Permission,
 ): Promise<Auth & OrganizationAccess> {
   const auth = requireUser(args);
+  noteRequest(args.context.get(requestLogContext), { organizationId });
   const access = await orHttpError(args.context, () => authorizeOrganization(auth, organizationId, permission));
   return { ...auth, ...access };
 }

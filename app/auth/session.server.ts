@@ -4,7 +4,6 @@
 import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 import { prisma } from "~/db.server";
-import { noteRequest } from "~/lib/logger.server";
 
 const DAY = 24 * 60 * 60 * 1000;
 /** A session not used for this long ends. */
@@ -94,7 +93,6 @@ export async function validateSessionToken(token: string, now = new Date()): Pro
   });
   if (!row || row.user.deletedAt) return null;
   const { user, ...session } = row;
-  noteRequest({ userId: user.id });
   if (now >= session.expiresAt || now >= session.absoluteExpiresAt) {
     await prisma.session.deleteMany({ where: { id: session.id } });
     return null;

@@ -15,7 +15,7 @@ import { createRequestHandler, type ServerBuild } from "react-router";
 import { applicationOrigin, isCrossSiteRequest } from "~/auth/cross-site.server";
 import { createLoadContext } from "~/context.server";
 import { env } from "~/env.server";
-import { logger, withRequestScope, type RequestLogFields } from "~/lib/logger.server";
+import { logRequestError, logger, type RequestLog } from "~/lib/logger.server";
 import { handleRpcNodeRequest, RPC_PREFIX } from "~/rpc/handler.server";
 import { readLimitedBody } from "./body.server";
 import { sendEdgeReply, type EdgeReply } from "./replies.server";
@@ -116,7 +116,7 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
   const appOrigin = env().APP_ORIGIN;
   const securityHeaders = baselineSecurityHeaders({ https: appOrigin?.startsWith("https://") ?? false });
 
-  async function serve(req: IncomingMessage, res: ServerResponse, scope: RequestLogFields, clientAddress: string) {
+  async function serve(req: IncomingMessage, res: ServerResponse, scope: RequestLog, clientAddress: string) {
     const encrypted = "encrypted" in req.socket && Boolean(req.socket.encrypted);
     const target = resolveRequestTarget(req.url, req.headers.host, { appOrigin, protocol: encrypted ? "https:" : "http:" });
     const method = req.method ?? "GET";
@@ -157,7 +157,7 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
           (req as IncomingMessage & { body?: unknown }).body = parsed;
         }
       }
-      return handleRpcNodeRequest(req, res, url, clientAddress);
+      return handleRpcNodeRequest(req, res, url, clientAddress, scope);
     }
 
     if (isRead && options.files) {
@@ -186,13 +186,13 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
     });
     const request = new Request(url, { method, headers, body, signal: controller.signal });
     const cspNonce = randomBytes(16).toString("base64");
-    const response = await handleDocument(request, createLoadContext({ clientAddress, cspNonce }));
+    const response = await handleDocument(request, createLoadContext({ clientAddress, cspNonce, requestLog: scope }));
     await sendResponse(res, response, method === "HEAD");
   }
 
   return (req, res) => {
     const startedAt = performance.now();
-    const scope: RequestLogFields = { requestId: requestIdOf(req, options.trustProxy), method: String(req.method).slice(0, 16), path: "-" };
+    const scope: RequestLog = { requestId: requestIdOf(req, options.trustProxy), method: String(req.method).slice(0, 16), path: "-" };
     for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
     res.setHeader("X-Request-Id", scope.requestId);
     res.once("close", () => {
@@ -200,13 +200,16 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
       if (res.statusCode >= 500) logger.error(line, "request");
       else logger.info(line, "request");
     });
-    const fail = (error: unknown) =>
-      withRequestScope(scope, () => {
-        logger.error({ err: error }, "request failed");
+    const fail = (error: unknown) => {
+      logRequestError(scope, error, "request failed");
+      try {
         sendEdgeReply(req, res, { status: 500, code: "INTERNAL_SERVER_ERROR", messageKey: "unexpected" }, { rpc: scope.path.startsWith(`${RPC_PREFIX}/`) });
-      });
+      } catch {
+        res.destroy();
+      }
+    };
     try {
-      withRequestScope(scope, () => serve(req, res, scope, clientAddressOf(req, options.trustProxy))).catch(fail);
+      serve(req, res, scope, clientAddressOf(req, options.trustProxy)).catch(fail);
     } catch (error) {
       fail(error);
     }

@@ -3,7 +3,7 @@
 // exactly their own scripts run: those carrying the per-request nonce (app/entry.server.tsx).
 
 /** Scripts: only ours, by nonce. Styles: our stylesheet plus inline style attributes, which the
- * dialogs' scroll lock sets (docs/decisions/0017-request-edge.md). Images: ours, data: URIs and
+ * dialogs' scroll lock sets (docs/decisions/0017-security-headers.md). Images: ours, data: URIs and
  * organization logos (https URLs). Nothing may frame us. */
 export function documentContentSecurityPolicy(nonce: string): string {
   return [

@@ -1,12 +1,14 @@
-// Structured logs (pino, JSON lines on stdout) and the fields of the request being served.
-// The request edge (app/edge/request-edge.server.ts) opens a request scope; code deeper down adds
-// what it learns (the organization, the user) with noteRequest, and every log line written inside
-// the scope carries the request id. Never log secrets, cookies, Authorization headers, passwords
-// or request bodies: nothing here takes a request or its headers, only the fields named below.
-import { AsyncLocalStorage } from "node:async_hooks";
+// Structured logs (pino, JSON lines on stdout) and the log record of the request being served.
+// The request edge (app/edge/request-edge.server.ts) creates one RequestLog per request and writes
+// it as one line when the response closes; guards add what they learn (the organization, the
+// user) with noteRequest. The record travels explicitly, in React Router's load context and in the
+// RPC context, rather than through AsyncLocalStorage, whose promise hooks cost about an eighth of
+// apiKey.authenticate's throughput on Node 20 (measured; docs/decisions/0018-logs.md).
+// Never log secrets, cookies, Authorization headers, passwords or request bodies: nothing here
+// takes a request or its headers, only the fields named below.
 import pino from "pino";
 
-export interface RequestLogFields {
+export interface RequestLog {
   requestId: string;
   method: string;
   /** The path without its query string (queries can carry tokens, e.g. an invitation link). */
@@ -22,30 +24,19 @@ function levelFromEnvironment(): (typeof LEVELS)[number] {
   return LEVELS.find((level) => level === wanted) ?? "info";
 }
 
-const requestScope = new AsyncLocalStorage<RequestLogFields>();
-
 export const logger = pino({
   level: levelFromEnvironment(),
   base: undefined,
   timestamp: pino.stdTimeFunctions.isoTime,
   formatters: { level: (label) => ({ level: label }) },
-  // Every line written while a request is served names that request.
-  mixin: () => {
-    const scope = requestScope.getStore();
-    return scope ? { requestId: scope.requestId } : {};
-  },
 });
 
-export function withRequestScope<T>(fields: RequestLogFields, work: () => T): T {
-  return requestScope.run(fields, work);
-}
-
 /** Adds what a guard learned about the request (organization, user) to its log line. */
-export function noteRequest(fields: Pick<Partial<RequestLogFields>, "organizationId" | "userId">): void {
-  const scope = requestScope.getStore();
-  if (scope) Object.assign(scope, fields);
+export function noteRequest(log: RequestLog | null | undefined, fields: Pick<Partial<RequestLog>, "organizationId" | "userId">): void {
+  if (log) Object.assign(log, fields);
 }
 
-export function currentRequestId(): string | undefined {
-  return requestScope.getStore()?.requestId;
+/** An unexpected error while serving a request, with the request's id. */
+export function logRequestError(log: RequestLog | null | undefined, error: unknown, message: string): void {
+  logger.error({ requestId: log?.requestId, err: error }, message);
 }

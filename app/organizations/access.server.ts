@@ -6,7 +6,6 @@ import { prisma } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
-import { noteRequest } from "~/lib/logger.server";
 import { roleHas, type Permission } from "./permissions";
 
 export interface OrganizationAccess {
@@ -21,7 +20,6 @@ export async function authorizeOrganization(
   options: { requireActive?: boolean } = {},
 ): Promise<OrganizationAccess> {
   if (!isUuid(organizationId)) throw new DomainError("NOT_FOUND", "organizationNotFound");
-  noteRequest({ organizationId });
   const organization = await prisma.organization.findUnique({
     where: { id: organizationId },
     select: {
@@ -51,7 +49,6 @@ export async function authorizeOrganization(
 /** For platform-admin views, which need no membership: only that the organization exists. */
 export async function requireOrganizationExists(organizationId: string): Promise<void> {
   if (!isUuid(organizationId)) throw new DomainError("NOT_FOUND", "organizationNotFound");
-  noteRequest({ organizationId });
   const found = await prisma.organization.findUnique({ where: { id: organizationId }, select: { id: true } });
   if (!found) throw new DomainError("NOT_FOUND", "organizationNotFound");
 }

@@ -4,10 +4,15 @@ import { ORPCError, os } from "@orpc/server";
 import { isCrossSiteRequest } from "~/auth/cross-site.server";
 import { isFullyAuthenticated } from "~/auth/session.server";
 import { DomainError } from "~/lib/domain-error";
+import { isUuid } from "~/lib/ids";
+import { noteRequest } from "~/lib/logger.server";
 import type { RpcContext } from "./context.server";
 import { toRpcError } from "./errors.server";
 
-export const base = os.$context<RpcContext>().use(async ({ context, next }) => {
+export const base = os.$context<RpcContext>().use(async ({ context, next }, input) => {
+  // Every organization-scoped procedure names its organization; the log line says which.
+  const organizationId = (input as { organizationId?: unknown } | undefined)?.organizationId;
+  if (typeof organizationId === "string" && isUuid(organizationId)) noteRequest(context.requestLog, { organizationId });
   try {
     return await next();
   } catch (error) {

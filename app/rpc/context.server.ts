@@ -5,6 +5,7 @@ import { readSessionToken } from "~/auth/cookies.server";
 import { applicationOrigin } from "~/auth/cross-site.server";
 import { validateSessionToken, type Auth } from "~/auth/session.server";
 import type { Language } from "~/i18n/config";
+import { noteRequest, type RequestLog } from "~/lib/logger.server";
 import { fixedT, languageFromHeaders } from "~/i18n/i18next.server";
 
 export interface RpcContext {
@@ -13,10 +14,12 @@ export interface RpcContext {
   language: Language;
   t: TFunction;
   clientAddress: string;
+  /** The request's log record; null when called outside the request edge (tests). */
+  requestLog: RequestLog | null;
   loadAuth: () => Promise<Auth | null>;
 }
 
-export function createRpcContext(url: string, headers: Headers, clientAddress: string): RpcContext {
+export function createRpcContext(url: string, headers: Headers, clientAddress: string, requestLog: RequestLog | null = null): RpcContext {
   const language = languageFromHeaders(headers);
   let auth: Promise<Auth | null> | undefined;
   return {
@@ -25,10 +28,14 @@ export function createRpcContext(url: string, headers: Headers, clientAddress: s
     language,
     t: fixedT(language),
     clientAddress,
+    requestLog,
     loadAuth: () => {
       if (!auth) {
         const token = readSessionToken(headers.get("cookie"));
-        auth = token ? validateSessionToken(token) : Promise.resolve(null);
+        auth = (token ? validateSessionToken(token) : Promise.resolve(null)).then((found) => {
+          noteRequest(requestLog, { userId: found?.user.id });
+          return found;
+        });
       }
       return auth;
     },

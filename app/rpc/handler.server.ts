@@ -7,7 +7,7 @@ import { RPCHandler as FetchRPCHandler } from "@orpc/server/fetch";
 import { RPCHandler as NodeRPCHandler } from "@orpc/server/node";
 import { BodyLimitPlugin as FetchBodyLimit } from "@orpc/server/fetch";
 import { headersFromNode } from "~/lib/node-headers";
-import { logger } from "~/lib/logger.server";
+import { logRequestError, type RequestLog } from "~/lib/logger.server";
 import { createRpcContext, type RpcContext } from "./context.server";
 import { router } from "./router.server";
 
@@ -31,7 +31,7 @@ const logUnexpectedErrors: NonNullable<Interceptor>[number] = async (options) =>
   try {
     return await options.next();
   } catch (error) {
-    if (!(error instanceof ORPCError) || error.status >= 500) logger.error({ err: error }, "procedure failed");
+    if (!(error instanceof ORPCError) || error.status >= 500) logRequestError(options.context.requestLog, error, "procedure failed");
     throw error;
   }
 };
@@ -48,8 +48,8 @@ function notFoundBody(context: RpcContext) {
   return { json: { defined: false, code: "NOT_FOUND", status: 404, message: context.t("errors:notFound") } };
 }
 
-export async function handleRpcNodeRequest(req: IncomingMessage, res: ServerResponse, url: URL, clientAddress: string): Promise<void> {
-  const context = createRpcContext(url.href, headersFromNode(req), clientAddress);
+export async function handleRpcNodeRequest(req: IncomingMessage, res: ServerResponse, url: URL, clientAddress: string, requestLog: RequestLog): Promise<void> {
+  const context = createRpcContext(url.href, headersFromNode(req), clientAddress, requestLog);
   const { matched } = await nodeHandler.handle(req, res, { prefix: RPC_PREFIX, context });
   if (!matched && !res.headersSent) {
     res.writeHead(404, { "content-type": "application/json" });
