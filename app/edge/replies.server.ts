@@ -86,36 +86,42 @@ export function sendEdgeReply(req: IncomingMessage, res: ServerResponse, reply: 
   }
 }
 
-const DISCARD_LIMIT_BYTES = 128 * 1024 * 1024;
+/** Read and thrown away after an early answer: most over-limit uploads end within this. */
+const DISCARD_BUDGET_BYTES = 1024 * 1024;
+/** Time for the answer to reach a client that keeps uploading, before the connection is cut. */
+const GRACE_MS = 1_000;
 const DISCARD_LIMIT_MS = 15_000;
 
 /**
- * An answer given before the body was read (413, 403, 415...) must still reach the client, which is
- * busy uploading. Closing the socket at once would reset the connection and lose the answer, so the
- * rest of the body is read and thrown away (no memory kept), up to a bound in bytes and time; past
- * that, the connection is cut.
+ * An answer given before the body was read (413, 403, 415...) must still reach the client, which
+ * is busy uploading. Closing the socket at once would reset the connection and could lose the
+ * answer, so the rest of the upload is read and thrown away, up to a small budget (no memory kept
+ * beyond socket buffers). A client still sending after that is paused (TCP stops it) and cut off
+ * a moment later: its answer is already on the wire.
  */
 function discardRestOfBody(req: IncomingMessage, then: () => void): void {
   let discarded = 0;
   const cut = () => req.socket.destroy();
-  const timer = setTimeout(cut, DISCARD_LIMIT_MS);
-  timer.unref();
+  const limit = setTimeout(cut, DISCARD_LIMIT_MS);
+  limit.unref();
   let finished = false;
   const done = () => {
-    clearTimeout(timer);
+    clearTimeout(limit);
     if (!finished) {
       finished = true;
       then();
     }
   };
-  req.on("data", (chunk: Buffer) => {
+  const onData = (chunk: Buffer) => {
     discarded += chunk.length;
-    if (discarded > DISCARD_LIMIT_BYTES) {
-      done();
-      cut();
+    if (discarded > DISCARD_BUDGET_BYTES) {
+      req.off("data", onData);
+      req.pause();
+      setTimeout(cut, GRACE_MS).unref();
     }
-  });
+  };
+  req.on("data", onData);
   req.once("end", done);
-  req.once("close", done);
+  req.once("close", () => clearTimeout(limit));
   req.resume();
 }

@@ -16,6 +16,7 @@ import { applicationOrigin, isCrossSiteRequest } from "~/auth/cross-site.server"
 import { createLoadContext } from "~/context.server";
 import { env } from "~/env.server";
 import { logRequestError, logger, type RequestLog } from "~/lib/logger.server";
+import { headersFromNode } from "~/lib/node-headers";
 import { handleRpcNodeRequest, RPC_PREFIX } from "~/rpc/handler.server";
 import { readLimitedBody } from "./body.server";
 import { sendEdgeReply, type EdgeReply } from "./replies.server";
@@ -64,16 +65,6 @@ function clientAddressOf(req: IncomingMessage, trustProxy: boolean): string {
     if (first) return first.slice(0, 64);
   }
   return req.socket.remoteAddress ?? "unknown";
-}
-
-/** Node's headers as fetch Headers (repeated headers joined as fetch would). */
-function fetchHeadersOf(req: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name.startsWith(":")) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
-  return headers;
 }
 
 /** Writes a fetch Response to Node, streaming its body with backpressure. */
@@ -170,7 +161,7 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
       if (answered) return;
     }
 
-    const headers = fetchHeadersOf(req);
+    const headers = headersFromNode(req);
     let body: Buffer<ArrayBuffer> | undefined;
     if (!isRead) {
       if (isCrossSiteRequest(headers, applicationOrigin(url.href))) {
