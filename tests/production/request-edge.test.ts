@@ -65,6 +65,17 @@ describe("the request edge on the production server", () => {
     expect(JSON.parse(propfind.body.toString("utf8"))).toEqual({ code: "METHOD_NOT_SUPPORTED", message: "Diese Methode ist hier nicht erlaubt." });
   });
 
+  it("renders React Router's own 405 (a POST to a page without an action) as a translated page", async () => {
+    const response = await fetch(`${server.origin}/dashboard/organization-settings/audit-log`, {
+      method: "POST",
+      headers: { Accept: "text/html", "Accept-Language": "de", Cookie: cookies.member, Origin: server.origin, "Content-Type": "application/x-www-form-urlencoded" },
+      body: "x=1",
+      redirect: "manual",
+    });
+    expect(response.status).toBe(405);
+    expect(await response.text()).toContain("Fehler 405");
+  });
+
   it("answers a bad Host or request target with 400, and keeps serving", async () => {
     expect((await rawRequest(server.port, { target: "/login", host: "a b" })).status).toBe(400);
     expect((await rawRequest(server.port, { target: "*" })).status).toBe(400);
