@@ -27,6 +27,11 @@ describe("configuration", () => {
     }
   });
 
+  it("names a log level it does not know", () => {
+    expect(parseEnv({ DATABASE_URL: "postgres://x/y" }).LOG_LEVEL).toBe("info");
+    expect(() => parseEnv({ DATABASE_URL: "postgres://x/y", LOG_LEVEL: "verbose" })).toThrow(/LOG_LEVEL must be one of/);
+  });
+
   it("explains a missing DATABASE_URL", () => {
     expect(() => parseEnv({})).toThrow(/DATABASE_URL is required/);
   });

@@ -18,6 +18,9 @@ const schema = z.object({
     .default("false")
     .transform((v) => v === "true" || v === "1"),
   DATABASE_POOL_SIZE: z.coerce.number({ error: "DATABASE_POOL_SIZE must be a number." }).int().min(1).max(500).default(20),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { error: "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent." })
+    .default("info"),
   MAIL_OUTBOX_DIR: z.string().min(1).default(".outbox"),
   SMTP_URL: z.url({ error: "SMTP_URL must be a URL such as smtp://user:pass@mail.example.com:587." }).optional(),
 });
