@@ -1,10 +1,10 @@
 // Form and procedure schemas for accounts. Messages are translation keys under `errors:`.
 import { z } from "zod";
-import { storedText } from "~/lib/text";
+import { asciiLowerCase, storedText } from "~/lib/text";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password-rules";
 
 export const emailSchema = storedText({ max: 254 })
-  .transform((email) => email.toLowerCase())
+  .transform(asciiLowerCase)
   .pipe(z.email({ error: "field.email" }));
 
 export const signInSchema = z.object({

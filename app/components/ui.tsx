@@ -1,6 +1,7 @@
 // Small shared UI pieces. Styling lives here so pages stay about their content.
 import type { ComponentProps, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { isErrorKey } from "~/i18n/error-keys";
 import { Link } from "react-router";
 
 export function cx(...classes: (string | false | null | undefined)[]) {
@@ -44,11 +45,13 @@ export function ButtonLink({ variant = "primary", size, className, ...props }: C
   return <Link className={buttonClass(variant, className, size)} {...props} />;
 }
 
-/** Translates a field error: the schemas carry keys under `errors:`. */
+/** Translates a field error: the schemas carry keys under `errors:`; anything else (zod's own
+ * wording) is never handed to i18next, which would interpret it (app/i18n/error-keys.ts). */
 export function useFieldError(errors: string[] | undefined, params?: Record<string, unknown>) {
   const { t } = useTranslation();
   const first = errors?.[0];
-  return first ? t(`errors:${first}`, { min: 10, max: 256, ...params }) : undefined;
+  if (!first) return undefined;
+  return isErrorKey(first) ? t(`errors:${first}`, { min: 10, max: 256, ...params }) : t("errors:field.invalid");
 }
 
 export function Field({

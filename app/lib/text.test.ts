@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { storedText } from "./text";
+import { asciiLowerCase, storedText } from "./text";
 
 const name = storedText({ max: 20 });
 const issue = (value: unknown) => {
@@ -56,5 +56,11 @@ describe("storedText", () => {
       }),
       { numRuns: 5000 },
     );
+  });
+
+  it("lowercases ASCII only, so look-alikes cannot slip past ASCII rules", () => {
+    expect(asciiLowerCase("AcMe-42")).toBe("acme-42");
+    expect(asciiLowerCase("\u212Acme")).toBe("\u212Acme");
+    expect("\u212Acme".toLowerCase()).toBe("kcme");
   });
 });

@@ -40,3 +40,9 @@ export function storedText({ min = 1, max }: { min?: number; max: number }) {
     .min(min, "field.required")
     .max(max, "field.tooLong");
 }
+
+/** Lowercases A-Z only. String#toLowerCase maps some non-ASCII letters onto ASCII ones (the Kelvin
+ * sign U+212A becomes "k"), which would let a look-alike pass an ASCII-only rule after the fact. */
+export function asciiLowerCase(value: string): string {
+  return value.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+}

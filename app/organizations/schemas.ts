@@ -1,14 +1,14 @@
 // Input schemas shared by the forms (conform) and the procedures (oRPC). Messages are
 // translation keys under `errors:`; forms translate them when rendering.
 import { z } from "zod";
-import { storedText } from "~/lib/text";
+import { asciiLowerCase, storedText } from "~/lib/text";
 
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{1,46}[a-z0-9]$/;
 
 export const organizationNameSchema = storedText({ max: 80 });
 
 export const slugSchema = storedText({ max: 48 })
-  .transform((slug) => slug.toLowerCase())
+  .transform(asciiLowerCase)
   .pipe(z.string().regex(SLUG_PATTERN, "field.slug"));
 
 export const organizationInputSchema = z

@@ -7,6 +7,15 @@ import { AppShell } from "~/components/app-shell";
 import { ErrorPage } from "~/components/error-page";
 import { loadAppShell } from "~/organizations/app-shell.server";
 
+/** Runs before any admin loader or action, and before React Router would answer a POST to an
+ * admin page with 405 (which would tell a stranger the page exists): 404 first. */
+export const middleware: Route.MiddlewareFunction[] = [
+  async (args, next) => {
+    await requirePlatformAdmin(args, { fresh: false });
+    return next();
+  },
+];
+
 export async function loader(args: Route.LoaderArgs) {
   return loadAppShell(await requirePlatformAdmin(args, { fresh: false }));
 }

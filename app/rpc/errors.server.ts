@@ -1,6 +1,7 @@
 // DomainError → oRPC error, in one place; also translates oRPC's own input errors.
 import { ORPCError } from "@orpc/server";
 import type { TFunction } from "i18next";
+import { isErrorKey } from "~/i18n/error-keys";
 import { domainErrorMessage, isDomainError } from "~/lib/domain-error";
 
 export function toRpcError(error: unknown, t: TFunction): unknown {
@@ -12,18 +13,44 @@ export function toRpcError(error: unknown, t: TFunction): unknown {
     });
   }
   if (error instanceof ORPCError && error.code === "BAD_REQUEST" && error.message === "Input validation failed") {
-    type Issue = { path?: PropertyKey[]; message: string; minimum?: number | bigint; maximum?: number | bigint };
-    const issues = (error.data as { issues?: Issue[] } | undefined)?.issues ?? [];
+    const issues = (error.data as { issues?: ValidationIssue[] } | undefined)?.issues ?? [];
     return new ORPCError("BAD_REQUEST", {
       message: t("errors:invalidInput"),
-      // Our schemas carry translation keys as messages; zod's own messages pass through as they are.
-      data: {
-        issues: issues.map((issue) => ({
-          path: (issue.path ?? []).map(String).join("."),
-          message: t(`errors:${issue.message}`, { defaultValue: issue.message, min: issue.minimum, max: issue.maximum }),
-        })),
-      },
+      data: { issues: issues.flatMap((issue) => translateIssue(issue, t)) },
     });
   }
   return error;
+}
+
+/** A validation issue as zod reports it through oRPC. */
+interface ValidationIssue {
+  path?: PropertyKey[];
+  message: string;
+  code?: string;
+  keys?: string[];
+  minimum?: number | bigint;
+  maximum?: number | bigint;
+}
+
+/** zod's own issue codes, for issues whose message is zod's (English) text rather than our key. */
+const ZOD_CODE_KEYS: Record<string, string> = {
+  invalid_type: "field.invalidType",
+  invalid_value: "field.invalidChoice",
+  unrecognized_keys: "field.unexpected",
+};
+
+/**
+ * Our schemas carry translation keys as messages; those are translated. zod's own messages can
+ * quote the caller's input ('Unrecognized key: "…"'), so they never reach i18next (which would
+ * run a `$t(…)` inside them as a nested lookup with options): they are worded by issue code.
+ * An unexpected field is reported at its own path.
+ */
+function translateIssue(issue: ValidationIssue, t: TFunction): { path: string; message: string }[] {
+  const path = (issue.path ?? []).map(String);
+  if (isErrorKey(issue.message)) {
+    return [{ path: path.join("."), message: t(`errors:${issue.message}`, { min: issue.minimum, max: issue.maximum }) }];
+  }
+  const message = t(`errors:${ZOD_CODE_KEYS[issue.code ?? ""] ?? "field.invalid"}`);
+  if (issue.code === "unrecognized_keys" && issue.keys?.length) return issue.keys.map((key) => ({ path: [...path, key].join("."), message }));
+  return [{ path: path.join("."), message }];
 }

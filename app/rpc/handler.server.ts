@@ -26,8 +26,12 @@ const translateMalformedRequest: NonNullable<Interceptor>[number] = async (optio
   }
 };
 
-/** A 500 inside a procedure is answered by oRPC as INTERNAL_SERVER_ERROR; say what it was in the log. */
-const logUnexpectedErrors: NonNullable<Interceptor>[number] = async (options) => {
+type ClientInterceptor = NonNullable<NonNullable<ConstructorParameters<typeof FetchRPCHandler<RpcContext>>[1]>["clientInterceptors"]>[number];
+
+/** A 500 inside a procedure is answered by oRPC as INTERNAL_SERVER_ERROR; say what it was in the
+ * log. A client interceptor wraps the procedure call only, so a caller's malformed request (which
+ * oRPC answers with 400 while decoding it) is not mistaken for a failure of ours. */
+const logUnexpectedErrors: ClientInterceptor = async (options) => {
   try {
     return await options.next();
   } catch (error) {
@@ -37,10 +41,11 @@ const logUnexpectedErrors: NonNullable<Interceptor>[number] = async (options) =>
 };
 
 /** Served behind the request edge (app/edge), which has already read the body with its limit. */
-const nodeHandler = new NodeRPCHandler(router, { interceptors: [translateMalformedRequest, logUnexpectedErrors] });
+const nodeHandler = new NodeRPCHandler(router, { interceptors: [translateMalformedRequest], clientInterceptors: [logUnexpectedErrors] });
 const fetchHandler = new FetchRPCHandler(router, {
   plugins: [new FetchBodyLimit({ maxBodySize: MAX_BODY_BYTES })],
-  interceptors: [translateMalformedRequest, logUnexpectedErrors],
+  interceptors: [translateMalformedRequest],
+  clientInterceptors: [logUnexpectedErrors],
 });
 
 /** An unknown procedure: oRPC's error shape, in the caller's language. */

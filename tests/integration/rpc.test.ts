@@ -127,3 +127,40 @@ describe("/rpc validation limits", () => {
     expect((json.data as { issues: { message: string }[] }).issues[0]!.message).toBe("Use at most 80 characters.");
   });
 });
+
+describe("/rpc validation messages never interpret the caller's text", () => {
+  // A field name is quoted in zod's "Unrecognized key" message; i18next would run a `$t(…)` inside
+  // it as a nested lookup whose options reconfigure the shared interpolator (found by a hostile
+  // review: one unauthenticated request froze the server for seconds, or broke every later message).
+  const malformedButWellFormedKey = "sk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA2nuKpf";
+  const injections = [
+    '$t(zz, {"defaultValue":"<x>","x":"<x>","interpolation":{"prefix":"<","suffix":">","skipOnVariables":false,"maxReplaces":30000000}})',
+    '$t(zz, {"defaultValue":"<x>","x":"1","interpolation":{"prefix":"<","suffix":">","escapeValue":true,"escape":"nope"}})',
+    '$t(errors:field.tooLong, {"max":1,"interpolation":{"escapeValue":true,"escape":"nope"}})',
+    "{{max}} $t(errors:unexpected)",
+  ];
+
+  it("answers an injected field name with a plain 400 naming the field, and leaves later messages intact", async () => {
+    const user = await createUser();
+    const { token } = await signedIn(user.id);
+    for (const field of injections) {
+      const answer = await rpc("apiKey/authenticate", {
+        headers: { authorization: `Bearer ${malformedButWellFormedKey}` },
+        body: JSON.stringify({ json: { scopes: [], [field]: 1 } }),
+      });
+      expect(answer.status).toBe(400);
+      expect((answer.json.data as { issues: unknown[] }).issues).toEqual([{ path: field, message: "This field is not expected here." }]);
+      const created = await rpc("organization/create", { token, body: JSON.stringify({ json: { name: "x".repeat(81), [field]: 1 } }) });
+      expect(created.status).toBe(400);
+      const messages = (created.json.data as { issues: { message: string }[] }).issues.map((issue) => issue.message);
+      expect(messages).toContain("Use at most 80 characters.");
+    }
+  });
+
+  it("words zod's own issues by their code, in the caller's language", async () => {
+    const user = await createUser();
+    const { token } = await signedIn(user.id);
+    const wrongType = await rpc("organization/setActive", { token, body: JSON.stringify({ json: { organizationId: 42 } }), headers: { "accept-language": "de" } });
+    expect((wrongType.json.data as { issues: unknown[] }).issues).toEqual([{ path: "organizationId", message: "Dieses Feld hat den falschen Typ." }]);
+  });
+});

@@ -283,9 +283,18 @@ describe("hostile input against the production server", () => {
       fc.record({ path: fc.constantFrom("nope", "organization/nope", "__proto__/x", "apiKey/authenticate/extra"), cookie: fc.constant("owner"), input: fc.jsonValue() }),
     );
     const envelope = fc.constantFrom("json", "bare", "broken", "array");
+    // Field names that i18next would read as instructions if they ever reached a translation.
+    const extraKey = fc.option(
+      fc.oneof(
+        fc.string({ maxLength: 20 }),
+        fc.constantFrom("__proto__", "constructor", '$t(zz, {"interpolation":{"escapeValue":true,"escape":"nope"}})', "{{max}}", '$t(errors:field.tooLong, {"max":"$t(x)"})'),
+      ),
+      { nil: undefined },
+    );
     await fc.assert(
-      fc.asyncProperty(procedure, envelope, fc.string({ maxLength: 80 }), async ({ path, cookie, input }, shape, authorization) => {
-        const body = shape === "json" ? JSON.stringify({ json: input }) : shape === "bare" ? JSON.stringify(input) : shape === "array" ? "[1,2" : `{"json": ${JSON.stringify(input).slice(0, -1)}`;
+      fc.asyncProperty(procedure, envelope, fc.string({ maxLength: 80 }), extraKey, async ({ path, cookie, input }, shape, authorization, extra) => {
+        const withExtra = extra !== undefined && typeof input === "object" && input !== null && !Array.isArray(input) ? { ...input, [extra]: 1 } : input;
+        const body = shape === "json" ? JSON.stringify({ json: withExtra }) : shape === "bare" ? JSON.stringify(withExtra) : shape === "array" ? "[1,2" : `{"json": ${JSON.stringify(withExtra).slice(0, -1)}`;
         const response = await send({
           method: "POST",
           target: `/rpc/${path}`,

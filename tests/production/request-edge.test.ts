@@ -91,7 +91,16 @@ describe("the request edge on the production server", () => {
         expect(response.status, `${cookie ? "member" : "signed out"}: ${path}`).toBe(404);
         // A page like any other missing page, not a bare JSON body.
         if (!path.endsWith(".data")) expect(await response.text(), path).toContain("<title>Page not found · KeyLedger</title>");
+        // A POST must not give the tree away with a 405 ("this page exists but takes no POST").
+        const post = await fetch(`${server.origin}${path}`, {
+          method: "POST",
+          headers: { Origin: server.origin, "Content-Type": "application/x-www-form-urlencoded", ...(cookie ? { Cookie: cookie } : {}) },
+          body: "x=1",
+          redirect: "manual",
+        });
+        expect(post.status, `POST ${path}`).toBe(404);
       }
+      expect((await page("/admin.data?_routes=root", cookie ? { Cookie: cookie } : {})).status, "/admin.data?_routes=root").toBe(404);
     }
   });
 
