@@ -1,6 +1,8 @@
 // Configuration, validated once at boot. Each bad variable gets its own clear message.
 import { z } from "zod";
 
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z
@@ -19,7 +21,7 @@ const schema = z.object({
     .transform((v) => v === "true" || v === "1"),
   DATABASE_POOL_SIZE: z.coerce.number({ error: "DATABASE_POOL_SIZE must be a number." }).int().min(1).max(500).default(20),
   LOG_LEVEL: z
-    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { error: "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent." })
+    .enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}.` })
     .default("info"),
   MAIL_OUTBOX_DIR: z.string().min(1).default(".outbox"),
   SMTP_URL: z.url({ error: "SMTP_URL must be a URL such as smtp://user:pass@mail.example.com:587." }).optional(),

@@ -13,6 +13,7 @@ export default [
     route("organization-settings/api-keys", "routes/dashboard.organization-settings.api-keys.tsx"),
     route("organization-settings/audit-log", "routes/dashboard.organization-settings.audit-log.tsx"),
     route("account/security", "routes/dashboard.account.security.tsx"),
+    route("*", "routes/not-found.tsx", { id: "dashboard-not-found" }),
   ]),
   // Platform admin: the same shell; 404 for everyone else; a fresh session for every page.
   route("admin", "routes/admin.tsx", [
@@ -20,6 +21,7 @@ export default [
     route("organizations", "routes/admin.organizations.tsx"),
     route("organizations/:organizationId", "routes/admin.organizations.$organizationId.tsx"),
     route("organizations/:organizationId/audit-log", "routes/admin.organizations.$organizationId.audit-log.tsx"),
+    route("*", "routes/not-found.tsx", { id: "admin-not-found" }),
   ]),
   // /rpc never reaches React Router: the request edge hands it to oRPC (app/edge/request-edge.server.ts).
   route("healthz", "routes/healthz.ts"),

@@ -8,6 +8,7 @@ import { join, relative, resolve } from "node:path";
 import { ConfigError, parseEnv } from "../app/env.server.ts";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./lib/embedded-postgres.ts";
 import { migrate } from "./lib/migrate.ts";
+import { installProcessGuards } from "../server/process-guards.ts";
 
 const root = join(import.meta.dirname, "..");
 const startedAt = performance.now();
@@ -38,10 +39,7 @@ async function main() {
   }
 
   const app = dev ? await startDevServer(env.TRUST_PROXY) : await startBuiltServer(env.TRUST_PROXY);
-  // Last resort: the request edge catches every request's errors, so these should never fire.
-  // They are logged, and the server keeps serving every other organization.
-  process.on("uncaughtException", (error) => app.hooks.logger.fatal({ err: error }, "uncaught exception"));
-  process.on("unhandledRejection", (reason) => app.hooks.logger.error({ err: reason }, "unhandled promise rejection"));
+  installProcessGuards(app.hooks.logger);
   await new Promise<void>((resolve, reject) => {
     app.server.once("error", reject);
     app.server.listen(env.PORT, env.HOST, resolve);

@@ -11,14 +11,14 @@ export async function createDevServer(options: { trustProxy: boolean }): Promise
   const server: Server = createServer();
   const vite = await createViteServer({ server: { middlewareMode: true, hmr: { server } }, appType: "custom" });
   const edges = new WeakMap<ServerBuild, RequestListener>();
+  /** Vite rebuilds the bundle on demand; the same object comes back until a file changes. */
+  const loadBuild = async () => (await vite.ssrLoadModule("virtual:react-router/server-build")) as unknown as ServerBuild;
   // Loaded once up front, so a broken app fails at start and the process handlers have a logger.
-  const hooks: ServerHooks = serverHooksOf((await vite.ssrLoadModule("virtual:react-router/server-build")) as unknown as ServerBuild);
+  const hooks: ServerHooks = serverHooksOf(await loadBuild());
 
   server.on("request", (req, res) => {
-    vite
-      .ssrLoadModule("virtual:react-router/server-build")
-      .then((module) => {
-        const build = module as unknown as ServerBuild;
+    loadBuild()
+      .then((build) => {
         let edge = edges.get(build);
         if (!edge) {
           edge = serverHooksOf(build).createRequestEdge({ build, mode: "development", trustProxy: options.trustProxy, files: vite.middlewares });

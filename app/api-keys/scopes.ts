@@ -17,11 +17,26 @@ export const apiKeyScopeSchema = z.enum(API_KEY_SCOPES, { error: "apiKey.unknown
 
 export const apiKeyNameSchema = storedText({ max: KEY_NAME_MAX });
 
-export const apiKeyScopesSchema = z
-  .array(apiKeyScopeSchema, { error: "apiKey.scopesRequired" })
-  .min(1, "apiKey.scopesRequired")
-  .max(API_KEY_SCOPES.length, "apiKey.duplicateScopes")
-  .refine((scopes) => new Set(scopes).size === scopes.length, "apiKey.duplicateScopes");
+/**
+ * A list whose length is checked before its elements: zod reports every bad element, so a
+ * 30,000-element list of garbage would cost seconds and a multi-megabyte answer before a length
+ * rule placed after the elements ever ran.
+ */
+function scopeList(bounds: { min?: number; max: number; tooLong: string }) {
+  return z
+    .array(z.unknown(), { error: "apiKey.scopesRequired" })
+    .min(bounds.min ?? 0, "apiKey.scopesRequired")
+    .max(bounds.max, bounds.tooLong)
+    .pipe(z.array(apiKeyScopeSchema));
+}
+
+export const apiKeyScopesSchema = scopeList({ min: 1, max: API_KEY_SCOPES.length, tooLong: "apiKey.duplicateScopes" }).refine(
+  (scopes) => new Set(scopes).size === scopes.length,
+  "apiKey.duplicateScopes",
+);
+
+/** apiKey.authenticate: the scopes the key must hold (none: identity only). */
+export const requestedScopesSchema = scopeList({ max: 50, tooLong: "apiKey.tooManyScopes" });
 
 /** RPC: an ISO 8601 date-time with offset, e.g. 2027-01-31T23:59:59Z, within the accepted range. */
 export const apiKeyExpiresAtSchema = z.iso

@@ -3,6 +3,7 @@
 // Bad values are a clear 400, never a 500. Client-safe: the page's filter form uses it too.
 import { z } from "zod";
 import { isDateInRange, parseCalendarDay } from "~/lib/dates";
+import { UUID_PATTERN } from "~/lib/ids";
 
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v), schema.optional());
@@ -30,7 +31,6 @@ export interface AuditCursor {
   id: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function base64UrlEncode(text: string): string {
   return btoa(text).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
@@ -52,7 +52,7 @@ export function encodeCursor(cursor: AuditCursor): string {
 export function decodeCursor(value: string): AuditCursor | null {
   const decoded = base64UrlDecode(value);
   const [iso, id, ...rest] = decoded?.split("|") ?? [];
-  if (!iso || !id || rest.length || !UUID.test(id) || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(iso)) return null;
+  if (!iso || !id || rest.length || !UUID_PATTERN.test(id) || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(iso)) return null;
   const createdAt = new Date(iso);
   return isDateInRange(createdAt) ? { createdAt, id } : null;
 }
@@ -65,7 +65,7 @@ export const auditQuerySchema = z.object({
     if (!cursor) ctx.addIssue({ code: "custom", message: "auditLog.badCursor" });
     return cursor ?? undefined;
   }),
-  event: optional(z.string().regex(UUID, "auditLog.badEvent")),
+  event: optional(z.string().regex(UUID_PATTERN, "auditLog.badEvent")),
 });
 
 export type AuditQuery = z.infer<typeof auditQuerySchema>;

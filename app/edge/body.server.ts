@@ -5,7 +5,7 @@ import type { IncomingMessage } from "node:http";
 
 export type BodyResult = { ok: true; body: Buffer<ArrayBuffer> } | { ok: false; reason: "tooLarge" | "aborted" };
 
-export function declaredTooLarge(req: IncomingMessage, limit: number): boolean {
+function declaredTooLarge(req: IncomingMessage, limit: number): boolean {
   const declared = req.headers["content-length"];
   return declared !== undefined && Number(declared) > limit;
 }

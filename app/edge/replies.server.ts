@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Language } from "~/i18n/config";
 import { fixedT, languageFromHeaders } from "~/i18n/i18next.server";
 
-export type EdgeErrorCode =
+type EdgeErrorCode =
   | "BAD_REQUEST"
   | "FORBIDDEN"
   | "NOT_FOUND"
@@ -21,7 +21,7 @@ const TITLE_KEYS: Partial<Record<number, string>> = {
 };
 
 /** The caller's language from the lng cookie and Accept-Language only (no URL parsing needed). */
-export function languageOfNodeRequest(req: IncomingMessage): Language {
+function languageOfNodeRequest(req: IncomingMessage): Language {
   const headers = new Headers();
   for (const name of ["cookie", "accept-language"] as const) {
     const value = req.headers[name];
@@ -81,7 +81,8 @@ export function sendEdgeReply(req: IncomingMessage, res: ServerResponse, reply: 
   } else {
     // The answer goes out now; the response ends (and the connection may close) once the rest of
     // the upload has been read, so closing cannot reset the connection under the client's feet.
-    res.write(payload);
+    res.flushHeaders();
+    if (payload) res.write(payload);
     discardRestOfBody(req, () => res.end());
   }
 }

@@ -2,7 +2,8 @@
 // server alike (server/). It owns what must hold for every request, whatever route it reaches:
 // - a request id (in every log line and in the X-Request-Id response header) and one log line
 //   per request;
-// - the request line and Host are valid (400), the method is one we serve (405 with Allow);
+// - the request line and Host are valid (400), the method is one we serve (405 with Allow;
+//   /rpc takes POST only);
 // - the auth layer's raw organization routes do not exist (404, every method);
 // - bodies stay under a limit, chunked or not, without buffering more than the limit (413);
 // - cookie-authenticated page writes come from our own pages (403; /rpc checks per procedure);
@@ -17,20 +18,19 @@ import { createLoadContext } from "~/context.server";
 import { env } from "~/env.server";
 import { logRequestError, logger, type RequestLog } from "~/lib/logger.server";
 import { headersFromNode } from "~/lib/node-headers";
-import { handleRpcNodeRequest, RPC_PREFIX } from "~/rpc/handler.server";
+import { handleRpcNodeRequest, MAX_RPC_BODY_BYTES, RPC_PREFIX } from "~/rpc/handler.server";
 import { readLimitedBody } from "./body.server";
 import { sendEdgeReply, type EdgeReply } from "./replies.server";
 import { resolveRequestTarget } from "./request-target";
 import { baselineSecurityHeaders } from "./security-headers";
 
 /** No form of ours comes near this; a huge form (or password) would tie up a core to parse. */
-export const MAX_PAGE_BODY_BYTES = 1024 * 1024;
-/** Procedure inputs are small JSON objects. */
-export const MAX_RPC_BODY_BYTES = 64 * 1024;
+const MAX_PAGE_BODY_BYTES = 1024 * 1024;
 
-/** Everything the app answers. OPTIONS gets its Allow list here; no CORS is offered. */
-const ALLOWED_METHODS = ["GET", "HEAD", "POST", "OPTIONS"];
-const ALLOW = ALLOWED_METHODS.join(", ");
+/** What pages answer, and what /rpc answers (every procedure is a POST). OPTIONS gets the Allow
+ * list here; no CORS is offered. */
+const PAGE_METHODS = ["GET", "HEAD", "POST", "OPTIONS"];
+const RPC_METHODS = ["POST", "OPTIONS"];
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
@@ -58,11 +58,14 @@ function requestIdOf(req: IncomingMessage, trustProxy: boolean): string {
   return trustProxy && typeof forwarded === "string" && PROXY_REQUEST_ID.test(forwarded) ? forwarded : randomUUID();
 }
 
+/** Behind the proxy TRUST_PROXY vouches for, the client is the last X-Forwarded-For entry: the one
+ * that proxy appended. Entries before it are whatever the client chose to send, so taking the
+ * first would let anyone pick a fresh address (and a fresh rate-limit budget) per request. */
 function clientAddressOf(req: IncomingMessage, trustProxy: boolean): string {
   if (trustProxy) {
     const forwarded = req.headers["x-forwarded-for"];
-    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
-    if (first) return first.slice(0, 64);
+    const last = (Array.isArray(forwarded) ? forwarded.at(-1) : forwarded)?.split(",").at(-1)?.trim();
+    if (last) return last.slice(0, 64);
   }
   return req.socket.remoteAddress ?? "unknown";
 }
@@ -117,11 +120,12 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
     const url = target.url;
     scope.path = url.pathname.slice(0, 256);
     if (isDisabledPath(url.pathname)) return reply({ status: 404, code: "NOT_FOUND", messageKey: "notFound" });
-    if (!ALLOWED_METHODS.includes(method)) {
-      return reply({ status: 405, code: "METHOD_NOT_SUPPORTED", messageKey: "methodNotAllowed", headers: { Allow: ALLOW }, close: true });
+    const allowed = isRpc ? RPC_METHODS : PAGE_METHODS;
+    if (!allowed.includes(method)) {
+      return reply({ status: 405, code: "METHOD_NOT_SUPPORTED", messageKey: "methodNotAllowed", headers: { Allow: allowed.join(", ") }, close: true });
     }
     if (method === "OPTIONS") {
-      res.writeHead(204, { Allow: ALLOW, "Content-Length": "0" });
+      res.writeHead(204, { Allow: allowed.join(", "), "Content-Length": "0" });
       res.end();
       return;
     }
@@ -130,23 +134,22 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
     const isRead = method === "GET" || method === "HEAD";
 
     if (isRpc) {
-      if (!isRead) {
-        const contentType = req.headers["content-type"];
-        if (contentType !== undefined && !/^application\/json\s*(;|$)/i.test(contentType)) {
-          return reply({ status: 415, code: "UNSUPPORTED_MEDIA_TYPE", messageKey: "unsupportedMediaType", close: true });
+      // Only POST gets here: oRPC would read any other method's body itself, with no limit.
+      const contentType = req.headers["content-type"];
+      if (contentType !== undefined && !/^application\/json\s*(;|$)/i.test(contentType)) {
+        return reply({ status: 415, code: "UNSUPPORTED_MEDIA_TYPE", messageKey: "unsupportedMediaType", close: true });
+      }
+      const body = await readLimitedBody(req, MAX_RPC_BODY_BYTES);
+      if (!body.ok) return body.reason === "tooLarge" ? reply({ status: 413, code: "PAYLOAD_TOO_LARGE", messageKey: "payloadTooLarge", close: true }) : undefined;
+      if (body.body.length > 0) {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(body.body.toString("utf8"));
+        } catch {
+          return reply({ status: 400, code: "BAD_REQUEST", messageKey: "invalidJson" });
         }
-        const body = await readLimitedBody(req, MAX_RPC_BODY_BYTES);
-        if (!body.ok) return body.reason === "tooLarge" ? reply({ status: 413, code: "PAYLOAD_TOO_LARGE", messageKey: "payloadTooLarge", close: true }) : undefined;
-        if (body.body.length > 0) {
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(body.body.toString("utf8"));
-          } catch {
-            return reply({ status: 400, code: "BAD_REQUEST", messageKey: "invalidJson" });
-          }
-          // oRPC's Node adapter takes a body that was already read, as it does from body parsers.
-          (req as IncomingMessage & { body?: unknown }).body = parsed;
-        }
+        // oRPC's Node adapter takes a body that was already read, as it does from body parsers.
+        (req as IncomingMessage & { body?: unknown }).body = parsed;
       }
       return handleRpcNodeRequest(req, res, url, clientAddress, scope);
     }

@@ -7,8 +7,21 @@ import type { z } from "zod";
 import { domainErrorMessage, isDomainError } from "./domain-error";
 import { translatorFor } from "./http-errors.server";
 
+/** No form of ours has a list this long. conform reads "scopes[150000000]" as a list of that
+ * length and allocates every slot: one 50-byte request could exhaust the process's memory. */
+const MAX_LIST_INDEX = 100;
+
+function hasHugeIndex(name: string): boolean {
+  for (const [, index] of name.matchAll(/\[(\d+)\]/g)) if (index!.length > 3 || Number(index) > MAX_LIST_INDEX) return true;
+  return false;
+}
+
+/** Parses a form body with its zod schema (through conform). Fields with absurd list indices are
+ * dropped before conform sees them, so the schema reports what is missing, as for any bad form. */
 export async function parseForm<Schema extends z.ZodType>(request: Request, schema: Schema) {
-  const formData = await request.formData().catch(() => new FormData());
+  const received = await request.formData().catch(() => new FormData());
+  const formData = new FormData();
+  for (const [name, value] of received) if (!hasHugeIndex(name)) formData.append(name, value);
   return { formData, submission: parseWithZod(formData, { schema }) };
 }
 

@@ -7,6 +7,7 @@
 // Never log secrets, cookies, Authorization headers, passwords or request bodies: nothing here
 // takes a request or its headers, only the fields named below.
 import pino from "pino";
+import { LOG_LEVELS } from "~/env.server";
 
 export interface RequestLog {
   requestId: string;
@@ -17,11 +18,10 @@ export interface RequestLog {
   userId?: string;
 }
 
-const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-
-function levelFromEnvironment(): (typeof LEVELS)[number] {
-  const wanted = process.env.LOG_LEVEL;
-  return LEVELS.find((level) => level === wanted) ?? "info";
+/** Read without env(), so importing the logger needs no database configuration; env() has already
+ * refused a bad LOG_LEVEL at boot. */
+function levelFromEnvironment(): (typeof LOG_LEVELS)[number] {
+  return LOG_LEVELS.find((level) => level === process.env.LOG_LEVEL) ?? "info";
 }
 
 export const logger = pino({

@@ -43,6 +43,12 @@ describe("safeRedirectPath", () => {
     expect(safeRedirectPath(42)).toBe(DEFAULT_REDIRECT);
   });
 
+  it("keeps encoded text in the query, where it cannot lead anywhere", () => {
+    expect(safeRedirectPath("/admin/organizations?q=acme%20corp&p=100%25")).toBe("/admin/organizations?q=acme%20corp&p=100%25");
+    expect(safeRedirectPath("/dashboard?next=%2F%2Fevil.example")).toBe("/dashboard?next=%2F%2Fevil.example");
+    expect(safeRedirectPath("/%2F%2Fevil.example?x=1")).toBe(DEFAULT_REDIRECT);
+  });
+
   it("turns non-ASCII paths into a valid header value on the same origin", () => {
     expect(safeRedirectPath("/dashboard?q=Grüße")).toBe("/dashboard?q=Gr%C3%BC%C3%9Fe");
   });

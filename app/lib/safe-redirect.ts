@@ -36,12 +36,16 @@ function looksSafe(form: string): boolean {
 
 /**
  * A same-origin path (with query and fragment) to redirect to, or `fallback`.
- * Accepts only values that start with a single "/", contain no control characters or
- * backslashes in any percent-decoded form, and resolve to the placeholder origin.
+ * Accepts only values without control characters, spaces or backslashes whose path starts with a
+ * single "/" and stays so in every percent-decoded form, and that resolve to the placeholder origin.
  */
 export function safeRedirectPath(value: unknown, fallback = DEFAULT_REDIRECT): string {
   if (typeof value !== "string" || value.length === 0 || value.length > MAX_REDIRECT_LENGTH) return fallback;
-  if (hasLoneSurrogate(value) || !decodedForms(value).every(looksSafe)) return fallback;
+  if (hasLoneSurrogate(value) || UNSAFE_CHARACTER.test(value)) return fallback;
+  // Where a browser could be led elsewhere is the path; the query and fragment may carry any
+  // encoded text ("?q=acme%20corp").
+  const path = value.split(/[?#]/, 1)[0]!;
+  if (!decodedForms(path).every(looksSafe)) return fallback;
   let url: URL;
   try {
     url = new URL(value, PLACEHOLDER_ORIGIN);
@@ -49,9 +53,9 @@ export function safeRedirectPath(value: unknown, fallback = DEFAULT_REDIRECT): s
     return fallback;
   }
   if (url.origin !== PLACEHOLDER_ORIGIN) return fallback;
-  const path = `${url.pathname}${url.search}${url.hash}`;
+  const target = `${url.pathname}${url.search}${url.hash}`;
   // Re-check what we would actually send: "/." segments and the like are normalized away above.
-  return looksSafe(path) && path.length <= MAX_REDIRECT_LENGTH ? path : fallback;
+  return looksSafe(target) && target.length <= MAX_REDIRECT_LENGTH ? target : fallback;
 }
 
 /** The sign-in page, asked to come back to `returnTo` (a path on our origin) afterwards. */

@@ -20,6 +20,15 @@ describe("storedText", () => {
     for (const value of ["a\u0000b", "line\nbreak", "tab\there", "del\u007f", "c1\u0085"]) expect(issue(value)).toBe("field.controlCharacters");
   });
 
+  it("refuses invisible characters that disguise or reorder a name, and keeps emoji joiners", () => {
+    for (const value of ["KEY\u200b", "evil\u202Egnp.exe", "a\u2066b", "k\ufeffey", "line\u2028break"]) expect(issue(value)).toBe("field.controlCharacters");
+    expect(issue("👨\u200d👩\u200d👧")).toBeNull();
+  });
+
+  it("stores one form of each name (NFC)", () => {
+    expect(name.parse("Cafe\u0301")).toBe("Caf\u00e9");
+  });
+
   it("refuses lone surrogates and the replacement character, so two names cannot collide", () => {
     for (const value of ["a\ud800", "\udc00b", "x\ud800\ud800", "bad\ufffd"]) expect(issue(value)).toBe("field.invalidCharacters");
     expect(issue("pair \ud83d\udd11")).toBeNull();

@@ -6,8 +6,11 @@
 // Client-safe: the forms validate with the same schema. Messages are translation keys under `errors:`.
 import { z } from "zod";
 
-/** C0 controls (tab and newline included: stored text is single-line), DEL and C1 controls. */
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+/** C0 controls (tab and newline included: stored text is single-line), DEL, C1 controls, the line
+ * and paragraph separators, and invisible characters that make one name look like another or
+ * reorder what follows it: zero-width space, word joiner, BOM, bidirectional embeddings,
+ * overrides and isolates. (Zero-width joiners stay: emoji sequences and some scripts need them.) */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200b\u2060\ufeff\u202a-\u202e\u2066-\u2069]/;
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const REPLACEMENT_CHARACTER = "\uFFFD";
@@ -24,8 +27,9 @@ export function unstorableTextReason(value: string): string | null {
 }
 
 /**
- * A trimmed, single-line string that PostgreSQL can store and a person can read.
- * `min: 0` allows the empty string (optional fields decide themselves what "" means).
+ * A trimmed, single-line string that PostgreSQL can store and a person can read, in Unicode
+ * normalization form C (so "é" typed two ways is one name). `min: 0` allows the empty string
+ * (optional fields decide themselves what "" means).
  */
 export function storedText({ min = 1, max }: { min?: number; max: number }) {
   // One chain, no pipe: conform turns "" into undefined at every string schema it finds, so a
@@ -37,6 +41,8 @@ export function storedText({ min = 1, max }: { min?: number; max: number }) {
       const reason = unstorableTextReason(value);
       if (reason) ctx.addIssue({ code: "custom", message: reason });
     })
+    // Lone surrogates were refused above; normalize() would otherwise keep them.
+    .overwrite((value) => (hasLoneSurrogate(value) ? value : value.normalize("NFC")))
     .min(min, "field.required")
     .max(max, "field.tooLong");
 }

@@ -4,6 +4,9 @@
 import type { Route } from "./+types/admin";
 import { requirePlatformAdmin } from "~/auth/guards.server";
 import { AppShell } from "~/components/app-shell";
+import { requestLogContext } from "~/context.server";
+import { isUuid } from "~/lib/ids";
+import { noteRequest } from "~/lib/logger.server";
 import { ErrorPage } from "~/components/error-page";
 import { loadAppShell } from "~/organizations/app-shell.server";
 
@@ -12,6 +15,8 @@ import { loadAppShell } from "~/organizations/app-shell.server";
 export const middleware: Route.MiddlewareFunction[] = [
   async (args, next) => {
     await requirePlatformAdmin(args, { fresh: false });
+    const { organizationId } = args.params as { organizationId?: string };
+    if (organizationId && isUuid(organizationId)) noteRequest(args.context.get(requestLogContext), { organizationId });
     return next();
   },
 ];

@@ -16,11 +16,14 @@ export function toRpcError(error: unknown, t: TFunction): unknown {
     const issues = (error.data as { issues?: ValidationIssue[] } | undefined)?.issues ?? [];
     return new ORPCError("BAD_REQUEST", {
       message: t("errors:invalidInput"),
-      data: { issues: issues.flatMap((issue) => translateIssue(issue, t)) },
+      // The first few issues say what is wrong; thousands would only make the answer huge.
+      data: { issues: issues.slice(0, MAX_REPORTED_ISSUES).flatMap((issue) => translateIssue(issue, t)).slice(0, MAX_REPORTED_ISSUES) },
     });
   }
   return error;
 }
+
+const MAX_REPORTED_ISSUES = 20;
 
 /** A validation issue as zod reports it through oRPC. */
 interface ValidationIssue {

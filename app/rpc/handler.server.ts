@@ -3,25 +3,33 @@
 // tests call the procedures that way, with the same router, context and error translation).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ORPCError } from "@orpc/server";
-import { RPCHandler as FetchRPCHandler } from "@orpc/server/fetch";
+import { BodyLimitPlugin as FetchBodyLimit, RPCHandler as FetchRPCHandler } from "@orpc/server/fetch";
 import { RPCHandler as NodeRPCHandler } from "@orpc/server/node";
-import { BodyLimitPlugin as FetchBodyLimit } from "@orpc/server/fetch";
 import { headersFromNode } from "~/lib/node-headers";
 import { logRequestError, type RequestLog } from "~/lib/logger.server";
 import { createRpcContext, type RpcContext } from "./context.server";
 import { router } from "./router.server";
 
-const MAX_BODY_BYTES = 64 * 1024;
+/** Procedure inputs are small JSON objects (the request edge enforces this for the Node handler). */
+export const MAX_RPC_BODY_BYTES = 64 * 1024;
 export const RPC_PREFIX = "/rpc";
 
 type Interceptor = NonNullable<ConstructorParameters<typeof FetchRPCHandler<RpcContext>>[1]>["interceptors"];
 
-/** oRPC would answer an unparsable body with an English message; say it in the caller's language. */
+/** Requests whose procedure has started (see logUnexpectedErrors); anything thrown before that is
+ * oRPC failing to decode the caller's envelope. */
+const procedureStarted = new WeakSet<RpcContext>();
+
+/** oRPC answers an unparsable body or envelope with an English message; say it in the caller's
+ * language. */
 const translateMalformedRequest: NonNullable<Interceptor>[number] = async (options) => {
   try {
     return await options.next();
   } catch (error) {
     if (error instanceof SyntaxError) throw new ORPCError("BAD_REQUEST", { message: options.context.t("errors:invalidJson") });
+    if (!(error instanceof ORPCError) && !procedureStarted.has(options.context)) {
+      throw new ORPCError("BAD_REQUEST", { message: options.context.t("errors:invalidInput") });
+    }
     throw error;
   }
 };
@@ -32,6 +40,7 @@ type ClientInterceptor = NonNullable<NonNullable<ConstructorParameters<typeof Fe
  * log. A client interceptor wraps the procedure call only, so a caller's malformed request (which
  * oRPC answers with 400 while decoding it) is not mistaken for a failure of ours. */
 const logUnexpectedErrors: ClientInterceptor = async (options) => {
+  procedureStarted.add(options.context);
   try {
     return await options.next();
   } catch (error) {
@@ -43,7 +52,7 @@ const logUnexpectedErrors: ClientInterceptor = async (options) => {
 /** Served behind the request edge (app/edge), which has already read the body with its limit. */
 const nodeHandler = new NodeRPCHandler(router, { interceptors: [translateMalformedRequest], clientInterceptors: [logUnexpectedErrors] });
 const fetchHandler = new FetchRPCHandler(router, {
-  plugins: [new FetchBodyLimit({ maxBodySize: MAX_BODY_BYTES })],
+  plugins: [new FetchBodyLimit({ maxBodySize: MAX_RPC_BODY_BYTES })],
   interceptors: [translateMalformedRequest],
   clientInterceptors: [logUnexpectedErrors],
 });

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { base, sessionProcedure } from "./base.server";
 import { issueKey, listKeys, revokeKey, rotateKey } from "~/api-keys/api-keys.server";
 import { authenticateKey, unauthorizedKey } from "~/api-keys/authenticate.server";
-import { apiKeyScopeSchema, issueKeyRpcInputSchema } from "~/api-keys/scopes";
+import { issueKeyRpcInputSchema, requestedScopesSchema } from "~/api-keys/scopes";
 import { bearerSecret } from "~/api-keys/secret.server";
 import { createOrganization, listOrganizationsOf, switchActiveOrganization } from "~/organizations/organizations.server";
 import { organizationInputSchema } from "~/organizations/schemas";
@@ -12,6 +12,7 @@ import { UUID_PATTERN, uuidSchema } from "~/lib/ids";
 import { getAuditEvent, listAuditActors, listAuditEvents, parseAuditSearchParams } from "~/audit/query.server";
 import { isFresh } from "~/auth/session.server";
 import { DomainError } from "~/lib/domain-error";
+import { noteRequest } from "~/lib/logger.server";
 import { authorizeOrganization, requireOrganizationExists } from "~/organizations/access.server";
 
 const organization = {
@@ -43,8 +44,12 @@ const apiKey = {
   authenticate: keyProcedure
     // Documentation only: oRPC's RPC handler serves /rpc/apiKey/authenticate, nothing else.
     .route({ method: "POST", path: "/api-keys/authenticate", summary: "Prove an API key's identity and, optionally, its scopes" })
-    .input(z.object({ scopes: z.array(apiKeyScopeSchema).max(50) }).strict())
-    .handler(({ context, input }) => authenticateKey(context.apiKeySecret, input.scopes)),
+    .input(z.object({ scopes: requestedScopesSchema }).strict())
+    .handler(async ({ context, input }) => {
+      const identity = await authenticateKey(context.apiKeySecret, input.scopes);
+      noteRequest(context.requestLog, { organizationId: identity.organizationId });
+      return identity;
+    }),
   list: sessionProcedure
     .input(z.object({ organizationId: z.string() }).strict())
     .handler(({ context, input }) => listKeys(context.auth, input.organizationId)),

@@ -164,3 +164,19 @@ describe("/rpc validation messages never interpret the caller's text", () => {
     expect((wrongType.json.data as { issues: unknown[] }).issues).toEqual([{ path: "organizationId", message: "Dieses Feld hat den falschen Typ." }]);
   });
 });
+
+describe("/rpc answers stay small whatever the input", () => {
+  it("checks a list's length before its elements, and reports at most 20 issues", async () => {
+    const fakeButWellFormedKey = "sk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA2nuKpf";
+    const answer = await rpc("apiKey/authenticate", {
+      headers: { authorization: `Bearer ${fakeButWellFormedKey}` },
+      body: JSON.stringify({ json: { scopes: Array.from({ length: 20_000 }, () => 0) } }),
+    });
+    expect(answer.status).toBe(400);
+    expect((answer.json.data as { issues: unknown[] }).issues).toEqual([{ path: "scopes", message: "List at most 50 scopes." }]);
+    const user = await createUser();
+    const { token } = await signedIn(user.id);
+    const many = await rpc("organization/create", { token, body: JSON.stringify({ json: Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`f${i}`, i])) }) });
+    expect((many.json.data as { issues: unknown[] }).issues.length).toBeLessThanOrEqual(20);
+  });
+});

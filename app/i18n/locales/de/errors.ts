@@ -48,6 +48,7 @@ export default {
     missingScope: "Der API-Schlüssel hat nicht alle angeforderten Berechtigungen.",
     unknownScope: "Unbekannte Berechtigung. Erlaubt sind: organization:read, member:read, invitation:read, billing:view, audit:view.",
     scopesRequired: "Wählen Sie mindestens eine Berechtigung.",
+    tooManyScopes: "Nennen Sie höchstens {{max}} Berechtigungen.",
     duplicateScopes: "Nennen Sie jede Berechtigung nur einmal.",
     invalidExpiry: "Geben Sie ein gültiges Ablaufdatum ein.",
     expiryInPast: "Das Ablaufdatum muss in der Zukunft liegen.",

@@ -47,6 +47,7 @@ export default {
     missingScope: "The API key does not hold every requested scope.",
     unknownScope: "Unknown scope. Allowed scopes: organization:read, member:read, invitation:read, billing:view, audit:view.",
     scopesRequired: "Choose at least one scope.",
+    tooManyScopes: "List at most {{max}} scopes.",
     duplicateScopes: "List each scope only once.",
     invalidExpiry: "Enter a valid expiry date.",
     expiryInPast: "The expiry must be in the future.",
