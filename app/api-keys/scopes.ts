@@ -22,21 +22,21 @@ export const apiKeyNameSchema = storedText({ max: KEY_NAME_MAX });
  * 30,000-element list of garbage would cost seconds and a multi-megabyte answer before a length
  * rule placed after the elements ever ran.
  */
-function scopeList(bounds: { min?: number; max: number; tooLong: string }) {
+function scopeList(bounds: { min?: number; max: number; tooLong: string; missing: string }) {
   return z
-    .array(z.unknown(), { error: "apiKey.scopesRequired" })
+    .array(z.unknown(), { error: bounds.missing })
     .min(bounds.min ?? 0, "apiKey.scopesRequired")
     .max(bounds.max, bounds.tooLong)
     .pipe(z.array(apiKeyScopeSchema));
 }
 
-export const apiKeyScopesSchema = scopeList({ min: 1, max: API_KEY_SCOPES.length, tooLong: "apiKey.duplicateScopes" }).refine(
+export const apiKeyScopesSchema = scopeList({ min: 1, max: API_KEY_SCOPES.length, tooLong: "apiKey.duplicateScopes", missing: "apiKey.scopesRequired" }).refine(
   (scopes) => new Set(scopes).size === scopes.length,
   "apiKey.duplicateScopes",
 );
 
 /** apiKey.authenticate: the scopes the key must hold (none: identity only). */
-export const requestedScopesSchema = scopeList({ max: 50, tooLong: "apiKey.tooManyScopes" });
+export const requestedScopesSchema = scopeList({ max: 50, tooLong: "apiKey.tooManyScopes", missing: "field.required" });
 
 /** RPC: an ISO 8601 date-time with offset, e.g. 2027-01-31T23:59:59Z, within the accepted range. */
 export const apiKeyExpiresAtSchema = z.iso

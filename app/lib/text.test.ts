@@ -21,7 +21,9 @@ describe("storedText", () => {
   });
 
   it("refuses invisible characters that disguise or reorder a name, and keeps emoji joiners", () => {
-    for (const value of ["KEY\u200b", "evil\u202Egnp.exe", "a\u2066b", "k\ufeffey", "line\u2028break"]) expect(issue(value)).toBe("field.controlCharacters");
+    for (const value of ["KEY\u200b", "evil\u202Egnp.exe", "a\u2066b", "k\ufeffey", "line\u2028break", "bill\u00ading", "deploy\u200f", "a\u3164b", "x\u2062y"]) {
+      expect(issue(value), JSON.stringify(value)).toBe("field.controlCharacters");
+    }
     expect(issue("👨\u200d👩\u200d👧")).toBeNull();
   });
 
@@ -32,6 +34,11 @@ describe("storedText", () => {
   it("refuses lone surrogates and the replacement character, so two names cannot collide", () => {
     for (const value of ["a\ud800", "\udc00b", "x\ud800\ud800", "bad\ufffd"]) expect(issue(value)).toBe("field.invalidCharacters");
     expect(issue("pair \ud83d\udd11")).toBeNull();
+  });
+
+  it("counts characters, not UTF-16 units", () => {
+    expect(issue("😀".repeat(20))).toBeNull();
+    expect(issue("😀".repeat(21))).toBe("field.tooLong");
   });
 
   it("applies the length rules after trimming", () => {

@@ -8,9 +8,12 @@ import { z } from "zod";
 
 /** C0 controls (tab and newline included: stored text is single-line), DEL, C1 controls, the line
  * and paragraph separators, and invisible characters that make one name look like another or
- * reorder what follows it: zero-width space, word joiner, BOM, bidirectional embeddings,
- * overrides and isolates. (Zero-width joiners stay: emoji sequences and some scripts need them.) */
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200b\u2060\ufeff\u202a-\u202e\u2066-\u2069]/;
+ * reorder what follows it: soft hyphen, combining grapheme joiner, Hangul fillers, the Mongolian
+ * vowel separator, zero-width space, word joiner, invisible operators, BOM, interlinear
+ * annotations, and every bidirectional mark, embedding, override and isolate. Zero-width joiner
+ * and non-joiner, variation selectors and tags stay: emoji and several scripts need them. */
+const CONTROL_CHARACTER =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u180e\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]/;
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const REPLACEMENT_CHARACTER = "\uFFFD";
@@ -44,7 +47,10 @@ export function storedText({ min = 1, max }: { min?: number; max: number }) {
     // Lone surrogates were refused above; normalize() would otherwise keep them.
     .overwrite((value) => (hasLoneSurrogate(value) ? value : value.normalize("NFC")))
     .min(min, "field.required")
-    .max(max, "field.tooLong");
+    // Counted in characters (code points), not UTF-16 units: 60 emoji are 60 characters.
+    .superRefine((value, ctx) => {
+      if ([...value].length > max) ctx.addIssue({ code: "too_big", origin: "string", maximum: max, inclusive: true, message: "field.tooLong" });
+    });
 }
 
 /** Lowercases A-Z only. String#toLowerCase maps some non-ASCII letters onto ASCII ones (the Kelvin

@@ -36,33 +36,45 @@ function isUniqueViolation(error: unknown, field: string): boolean {
   );
 }
 
-/** Creates an organization with the caller as owner and makes it the session's active one. */
+/**
+ * Creates an organization with the caller as owner and makes it the session's active one. A slug
+ * the caller chose must be free (409 otherwise); one derived from the name gets a short random
+ * suffix when the plain form is taken, since the caller never asked for that exact slug.
+ */
 export async function createOrganization(auth: Auth, input: OrganizationInput): Promise<OrganizationSummary> {
-  const slug = input.slug ?? slugFromName(input.name);
-  try {
-    const organization = await prisma.$transaction(async (tx) => {
-      const created = await tx.organization.create({
-        data: { name: input.name, slug, planId: DEFAULT_PLAN },
-        select: { id: true, name: true, slug: true },
-      });
-      await tx.membership.create({ data: { organizationId: created.id, userId: auth.user.id, role: "owner" }, select: { id: true } });
-      // Creation is audited; the initial owner membership is part of it, not an event of its own.
-      await recordAuditEvent(tx, {
-        organizationId: created.id,
-        action: "organization.created",
-        actor: { kind: "user", id: auth.user.id },
-        target: { type: "organization", id: created.id },
-        details: { name: created.name, slug: created.slug },
-      });
-      await tx.session.update({ where: { id: auth.session.id }, data: { activeOrganizationId: created.id }, select: { id: true } });
-      return created;
-    });
-    auth.session.activeOrganizationId = organization.id;
-    return { ...organization, role: "owner" };
-  } catch (error) {
-    if (isUniqueViolation(error, "slug")) throw new DomainError("CONFLICT", "slugTaken");
-    throw error;
+  const derived = slugFromName(input.name);
+  const candidates = input.slug ? [input.slug] : [derived, ...Array.from({ length: 3 }, () => `${derived}-${crypto.randomUUID().slice(0, 6)}`)];
+  for (const [attempt, slug] of candidates.entries()) {
+    try {
+      return await insertOrganization(auth, input.name, slug);
+    } catch (error) {
+      if (!isUniqueViolation(error, "slug")) throw error;
+      if (attempt === candidates.length - 1) throw new DomainError("CONFLICT", "slugTaken");
+    }
   }
+  throw new DomainError("CONFLICT", "slugTaken");
+}
+
+async function insertOrganization(auth: Auth, name: string, slug: string): Promise<OrganizationSummary> {
+  const organization = await prisma.$transaction(async (tx) => {
+    const created = await tx.organization.create({
+      data: { name, slug, planId: DEFAULT_PLAN },
+      select: { id: true, name: true, slug: true },
+    });
+    await tx.membership.create({ data: { organizationId: created.id, userId: auth.user.id, role: "owner" }, select: { id: true } });
+    // Creation is audited; the initial owner membership is part of it, not an event of its own.
+    await recordAuditEvent(tx, {
+      organizationId: created.id,
+      action: "organization.created",
+      actor: { kind: "user", id: auth.user.id },
+      target: { type: "organization", id: created.id },
+      details: { name: created.name, slug: created.slug },
+    });
+    await tx.session.update({ where: { id: auth.session.id }, data: { activeOrganizationId: created.id }, select: { id: true } });
+    return created;
+  });
+  auth.session.activeOrganizationId = organization.id;
+  return { ...organization, role: "owner" };
 }
 
 export async function switchActiveOrganization(auth: Auth, organizationId: string): Promise<OrganizationSummary> {

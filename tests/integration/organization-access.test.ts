@@ -96,6 +96,15 @@ describe("organizations", () => {
     expect((await failure(createOrganization(auth, { name: "Dup 2", slug: "dup-slug" }))).messageKey).toBe("slugTaken");
   });
 
+  it("gives a slug derived from a taken name a suffix instead of refusing it", async () => {
+    const user = await createUser();
+    const { auth } = await signedIn(user.id);
+    const first = await createOrganization(auth, { name: "Same Name Ltd" });
+    const second = await createOrganization(auth, { name: "Same Name Ltd" });
+    expect(first.slug).toBe("same-name-ltd");
+    expect(second.slug).toMatch(/^same-name-ltd-[0-9a-f]{6}$/);
+  });
+
   it("switching to an organization one does not belong to is refused and changes nothing", async () => {
     const user = await createUser();
     const other = await createUser();
