@@ -117,21 +117,18 @@ describe("the request edge on the production server", () => {
     expect(await login.text()).toContain('name="redirectTo" value="/admin/organizations?q=acme"');
   });
 
-  it("renders an unknown dashboard path inside the app shell for a signed-in person", async () => {
-    const response = await page("/dashboard/no/such/page", { Cookie: cookies.member });
-    expect(response.status).toBe(404);
-    const html = await response.text();
-    expect(html).toContain("<title>Page not found · KeyLedger</title>");
-    expect(html).toContain('aria-label="Main navigation"');
-    // Signed out, the same path goes to the sign-in page first.
+  it("renders a signed-in person's 404 and 403 inside the app shell, with a translated title", async () => {
+    for (const [path, status, title] of [
+      ["/dashboard/no/such/page", 404, "Page not found"],
+      ["/dashboard/organization-settings/api-keys", 403, "Access denied"],
+    ] as const) {
+      const response = await page(path, { Cookie: cookies.member });
+      expect(response.status, path).toBe(status);
+      const html = await response.text();
+      expect(html, path).toContain(`<title>${title} · KeyLedger</title>`);
+      expect(html, path).toContain('aria-label="Main navigation"');
+    }
+    // Signed out, an unknown dashboard path goes to the sign-in page first.
     expect((await page("/dashboard/no/such/page")).headers.get("location")).toBe("/login?redirectTo=%2Fdashboard%2Fno%2Fsuch%2Fpage");
-  });
-
-  it("renders a member's 403 on the keys page inside the app shell, with a translated title", async () => {
-    const response = await page("/dashboard/organization-settings/api-keys", { Cookie: cookies.member });
-    expect(response.status).toBe(403);
-    const html = await response.text();
-    expect(html).toContain("<title>Access denied · KeyLedger</title>");
-    expect(html).toContain('aria-label="Main navigation"');
   });
 });
