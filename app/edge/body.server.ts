@@ -3,7 +3,7 @@
 // upload costs at most `limit` bytes of memory: reading stops at the first byte past it.
 import type { IncomingMessage } from "node:http";
 
-export type BodyResult = { ok: true; body: Buffer<ArrayBuffer> } | { ok: false; reason: "tooLarge" | "aborted" };
+type BodyResult = { ok: true; body: Buffer<ArrayBuffer> } | { ok: false; reason: "tooLarge" | "aborted" };
 
 function declaredTooLarge(req: IncomingMessage, limit: number): boolean {
   const declared = req.headers["content-length"];

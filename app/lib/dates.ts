@@ -3,9 +3,9 @@
 // year is a 500 waiting to happen. Nothing in KeyLedger predates 2000, and 9999 keeps every date
 // four digits long. Client-safe.
 
-export const MIN_DATE = new Date("2000-01-01T00:00:00.000Z");
+const MIN_DATE = new Date("2000-01-01T00:00:00.000Z");
 /** The last accepted instant: the end of 9999-12-31 (UTC). */
-export const MAX_DATE = new Date("9999-12-31T23:59:59.999Z");
+const MAX_DATE = new Date("9999-12-31T23:59:59.999Z");
 
 export function isDateInRange(date: Date): boolean {
   const time = date.getTime();

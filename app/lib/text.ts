@@ -23,7 +23,7 @@ export function hasLoneSurrogate(value: string): boolean {
 }
 
 /** Why a string cannot be stored, as a translation key, or null when it can. */
-export function unstorableTextReason(value: string): string | null {
+function unstorableTextReason(value: string): string | null {
   if (CONTROL_CHARACTER.test(value)) return "field.controlCharacters";
   if (hasLoneSurrogate(value) || value.includes(REPLACEMENT_CHARACTER)) return "field.invalidCharacters";
   return null;
