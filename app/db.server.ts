@@ -2,7 +2,7 @@
 // need raw SQL (rate limiter, hot paths), so the connection budget is one number.
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { PrismaClient } from "~/generated/prisma/client";
+import { Prisma, PrismaClient } from "~/generated/prisma/client";
 import { env } from "~/env.server";
 
 interface Db {
@@ -50,3 +50,12 @@ export async function disconnectDb() {
 }
 
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
+
+/** A unique constraint refused the write (Prisma's P2002), optionally on a given column. */
+export function isUniqueViolation(error: unknown, column?: string): boolean {
+  return (
+    error instanceof Prisma.PrismaClientKnownRequestError &&
+    error.code === "P2002" &&
+    (column === undefined || JSON.stringify(error.meta ?? {}).includes(column))
+  );
+}

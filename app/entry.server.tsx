@@ -6,7 +6,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { ServerRouter, isRouteErrorResponse, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
 import { NonceProvider } from "~/components/nonce";
-import { cspNonceContext, requestLogContext } from "~/context.server";
+import { cspNonceContext, requestLogContext } from "~/web/context.server";
 import { disconnectDb } from "~/db.server";
 import { createRequestEdge } from "~/edge/request-edge.server";
 import type { ServerHooks } from "~/edge/server-hooks";

@@ -23,8 +23,6 @@ const schema = z.object({
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}.` })
     .default("info"),
-  MAIL_OUTBOX_DIR: z.string().min(1).default(".outbox"),
-  SMTP_URL: z.url({ error: "SMTP_URL must be a URL such as smtp://user:pass@mail.example.com:587." }).optional(),
 });
 
 export type Env = z.infer<typeof schema>;

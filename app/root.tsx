@@ -4,7 +4,7 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, useRouteLoaderDa
 import type { Route } from "./+types/root";
 import "./app.css";
 import { getLocale, i18nextMiddleware } from "~/i18n/i18next.server";
-import { loadSession, rememberLanguage } from "~/middleware.server";
+import { loadSession, rememberLanguage } from "~/web/middleware.server";
 import { useNonce } from "~/components/nonce";
 import { ErrorPage } from "~/components/error-page";
 

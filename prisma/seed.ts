@@ -1,4 +1,4 @@
-// Demo data of CONTRACT.md. `npm run db:seed` loads it into DATABASE_URL and refuses to run twice;
+// Demo data of docs/contract.md. `npm run db:seed` loads it into DATABASE_URL and refuses to run twice;
 // `npm start` loads it on the first start of the embedded database.
 import { randomUUID } from "node:crypto";
 import { hash } from "@node-rs/argon2";

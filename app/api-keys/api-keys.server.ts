@@ -1,15 +1,19 @@
 // Issue, rotate, revoke and list organization API keys. The page's actions and the apiKey.*
-// procedures both call these, so every rule is here once. Each change runs in one interactive
-// transaction: lock, re-read, check, write, then record the audit event (DESIGN §5.5).
-import type { Auth } from "~/auth/session.server";
-import { recordAuditEvent } from "~/audit/record.server";
-import { prisma, type Tx } from "~/db.server";
-import { Prisma } from "~/generated/prisma/client";
+// procedures both call these, so every rule is here once. Each takes the caller's proven access
+// (app/access/organization-access.server.ts). Each change runs in one interactive transaction:
+// lock, re-read, check, write, then record the audit event (docs/decisions/0013-audit-recording-core.md).
+import type { ApiKeyScope } from "~/access/api-key-scopes";
+import type { OrganizationAccess } from "~/access/organization-access.server";
+import { recordAuditEvent, userActor } from "~/audit/record.server";
+import { isUniqueViolation, prisma, type Tx } from "~/db.server";
+import type { Prisma } from "~/generated/prisma/client";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
-import { authorizeOrganization } from "~/organizations/access.server";
-import { MAX_UNREVOKED_KEYS, type ApiKeyScope, type ApiKeyState, type IssueKeyInput } from "./scopes";
+import { MAX_UNREVOKED_KEYS, type ApiKeyState, type IssueKeyInput } from "./scopes";
 import { generateSecret } from "./secret.server";
+
+/** Access that may manage the organization's keys. */
+export type KeyManager = OrganizationAccess<"apiKey:manage">;
 
 /** What lists, pages and procedures show of a key. Never the secret or its hash. */
 export interface ApiKeyView {
@@ -46,7 +50,7 @@ const keySelect = {
 
 type KeyRow = Prisma.ApiKeyGetPayload<{ select: typeof keySelect }>;
 
-export function keyState(key: { revokedAt: Date | null; expiresAt: Date | null }, now = new Date()): ApiKeyState {
+function keyState(key: { revokedAt: Date | null; expiresAt: Date | null }, now = new Date()): ApiKeyState {
   if (key.revokedAt) return "revoked";
   if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return "expired";
   return "active";
@@ -68,8 +72,8 @@ function toView(row: KeyRow, now = new Date()): ApiKeyView {
 }
 
 /** Unrevoked keys first (newest first), then revoked ones. */
-export async function listKeys(auth: Auth, organizationId: string): Promise<ApiKeyView[]> {
-  await authorizeOrganization(auth, organizationId, "apiKey:manage");
+export async function listKeys(access: KeyManager): Promise<ApiKeyView[]> {
+  const organizationId = access.organization.id;
   const rows = await prisma.apiKey.findMany({
     where: { organizationId },
     select: keySelect,
@@ -80,12 +84,8 @@ export async function listKeys(auth: Auth, organizationId: string): Promise<ApiK
   return [...views.filter((k) => k.state !== "revoked"), ...views.filter((k) => k.state === "revoked")];
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
-}
-
-export async function issueKey(auth: Auth, organizationId: string, input: IssueKeyInput): Promise<IssuedKey> {
-  await authorizeOrganization(auth, organizationId, "apiKey:manage");
+export async function issueKey(access: KeyManager, input: IssueKeyInput): Promise<IssuedKey> {
+  const organizationId = access.organization.id;
   const expiresAt = input.expiresAt ?? null;
   if (expiresAt && expiresAt.getTime() <= Date.now()) throw new DomainError("BAD_REQUEST", "apiKey.expiryInPast");
   const { secret, hash, prefix } = generateSecret();
@@ -103,13 +103,13 @@ export async function issueKey(auth: Auth, organizationId: string, input: IssueK
       const sameName = await tx.apiKey.findFirst({ where: { organizationId, name: input.name, revokedAt: null }, select: { id: true } });
       if (sameName) throw new DomainError("CONFLICT", "apiKey.nameTaken");
       const created = await tx.apiKey.create({
-        data: { id, organizationId, name: input.name, scopes: input.scopes, secretHash: hash, prefix, expiresAt, createdById: auth.user.id },
+        data: { id, organizationId, name: input.name, scopes: input.scopes, secretHash: hash, prefix, expiresAt, createdById: access.user.id },
         select: keySelect,
       });
       await recordAuditEvent(tx, {
         organizationId,
         action: "api_key.issued",
-        actor: { kind: "user", id: auth.user.id },
+        actor: userActor(access.user),
         target: { type: "api_key", id },
         details: { name: created.name, scopes: input.scopes, expiresAt: expiresAt?.toISOString() ?? null },
       });
@@ -133,8 +133,8 @@ async function lockKey(tx: Tx, organizationId: string, keyId: string) {
 }
 
 /** Replaces the secret of an active key; id, name, scopes and expiry stay. The old secret fails at once. */
-export async function rotateKey(auth: Auth, organizationId: string, keyId: string): Promise<IssuedKey> {
-  await authorizeOrganization(auth, organizationId, "apiKey:manage");
+export async function rotateKey(access: KeyManager, keyId: string): Promise<IssuedKey> {
+  const organizationId = access.organization.id;
   const { secret, hash, prefix } = generateSecret();
   const key = await prisma.$transaction(async (tx) => {
     const current = await lockKey(tx, organizationId, keyId);
@@ -150,7 +150,7 @@ export async function rotateKey(auth: Auth, organizationId: string, keyId: strin
     await recordAuditEvent(tx, {
       organizationId,
       action: "api_key.rotated",
-      actor: { kind: "user", id: auth.user.id },
+      actor: userActor(access.user),
       target: { type: "api_key", id: current.id },
       details: { name: current.name },
     });
@@ -160,8 +160,8 @@ export async function rotateKey(auth: Auth, organizationId: string, keyId: strin
 }
 
 /** Revokes an active or expired key for good. */
-export async function revokeKey(auth: Auth, organizationId: string, keyId: string): Promise<ApiKeyView> {
-  await authorizeOrganization(auth, organizationId, "apiKey:manage");
+export async function revokeKey(access: KeyManager, keyId: string): Promise<ApiKeyView> {
+  const organizationId = access.organization.id;
   const key = await prisma.$transaction(async (tx) => {
     const current = await lockKey(tx, organizationId, keyId);
     if (current.revokedAt) throw new DomainError("CONFLICT", "apiKey.alreadyRevoked");
@@ -173,7 +173,7 @@ export async function revokeKey(auth: Auth, organizationId: string, keyId: strin
     await recordAuditEvent(tx, {
       organizationId,
       action: "api_key.revoked",
-      actor: { kind: "user", id: auth.user.id },
+      actor: userActor(access.user),
       target: { type: "api_key", id: current.id },
       details: { name: current.name },
     });

@@ -4,7 +4,7 @@
 // scopes are held, and returns what the caller needs.
 import { pool } from "~/db.server";
 import { DomainError } from "~/lib/domain-error";
-import type { ApiKeyScope } from "./scopes";
+import type { ApiKeyScope } from "~/access/api-key-scopes";
 import { AUTHENTICATE_SQL } from "./authenticate-sql";
 import { hashSecret } from "./secret.server";
 

@@ -2,20 +2,18 @@
 // the procedures (oRPC) and the domain code, so each rule lives here once. Messages are
 // translation keys under `errors:`.
 import { z } from "zod";
+import { API_KEY_SCOPES, type ApiKeyScope } from "~/access/api-key-scopes";
 import { isDateInRange, parseCalendarDay } from "~/lib/dates";
 import { storedText } from "~/lib/text";
 
-/** The only scopes there are (spec, API key). Read claims only: no write scopes are issued. */
-export const API_KEY_SCOPES = ["organization:read", "member:read", "invitation:read", "billing:view", "audit:view"] as const;
-export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
-/** Unrevoked keys (expired ones included) an organization may hold (spec, Limits). */
+/** Unrevoked keys (expired ones included) an organization may hold (docs/product-rules.md, Limits). */
 export const MAX_UNREVOKED_KEYS = 25;
 export const KEY_NAME_MAX = 100;
 
-export const apiKeyScopeSchema = z.enum(API_KEY_SCOPES, { error: "apiKey.unknownScope" });
+const apiKeyScopeSchema = z.enum(API_KEY_SCOPES, { error: "apiKey.unknownScope" });
 
-export const apiKeyNameSchema = storedText({ max: KEY_NAME_MAX });
+const apiKeyNameSchema = storedText({ max: KEY_NAME_MAX });
 
 /**
  * A list whose length is checked before its elements: zod reports every bad element, so a
@@ -30,7 +28,7 @@ function scopeList(bounds: { min?: number; max: number; tooLong: string; missing
     .pipe(z.array(apiKeyScopeSchema));
 }
 
-export const apiKeyScopesSchema = scopeList({ min: 1, max: API_KEY_SCOPES.length, tooLong: "apiKey.duplicateScopes", missing: "apiKey.scopesRequired" }).refine(
+const apiKeyScopesSchema = scopeList({ min: 1, max: API_KEY_SCOPES.length, tooLong: "apiKey.duplicateScopes", missing: "apiKey.scopesRequired" }).refine(
   (scopes) => new Set(scopes).size === scopes.length,
   "apiKey.duplicateScopes",
 );
@@ -39,7 +37,7 @@ export const apiKeyScopesSchema = scopeList({ min: 1, max: API_KEY_SCOPES.length
 export const requestedScopesSchema = scopeList({ max: 50, tooLong: "apiKey.tooManyScopes", missing: "field.required" });
 
 /** RPC: an ISO 8601 date-time with offset, e.g. 2027-01-31T23:59:59Z, within the accepted range. */
-export const apiKeyExpiresAtSchema = z.iso
+const apiKeyExpiresAtSchema = z.iso
   .datetime({ offset: true, error: "apiKey.invalidExpiry" })
   .transform((value) => new Date(value))
   .refine(isDateInRange, "apiKey.invalidExpiry");
@@ -47,7 +45,7 @@ export const apiKeyExpiresAtSchema = z.iso
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Page: a calendar date (YYYY-MM-DD, UTC); the key works until the end of that day. */
-export const apiKeyExpiresOnSchema = z.string().transform((value, ctx) => {
+const apiKeyExpiresOnSchema = z.string().transform((value, ctx) => {
   const day = parseCalendarDay(value);
   if (!day.ok) {
     ctx.addIssue({ code: "custom", message: "apiKey.invalidExpiry" });

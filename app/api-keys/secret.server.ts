@@ -6,11 +6,11 @@ import { createHash, randomInt } from "node:crypto";
 import { crc32 } from "node:zlib";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-export const SECRET_MARKER = "sk_";
+const SECRET_MARKER = "sk_";
 /** 43 × log2(62) ≈ 256.03 bits. */
 const RANDOM_LENGTH = 43;
 const CHECKSUM_LENGTH = 6;
-export const SECRET_LENGTH = SECRET_MARKER.length + RANDOM_LENGTH + CHECKSUM_LENGTH;
+const SECRET_LENGTH = SECRET_MARKER.length + RANDOM_LENGTH + CHECKSUM_LENGTH;
 const SECRET_PATTERN = /^sk_[0-9A-Za-z]{49}$/;
 /** What lists show: the marker and the first 8 random characters (47 of the 256 bits). */
 const PREFIX_LENGTH = SECRET_MARKER.length + 8;

@@ -3,10 +3,11 @@
 // Works without JavaScript: the filters are a GET form, pages and the panel are plain links.
 import { useTranslation } from "react-i18next";
 import { Form, Link, useLocation } from "react-router";
-import { AUDIT_ACTIONS, actionLabelKey, type DetailValue } from "~/audit/catalog";
-import { filtersToSearchParams } from "~/audit/filters";
-import type { AuditPageData, ResolvedName } from "~/audit/query.server";
-import { Badge, Button, ButtonLink, Card, PageHeader, cx } from "~/components/ui";
+import { Badge, Button, ButtonLink, Card, PageHeader, controlClass, cx } from "~/components/ui";
+import { useFormats } from "~/components/use-formats";
+import { AUDIT_FILTER_NAMES, AUDIT_FILTERS, filtersToSearchParams, type AuditFilterName, type AuditFilters } from "./audit-query";
+import { AUDIT_ACTIONS, actionLabelKey, type DetailValue } from "./catalog";
+import type { AuditPageData, ResolvedName } from "./query.server";
 
 function useActionLabel() {
   const { t } = useTranslation("audit");
@@ -31,8 +32,7 @@ function Name({ value, id }: { value: ResolvedName; id: string }) {
 }
 
 function DetailValueView({ value }: { value: DetailValue }) {
-  const { i18n } = useTranslation();
-  const format = (iso: string) => new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso));
+  const formats = useFormats();
   switch (value.kind) {
     case "list":
       return <span className="flex flex-wrap gap-1">{value.value.map((v) => <Badge key={v}>{v}</Badge>)}</span>;
@@ -43,7 +43,7 @@ function DetailValueView({ value }: { value: DetailValue }) {
         </span>
       );
     case "datetime":
-      return <span>{format(value.value)}</span>;
+      return <span>{formats.dateTime(value.value)}</span>;
     case "json":
       return <code className="block whitespace-pre-wrap break-all text-xs">{value.value}</code>;
     default:
@@ -51,12 +51,50 @@ function DetailValueView({ value }: { value: DetailValue }) {
   }
 }
 
+/** One filter's control, as AUDIT_FILTERS describes it. */
+function FilterControl({ name, filters, actors }: { name: AuditFilterName; filters: AuditFilters; actors: AuditPageData["actors"] }) {
+  const { t } = useTranslation("audit");
+  const actionLabel = useActionLabel();
+  const { control, label } = AUDIT_FILTERS[name];
+  const value = filters[name] ?? "";
+  return (
+    <label className="block space-y-1.5 text-sm font-medium text-slate-800">
+      <span>{t(label)}</span>
+      {control === "date" ? (
+        <input type="date" name={name} defaultValue={value} className={controlClass} />
+      ) : (
+        <select name={name} defaultValue={value} className={controlClass}>
+          {control === "action" ? (
+            <>
+              <option value="">{t("page.anyAction")}</option>
+              {AUDIT_ACTIONS.map((action) => (
+                <option key={action} value={action}>
+                  {actionLabel(action)}
+                </option>
+              ))}
+            </>
+          ) : (
+            <>
+              <option value="">{t("page.anyActor")}</option>
+              {actors.map((actor) => (
+                <option key={`${actor.kind}:${actor.id}`} value={actor.id}>
+                  {actor.name ?? `${actor.id} (${t("page.deleted")})`}
+                </option>
+              ))}
+            </>
+          )}
+        </select>
+      )}
+    </label>
+  );
+}
+
 export function AuditLogView({ loaderData }: { loaderData: AuditPageData }) {
-  const { t, i18n } = useTranslation("audit");
+  const { t } = useTranslation("audit");
+  const formats = useFormats();
   const actionLabel = useActionLabel();
   const location = useLocation();
   const { filters, events, nextCursor, isFirstPage, actors, event } = loaderData;
-  const dateTime = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
   const filterParams = filtersToSearchParams(filters);
   const hasFilters = filterParams.size > 0;
   const withParams = (extra: Record<string, string>) => {
@@ -76,36 +114,9 @@ export function AuditLogView({ loaderData }: { loaderData: AuditPageData }) {
       <PageHeader title={t("page.title")} description={t("page.description")} />
       <Card title={t("page.filters")}>
         <Form method="get" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5 lg:items-end">
-          <label className="block space-y-1.5 text-sm font-medium text-slate-800">
-            <span>{t("page.action")}</span>
-            <select name="action" defaultValue={filters.action ?? ""} className="block w-full rounded-md border-0 bg-white py-2 pl-3 pr-8 text-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-brand-600">
-              <option value="">{t("page.anyAction")}</option>
-              {AUDIT_ACTIONS.map((action) => (
-                <option key={action} value={action}>
-                  {actionLabel(action)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="block space-y-1.5 text-sm font-medium text-slate-800">
-            <span>{t("page.actor")}</span>
-            <select name="actorId" defaultValue={filters.actorId ?? ""} className="block w-full rounded-md border-0 bg-white py-2 pl-3 pr-8 text-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-brand-600">
-              <option value="">{t("page.anyActor")}</option>
-              {actors.map((actor) => (
-                <option key={`${actor.kind}:${actor.id}`} value={actor.id}>
-                  {actor.name ?? `${actor.id} (${t("page.deleted")})`}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="block space-y-1.5 text-sm font-medium text-slate-800">
-            <span>{t("page.from")}</span>
-            <input type="date" name="from" defaultValue={filters.from ?? ""} className="block w-full rounded-md border-0 bg-white px-3 py-2 text-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-brand-600" />
-          </label>
-          <label className="block space-y-1.5 text-sm font-medium text-slate-800">
-            <span>{t("page.to")}</span>
-            <input type="date" name="to" defaultValue={filters.to ?? ""} className="block w-full rounded-md border-0 bg-white px-3 py-2 text-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-brand-600" />
-          </label>
+          {AUDIT_FILTER_NAMES.map((name) => (
+            <FilterControl key={name} name={name} filters={filters} actors={actors} />
+          ))}
           <div className="flex gap-2">
             <Button type="submit">{t("page.apply")}</Button>
             {hasFilters ? (
@@ -127,7 +138,7 @@ export function AuditLogView({ loaderData }: { loaderData: AuditPageData }) {
             {events.map((row) => (
               <li key={row.id} className={cx("grid gap-2 py-3 sm:grid-cols-[11rem_1fr_1fr_1fr_auto] sm:items-center", event?.id === row.id && "bg-brand-50/60")}>
                 <time dateTime={row.createdAt} className="text-sm text-slate-600">
-                  {dateTime.format(new Date(row.createdAt))}
+                  {formats.dateTimeSeconds(row.createdAt)}
                 </time>
                 <span className="text-sm font-medium text-slate-900" data-testid="audit-action">
                   {actionLabel(row.action)}
@@ -182,7 +193,7 @@ export function AuditLogView({ loaderData }: { loaderData: AuditPageData }) {
             <dl className="mt-6 space-y-4 text-sm">
               <div>
                 <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("page.time")}</dt>
-                <dd>{dateTime.format(new Date(event.createdAt))}</dd>
+                <dd>{formats.dateTimeSeconds(event.createdAt)}</dd>
               </div>
               <div>
                 <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("page.actor")}</dt>

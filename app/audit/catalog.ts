@@ -5,7 +5,7 @@
 // the same identifiers; `presentDetails` turns stored details into label/value rows for the UI.
 // This module has no server dependencies: the audit pages render with it in the browser too.
 import { z } from "zod";
-import { API_KEY_SCOPES } from "~/api-keys/scopes";
+import { API_KEY_SCOPES } from "~/access/api-key-scopes";
 
 const role = z.enum(["owner", "admin", "member"]);
 /** Short free text we choose to keep (names, settings values); bounded so details stay small. */
@@ -103,12 +103,9 @@ export function isAuditAction(value: unknown): value is AuditAction {
   return typeof value === "string" && Object.hasOwn(auditCatalog, value);
 }
 
-/** Translation key of an action's label, with the identifier as fallback (spec, Audit event rule 6). */
+/** Translation key of an action's label, with the identifier as fallback (docs/product-rules.md, Audit event rule 6). */
 export function actionLabelKey(action: string): string {
   return `audit:actions.${action}.label`;
-}
-export function actionDescriptionKey(action: string): string {
-  return `audit:actions.${action}.description`;
 }
 
 export type DetailValue =

@@ -1,4 +1,4 @@
-// correlationId must be a non-secret identifier (spec, Audit event rule 7). A request id, a UUID,
+// correlationId must be a non-secret identifier (docs/product-rules.md, Audit event rule 7). A request id, a UUID,
 // a ULID or a W3C trace id pass; anything that looks like a credential is refused
 // (docs/decisions/0013-audit-correlation-id.md):
 //   - 1-128 characters of A-Z a-z 0-9 . _ : -

@@ -1,14 +1,16 @@
 // Reading the audit log: one page of events (keyset order: newest first), one event with its
-// details, and the actors for the filter. Names are resolved from current records at read time,
-// in one batch per page (spec, Audit event rules 1-5); nothing but ids is stored in events.
+// details, and the actors for the filter. Each read takes an AuditReader, the proof that the caller
+// may read this organization's log (app/access/). Names are resolved from current records at read
+// time, in one batch per page (docs/product-rules.md, Audit event rules 1-5); nothing but ids is stored in events.
+import type { AuditReader } from "~/access/organization-access.server";
 import { prisma } from "~/db.server";
-import { Prisma } from "~/generated/prisma/client";
+import type { Prisma } from "~/generated/prisma/client";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
+import { auditEventIdSchema, encodeCursor, parseAuditSearchParams, type AuditQuery } from "./audit-query";
 import { presentDetails } from "./catalog";
-import { auditQuerySchema, encodeCursor, type AuditCursor, type AuditFilters } from "./filters";
 
-export const AUDIT_PAGE_SIZE = 50;
+const AUDIT_PAGE_SIZE = 50;
 
 export interface ResolvedName {
   /** Display name, or null when the record is gone (the UI marks it deleted). */
@@ -29,32 +31,18 @@ export interface AuditListItem {
   target: ResolvedName;
 }
 
-/** Parses the page's search params; bad input is a 400 with a translated message. */
-export function parseAuditSearchParams(params: URLSearchParams) {
-  const result = auditQuerySchema.safeParse({
-    filters: { action: params.get("action") ?? undefined, actorId: params.get("actorId") ?? undefined, from: params.get("from") ?? undefined, to: params.get("to") ?? undefined },
-    cursor: params.get("cursor") ?? undefined,
-    event: params.get("event") ?? undefined,
-  });
-  if (!result.success) throw new DomainError("BAD_REQUEST", result.error.issues[0]?.message ?? "badRequest");
-  return result.data;
-}
-
-function whereOf(organizationId: string, filters: AuditFilters): Prisma.AuditEventWhereInput {
-  const createdAt: Prisma.DateTimeFilter = {};
-  if (filters.from) createdAt.gte = new Date(`${filters.from}T00:00:00.000Z`);
-  if (filters.to) createdAt.lt = new Date(new Date(`${filters.to}T00:00:00.000Z`).getTime() + 24 * 60 * 60 * 1000);
+function whereOf(organizationId: string, { filters, createdFrom, createdBefore }: AuditQuery): Prisma.AuditEventWhereInput {
   return {
     organizationId,
     ...(filters.action ? { action: filters.action } : {}),
     ...(filters.actorId ? { actorId: filters.actorId } : {}),
-    ...(filters.from || filters.to ? { createdAt } : {}),
+    ...(createdFrom || createdBefore ? { createdAt: { gte: createdFrom, lt: createdBefore } } : {}),
   };
 }
 
 async function resolveNames(organizationId: string, refs: { kind: string; id: string }[]): Promise<Map<string, ResolvedName>> {
   const idsOf = (kind: string) => [...new Set(refs.filter((r) => r.kind === kind).map((r) => r.id))];
-  const uuids = (ids: string[]) => ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+  const uuids = (ids: string[]) => ids.filter(isUuid);
   const [users, keys, invitations, organizations] = await Promise.all([
     prisma.user.findMany({ where: { id: { in: uuids(idsOf("user")) } }, select: { id: true, name: true, email: true, deletedAt: true } }),
     prisma.apiKey.findMany({ where: { organizationId, id: { in: uuids(idsOf("api_key")) } }, select: { id: true, name: true } }),
@@ -81,9 +69,11 @@ async function withNames<T extends { actorKind: string; actorId: string; targetT
   }));
 }
 
-/** One page, newest first, without details (spec, Audit event rule 5). */
-export async function listAuditEvents(organizationId: string, filters: AuditFilters, cursor?: AuditCursor, limit = AUDIT_PAGE_SIZE) {
-  const where = whereOf(organizationId, filters);
+/** One page, newest first, without details (docs/product-rules.md, Audit event rule 5). */
+export async function listAuditEvents(reader: AuditReader, query: AuditQuery, limit = AUDIT_PAGE_SIZE) {
+  const organizationId = reader.organization.id;
+  const { cursor } = query;
+  const where = whereOf(organizationId, query);
   const rows = await prisma.auditEvent.findMany({
     where: cursor
       ? { AND: [where, { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] }] }
@@ -101,9 +91,10 @@ export async function listAuditEvents(organizationId: string, filters: AuditFilt
 }
 
 /** One event with its details, loaded on demand. Another organization's event id is a 404. */
-export async function getAuditEvent(organizationId: string, eventId: string) {
+export async function getAuditEvent(reader: AuditReader, eventId: string) {
+  const organizationId = reader.organization.id;
   // Prisma reads `id: undefined` as "no condition": never let a missing id match some event.
-  if (!isUuid(eventId)) throw new DomainError("BAD_REQUEST", "auditLog.badEvent");
+  if (!auditEventIdSchema.safeParse(eventId).success) throw new DomainError("BAD_REQUEST", "auditLog.badEvent");
   const row = await prisma.auditEvent.findFirst({ where: { id: eventId, organizationId }, select: { ...listSelect, details: true, correlationId: true } });
   if (!row) throw new DomainError("NOT_FOUND", "auditLog.eventNotFound");
   const [named] = await withNames(organizationId, [row]);
@@ -111,7 +102,8 @@ export async function getAuditEvent(organizationId: string, eventId: string) {
 }
 
 /** Who appears as an actor in this organization's log, for the actor filter. */
-export async function listAuditActors(organizationId: string) {
+export async function listAuditActors(reader: AuditReader) {
+  const organizationId = reader.organization.id;
   const rows = await prisma.auditEvent.groupBy({
     by: ["actorKind", "actorId"],
     where: { organizationId },
@@ -123,12 +115,12 @@ export async function listAuditActors(organizationId: string) {
 }
 
 /** Everything the audit page shows, for the tenant and the platform-admin routes alike. */
-export async function loadAuditPage(organizationId: string, searchParams: URLSearchParams) {
+export async function loadAuditPage(reader: AuditReader, searchParams: URLSearchParams) {
   const query = parseAuditSearchParams(searchParams);
   const [page, actors, event] = await Promise.all([
-    listAuditEvents(organizationId, query.filters, query.cursor),
-    listAuditActors(organizationId),
-    query.event ? getAuditEvent(organizationId, query.event) : Promise.resolve(null),
+    listAuditEvents(reader, query),
+    listAuditActors(reader),
+    query.event ? getAuditEvent(reader, query.event) : Promise.resolve(null),
   ]);
   return {
     filters: query.filters,

@@ -1,6 +1,6 @@
 // recordAuditEvent: the one way to write an audit row. It runs inside the caller's interactive
 // transaction, after the caller has locked, re-read and changed the resource, so the event
-// commits or rolls back with the change (spec, Recording rules 1-2).
+// commits or rolls back with the change (docs/product-rules.md, Recording rules 1-2).
 import { createHash } from "node:crypto";
 import { v7 as uuidv7 } from "uuid";
 import type { Tx } from "~/db.server";
@@ -21,6 +21,11 @@ export type AuditEventInput = {
     correlationId?: string;
   };
 }[AuditAction];
+
+/** The actor of a change a signed-in user made. */
+export function userActor(user: { id: string }): { kind: "user"; id: string } {
+  return { kind: "user", id: user.id };
+}
 
 /** A programming error (wrong payload reaching runtime despite the types): a 500, never a user error. */
 export class InvalidAuditEventError extends Error {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { asciiLowerCase, storedText } from "~/lib/text";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password-rules";
 
-export const emailSchema = storedText({ max: 254 })
+const emailSchema = storedText({ max: 254 })
   .transform(asciiLowerCase)
   .pipe(z.email({ error: "field.email" }));
 

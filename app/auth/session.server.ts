@@ -3,7 +3,7 @@
 // be replayed. Expiry slides with use but never passes an absolute limit.
 import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
-import { prisma } from "~/db.server";
+import { prisma, type Tx } from "~/db.server";
 
 const DAY = 24 * 60 * 60 * 1000;
 /** A session not used for this long ends. */
@@ -13,7 +13,7 @@ export const SESSION_ABSOLUTE_LIFETIME = 30 * DAY;
 /** Extend the sliding expiry at most this often, to keep reads cheap. */
 const RENEW_WHEN_LESS_THAN = SESSION_IDLE_TIMEOUT - DAY;
 /** How recent the last full authentication must be for sensitive actions. */
-export const FRESH_SESSION_WINDOW = 15 * 60 * 1000;
+const FRESH_SESSION_WINDOW = 15 * 60 * 1000;
 
 export interface SessionUser {
   id: string;
@@ -38,7 +38,7 @@ export interface Auth {
   user: SessionUser;
 }
 
-export function generateSessionToken(): string {
+function generateSessionToken(): string {
   const bytes = new Uint8Array(20);
   crypto.getRandomValues(bytes);
   return encodeBase32LowerCaseNoPadding(bytes);
@@ -118,10 +118,6 @@ export async function invalidateSession(sessionId: string) {
   await prisma.session.deleteMany({ where: { id: sessionId } });
 }
 
-export async function invalidateOtherSessions(userId: string, keepSessionId: string) {
-  await prisma.session.deleteMany({ where: { userId, id: { not: keepSessionId } } });
-}
-
 export async function markSessionTwoFactorVerified(sessionId: string, now = new Date()) {
   await prisma.session.update({
     where: { id: sessionId },
@@ -130,8 +126,9 @@ export async function markSessionTwoFactorVerified(sessionId: string, now = new 
   });
 }
 
-export async function setActiveOrganization(sessionId: string, organizationId: string | null) {
-  await prisma.session.update({ where: { id: sessionId }, data: { activeOrganizationId: organizationId }, select: { id: true } });
+/** Inside a transaction (`db`) when the change that makes it active must commit with it. */
+export async function setActiveOrganization(sessionId: string, organizationId: string | null, db: Tx = prisma) {
+  await db.session.update({ where: { id: sessionId }, data: { activeOrganizationId: organizationId }, select: { id: true } });
 }
 
 /** The session is usable only once the second factor is passed, for users who enrolled one. */

@@ -13,7 +13,7 @@ export const PLANS = {
 export type PlanId = keyof typeof PLANS;
 export const DEFAULT_PLAN: PlanId = "free";
 
-export function isPlanId(value: string): value is PlanId {
+function isPlanId(value: string): value is PlanId {
   return Object.hasOwn(PLANS, value);
 }
 
@@ -22,9 +22,7 @@ export function planHas(planId: string, flag: keyof PlanFlags): boolean {
   return isPlanId(planId) ? PLANS[planId].flags[flag] : false;
 }
 
-/** Billing states that block paid features until someone fixes the subscription. */
-export const BLOCKING_BILLING_STATES = ["past_due_blocked", "misconfigured"] as const;
-
-export function billingBlocks(billingState: string): boolean {
-  return (BLOCKING_BILLING_STATES as readonly string[]).includes(billingState);
+/** The plan's display name; an id no longer in the catalog shows as itself. */
+export function planName(planId: string): string {
+  return isPlanId(planId) ? PLANS[planId].name : planId;
 }

@@ -95,6 +95,10 @@ export function Field({
   );
 }
 
+/** The look of a select or date input outside a Field (filters, switchers). */
+export const controlClass =
+  "block w-full rounded-md border-0 bg-white py-2 pl-3 pr-8 text-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-brand-600";
+
 const cardTones = {
   default: "ring-1 ring-slate-200",
   /** Something the reader must act on now (e.g. a secret shown once). */

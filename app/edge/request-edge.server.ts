@@ -13,8 +13,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequestHandler, type ServerBuild } from "react-router";
-import { applicationOrigin, isCrossSiteRequest } from "~/auth/cross-site.server";
-import { createLoadContext } from "~/context.server";
+import { applicationOrigin, isCrossSiteRequest } from "~/web/cross-site.server";
+import { createLoadContext } from "~/web/context.server";
 import { env } from "~/env.server";
 import { logRequestError, logger, type RequestLog } from "~/lib/logger.server";
 import { headersFromNode } from "~/lib/node-headers";
@@ -23,6 +23,7 @@ import { readLimitedBody } from "./body.server";
 import { sendEdgeReply, type EdgeReply } from "./replies.server";
 import { resolveRequestTarget } from "./request-target";
 import { baselineSecurityHeaders } from "./security-headers";
+import type { RequestListener } from "./server-hooks";
 
 /** No form of ours comes near this; a huge form (or password) would tie up a core to parse. */
 const MAX_PAGE_BODY_BYTES = 1024 * 1024;
@@ -43,7 +44,6 @@ export interface RequestEdgeOptions {
   files?: Middleware;
 }
 
-export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** The auth layer's raw organization routes are disabled: 404 for every method, reads included.
  * The typed organization procedures at /rpc are the only way in. */

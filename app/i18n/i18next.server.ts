@@ -1,14 +1,20 @@
-import { createI18nextMiddleware } from "remix-i18next/middleware";
+// The request's language (docs/decisions/0005-language-selection.md) and the i18next instances.
+// remix-i18next's detector decides the order: ?lng= first, then our own reading of the lng cookie
+// and Accept-Language. Its own Accept-Language matcher is not used: it takes the client's first
+// locale even when we do not offer it ("fr, de;q=0.8" would give English) and ignores q=0.
+import { serialize } from "cookie";
 import i18next, { type i18n as I18n, type TFunction } from "i18next";
+import { LanguageDetector, type LanguageDetectorOption } from "remix-i18next/server";
+import { createI18nextMiddleware } from "remix-i18next/middleware";
+import { readCookie } from "~/lib/cookies";
 import { defaultNS, fallbackLanguage, isLanguage, supportedLanguages, type Language } from "./config";
 import { namespaces, resources } from "./resources";
-import { readCookie } from "~/auth/cookies.server";
 
 const ONE_YEAR = 365 * 24 * 60 * 60;
 
-/** A plain `lng=de` cookie, so people and scripts can set it by hand as CONTRACT.md promises. */
+/** A plain `lng=de` cookie, so people and scripts can set it by hand (docs/contract.md). */
 export function languageCookie(language: Language): string {
-  return `lng=${language}; Path=/; SameSite=Lax; Max-Age=${ONE_YEAR}`;
+  return serialize("lng", language, { path: "/", sameSite: "lax", maxAge: ONE_YEAR });
 }
 
 /** The ?lng= parameter when it names a supported language (it then also becomes the cookie). */
@@ -34,17 +40,23 @@ export function languageFromHeaders(headers: Headers): Language {
   return ranked.map((entry) => entry.language).find(isLanguage) ?? fallbackLanguage;
 }
 
-export function detectLanguage(request: Request): Language {
-  return languageFromSearchParams(new URL(request.url)) ?? languageFromHeaders(request.headers);
+const detection: LanguageDetectorOption = {
+  supportedLanguages: [...supportedLanguages],
+  fallbackLanguage,
+  searchParamKey: "lng",
+  order: ["searchParams", "custom"],
+  findLocale: async (request) => languageFromHeaders(request.headers),
+};
+
+const detector = new LanguageDetector(detection);
+
+export async function detectLanguage(request: Request): Promise<Language> {
+  const detected = await detector.detect(request);
+  return isLanguage(detected) ? detected : fallbackLanguage;
 }
 
 export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({
-  detection: {
-    supportedLanguages: [...supportedLanguages],
-    fallbackLanguage,
-    order: ["custom"],
-    findLocale: async (request) => detectLanguage(request),
-  },
+  detection,
   i18next: { resources, ns: namespaces, defaultNS, fallbackLng: fallbackLanguage, interpolation: { escapeValue: false } },
 });
 

@@ -5,14 +5,14 @@ import { resources } from "./resources";
 const headers = (init: Record<string, string>) => new Headers(init);
 
 describe("language detection", () => {
-  it("prefers ?lng=, then the lng cookie, then Accept-Language", () => {
-    expect(detectLanguage(new Request("http://x/?lng=de", { headers: { cookie: "lng=en", "accept-language": "en" } }))).toBe("de");
-    expect(detectLanguage(new Request("http://x/", { headers: { cookie: "lng=de", "accept-language": "en" } }))).toBe("de");
-    expect(detectLanguage(new Request("http://x/", { headers: { "accept-language": "fr;q=1, de-AT;q=0.8, en;q=0.5" } }))).toBe("de");
+  it("prefers ?lng=, then the lng cookie, then Accept-Language", async () => {
+    expect(await detectLanguage(new Request("http://x/?lng=de", { headers: { cookie: "lng=en", "accept-language": "en" } }))).toBe("de");
+    expect(await detectLanguage(new Request("http://x/", { headers: { cookie: "lng=de", "accept-language": "en" } }))).toBe("de");
+    expect(await detectLanguage(new Request("http://x/", { headers: { "accept-language": "fr;q=1, de-AT;q=0.8, en;q=0.5" } }))).toBe("de");
   });
 
-  it("ignores tampered values and falls back to English", () => {
-    expect(detectLanguage(new Request("http://x/?lng=../../etc/passwd", { headers: { cookie: "lng=%00xx" } }))).toBe("en");
+  it("ignores tampered values and falls back to English", async () => {
+    expect(await detectLanguage(new Request("http://x/?lng=../../etc/passwd", { headers: { cookie: "lng=%00xx" } }))).toBe("en");
     expect(languageFromHeaders(headers({ cookie: "lng=" + "d".repeat(10_000) }))).toBe("en");
     expect(languageFromHeaders(headers({ "accept-language": "de;q=0" }))).toBe("en");
     expect(languageFromHeaders(headers({ "accept-language": "de;q=abc, ;;;, x".repeat(500) }))).toBe("en");

@@ -4,7 +4,7 @@
 // domainErrorMessage below.
 import type { TFunction } from "i18next";
 
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,

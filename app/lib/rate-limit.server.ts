@@ -11,7 +11,7 @@ interface Policy {
   blockSeconds?: number;
 }
 
-export const POLICIES = {
+const POLICIES = {
   /** Failed sign-ins per account (e-mail); a success clears it (docs/decisions/0006-sign-in-protection.md). */
   "auth.signin.account": { points: 10, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
   /** Failed sign-ins per client address; successes are given back, so an office behind one

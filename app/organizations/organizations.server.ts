@@ -1,15 +1,13 @@
-// Organizations and the session's active organization.
-import type { Auth } from "~/auth/session.server";
-import { setActiveOrganization } from "~/auth/session.server";
+// Organizations: creating one, switching the session's active one, settings and members.
+// Organization-scoped functions take the caller's proven access (app/access/).
+import { authorizeOrganization, type OrganizationAccess } from "~/access/organization-access.server";
+import type { AuditDetails } from "~/audit/catalog";
+import { recordAuditEvent, userActor } from "~/audit/record.server";
+import { setActiveOrganization, type Auth } from "~/auth/session.server";
 import { DEFAULT_PLAN } from "~/billing/plans";
-import { prisma } from "~/db.server";
-import { Prisma } from "~/generated/prisma/client";
+import { isUniqueViolation, prisma } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
 import { DomainError } from "~/lib/domain-error";
-import { isUuid } from "~/lib/ids";
-import { authorizeOrganization } from "./access.server";
-import { recordAuditEvent } from "~/audit/record.server";
-import type { AuditDetails } from "~/audit/catalog";
 import { slugFromName, type OrganizationInput, type OrganizationSettingsInput } from "./schemas";
 
 export interface OrganizationSummary {
@@ -19,21 +17,19 @@ export interface OrganizationSummary {
   role: Role;
 }
 
-export async function listOrganizationsOf(userId: string): Promise<OrganizationSummary[]> {
+/** The user's organizations with their plans, by name (the app shell's switcher and dashboard). */
+export async function listOrganizationsWithPlanOf(userId: string): Promise<(OrganizationSummary & { planId: string })[]> {
   const memberships = await prisma.membership.findMany({
     where: { userId },
-    select: { role: true, organization: { select: { id: true, name: true, slug: true } } },
+    select: { role: true, organization: { select: { id: true, name: true, slug: true, planId: true } } },
     orderBy: [{ organization: { name: "asc" } }, { organizationId: "asc" }],
   });
   return memberships.map(({ role, organization }) => ({ ...organization, role }));
 }
 
-function isUniqueViolation(error: unknown, field: string): boolean {
-  return (
-    error instanceof Prisma.PrismaClientKnownRequestError &&
-    error.code === "P2002" &&
-    JSON.stringify(error.meta ?? {}).includes(field)
-  );
+/** The user's organizations, by name (organization.list). */
+export async function listOrganizationsOf(userId: string): Promise<OrganizationSummary[]> {
+  return (await listOrganizationsWithPlanOf(userId)).map(({ id, name, slug, role }) => ({ id, name, slug, role }));
 }
 
 /**
@@ -66,30 +62,29 @@ async function insertOrganization(auth: Auth, name: string, slug: string): Promi
     await recordAuditEvent(tx, {
       organizationId: created.id,
       action: "organization.created",
-      actor: { kind: "user", id: auth.user.id },
+      actor: userActor(auth.user),
       target: { type: "organization", id: created.id },
       details: { name: created.name, slug: created.slug },
     });
-    await tx.session.update({ where: { id: auth.session.id }, data: { activeOrganizationId: created.id }, select: { id: true } });
+    await setActiveOrganization(auth.session.id, created.id, tx);
     return created;
   });
   auth.session.activeOrganizationId = organization.id;
   return { ...organization, role: "owner" };
 }
 
+/** Makes one of the caller's organizations the session's active one (membership is enough). */
 export async function switchActiveOrganization(auth: Auth, organizationId: string): Promise<OrganizationSummary> {
-  if (!isUuid(organizationId)) throw new DomainError("NOT_FOUND", "organizationNotFound");
   const { organization, role } = await authorizeOrganization(auth, organizationId, undefined, { requireActive: false });
   await setActiveOrganization(auth.session.id, organization.id);
   auth.session.activeOrganizationId = organization.id;
   return { id: organization.id, name: organization.name, slug: organization.slug, role };
 }
 
-export async function getOrganizationSettings(organizationId: string) {
-  return prisma.organization.findUniqueOrThrow({
-    where: { id: organizationId },
-    select: { id: true, name: true, slug: true, logoUrl: true, planId: true, requireTwoFactor: true },
-  });
+/** The settings as the access check loaded them: any member may read them. */
+export function organizationSettings(access: OrganizationAccess) {
+  const { id, name, slug, logoUrl, planId, requireTwoFactor } = access.organization;
+  return { id, name, slug, logoUrl, planId, requireTwoFactor };
 }
 
 const settingsSelect = { id: true, name: true, slug: true, logoUrl: true, planId: true, requireTwoFactor: true } as const;
@@ -97,12 +92,12 @@ const settingsSelect = { id: true, name: true, slug: true, logoUrl: true, planId
 /**
  * Saves the settings and records `organization.settings_changed` with what actually changed, in
  * the same transaction. The row is locked and re-read first, so the recorded "from" values are the
- * ones this change replaced; an unchanged submission records nothing (spec, Recording rules 1-3).
+ * ones this change replaced; an unchanged submission records nothing (docs/product-rules.md, Recording rules 1-3).
  */
-export async function updateOrganizationSettings(auth: Auth, organizationId: string, input: OrganizationSettingsInput) {
-  await authorizeOrganization(auth, organizationId, "organization:update");
+export async function updateOrganizationSettings(access: OrganizationAccess<"organization:update">, input: OrganizationSettingsInput) {
+  const organizationId = access.organization.id;
   // Turning the requirement on without a second factor of one's own would lock the caller out.
-  if (input.requireTwoFactor && !auth.user.twoFactorEnabled) {
+  if (input.requireTwoFactor && !access.user.twoFactorEnabled) {
     throw new DomainError("CONFLICT", "twoFactorRequiredByOrganization");
   }
   try {
@@ -122,7 +117,7 @@ export async function updateOrganizationSettings(auth: Auth, organizationId: str
       await recordAuditEvent(tx, {
         organizationId,
         action: "organization.settings_changed",
-        actor: { kind: "user", id: auth.user.id },
+        actor: userActor(access.user),
         target: { type: "organization", id: organizationId },
         details: changes as AuditDetails<"organization.settings_changed">,
       });
@@ -134,9 +129,9 @@ export async function updateOrganizationSettings(auth: Auth, organizationId: str
   }
 }
 
-export async function listMembers(organizationId: string) {
+export async function listMembers(access: OrganizationAccess) {
   return prisma.membership.findMany({
-    where: { organizationId },
+    where: { organizationId: access.organization.id },
     select: { role: true, createdAt: true, user: { select: { id: true, name: true, email: true, twoFactorEnabledAt: true } } },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });

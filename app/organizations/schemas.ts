@@ -3,11 +3,11 @@
 import { z } from "zod";
 import { asciiLowerCase, storedText } from "~/lib/text";
 
-export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{1,46}[a-z0-9]$/;
+const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{1,46}[a-z0-9]$/;
 
-export const organizationNameSchema = storedText({ max: 80 });
+const organizationNameSchema = storedText({ max: 80 });
 
-export const slugSchema = storedText({ max: 48 })
+const slugSchema = storedText({ max: 48 })
   .transform(asciiLowerCase)
   .pipe(z.string().regex(SLUG_PATTERN, "field.slug"));
 

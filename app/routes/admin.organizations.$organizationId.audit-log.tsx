@@ -1,4 +1,4 @@
-// The platform admin's view of an organization's audit log (spec: same records, schemas, query
+// The platform admin's view of an organization's audit log (docs/product-rules.md: same records, schemas, query
 // logic, filters, pagination and detail panel as the tenant view; only authorization differs).
 // No membership and no switch of the active organization.
 import { useTranslation } from "react-i18next";
@@ -7,23 +7,20 @@ import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations.$organizationId.audit-log";
 import { AuditLogView } from "~/audit/audit-log-view";
 import { loadAuditPage } from "~/audit/query.server";
-import { requirePlatformAdmin } from "~/auth/guards.server";
+import { requireSupportAccess } from "~/web/guards.server";
 import { ErrorPanel } from "~/components/error-page";
 import { getInstance } from "~/i18n/i18next.server";
-import { orHttpError } from "~/lib/http-errors.server";
-import { getOrganizationForAdmin } from "~/organizations/admin.server";
+import { orHttpError } from "~/web/http-errors.server";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  await requirePlatformAdmin(args, { fresh: true });
-  return orHttpError(args.context, async () => {
-    const organization = await getOrganizationForAdmin(args.params.organizationId);
-    const page = await loadAuditPage(organization.id, new URL(args.request.url).searchParams);
-    return { title: `${getInstance(args.context).t("audit:page.title")} · ${organization.name}`, organization: { id: organization.id, name: organization.name }, ...page };
-  });
+  const access = await requireSupportAccess(args, args.params.organizationId);
+  const { organization } = access;
+  const page = await orHttpError(args.context, () => loadAuditPage(access, new URL(args.request.url).searchParams));
+  return { title: `${getInstance(args.context).t("audit:page.title")} · ${organization.name}`, organization: { id: organization.id, name: organization.name }, ...page };
 }
 
 export default function AdminAuditLog({ loaderData }: Route.ComponentProps) {

@@ -1,33 +1,34 @@
+// One organization as a platform admin sees it: plan, members, created, two-factor rule, and a link
+// to its audit log. Support access: no membership involved.
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations.$organizationId";
-import { requirePlatformAdmin } from "~/auth/guards.server";
-import { PLANS, isPlanId } from "~/billing/plans";
+import { requireSupportAccess } from "~/web/guards.server";
+import { planName } from "~/billing/plans";
+import { useFormats } from "~/components/use-formats";
 import { ErrorPanel } from "~/components/error-page";
 import { ButtonLink, Card, PageHeader } from "~/components/ui";
-import { orHttpError } from "~/lib/http-errors.server";
-import { getOrganizationForAdmin } from "~/organizations/admin.server";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.organization.name);
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  await requirePlatformAdmin(args, { fresh: true });
-  const organization = await orHttpError(args.context, () => getOrganizationForAdmin(args.params.organizationId));
-  return { organization: { ...organization, planName: isPlanId(organization.planId) ? PLANS[organization.planId].name : organization.planId } };
+  const { organization } = await requireSupportAccess(args, args.params.organizationId);
+  const { id, name, slug, planId, requireTwoFactor, createdAt, memberCount } = organization;
+  return { organization: { id, name, slug, planName: planName(planId), requireTwoFactor, createdAt: createdAt.toISOString(), members: memberCount } };
 }
 
 export default function AdminOrganization({ loaderData }: Route.ComponentProps) {
-  const { t, i18n } = useTranslation("admin");
+  const { t } = useTranslation("admin");
+  const formats = useFormats();
   const { organization } = loaderData;
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeZone: "UTC" });
   const rows: [string, string][] = [
     [t("organizations.slug"), `/${organization.slug}`],
     [t("organizations.plan"), organization.planName],
     [t("organizations.members"), String(organization.members)],
-    [t("organizations.created"), date.format(new Date(organization.createdAt))],
+    [t("organizations.created"), formats.date(organization.createdAt)],
     [t("organization.requireTwoFactor"), organization.requireTwoFactor ? t("organization.yes") : t("organization.no")],
   ];
   return (

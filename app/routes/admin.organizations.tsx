@@ -1,9 +1,11 @@
+// Every organization, for platform admins (fresh session), each linking to its support page.
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations";
-import { requirePlatformAdmin } from "~/auth/guards.server";
-import { PLANS, isPlanId } from "~/billing/plans";
+import { requirePlatformAdmin } from "~/web/guards.server";
+import { planName } from "~/billing/plans";
+import { useFormats } from "~/components/use-formats";
 import { ErrorPanel } from "~/components/error-page";
 import { Card, PageHeader } from "~/components/ui";
 import { getInstance } from "~/i18n/i18next.server";
@@ -14,17 +16,17 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  await requirePlatformAdmin(args, { fresh: true });
-  const organizations = await listAllOrganizations();
+  const admin = await requirePlatformAdmin(args, { fresh: true });
+  const organizations = await listAllOrganizations(admin);
   return {
     title: getInstance(args.context).t("admin:organizations.title"),
-    organizations: organizations.map((o) => ({ ...o, planName: isPlanId(o.planId) ? PLANS[o.planId].name : o.planId })),
+    organizations: organizations.map((o) => ({ ...o, planName: planName(o.planId) })),
   };
 }
 
 export default function AdminOrganizations({ loaderData }: Route.ComponentProps) {
-  const { t, i18n } = useTranslation("admin");
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeZone: "UTC" });
+  const { t } = useTranslation("admin");
+  const formats = useFormats();
   return (
     <div className="space-y-6">
       <PageHeader title={t("organizations.title")} description={t("organizations.description")} />
@@ -38,7 +40,7 @@ export default function AdminOrganizations({ loaderData }: Route.ComponentProps)
                 <div className="min-w-0">
                   <p className="font-medium text-slate-900">{org.name}</p>
                   <p className="text-sm text-slate-500">
-                    /{org.slug} · {org.planName} · {t("organizations.members")}: {org.members} · {t("organizations.created")} {date.format(new Date(org.createdAt))}
+                    /{org.slug} · {org.planName} · {t("organizations.members")}: {org.members} · {t("organizations.created")} {formats.date(org.createdAt)}
                   </p>
                 </div>
                 <Link to={`/admin/organizations/${org.id}`} className="text-sm font-semibold text-brand-600 hover:text-brand-700">

@@ -2,13 +2,13 @@
 // for every path under /admin (the tree's existence is nobody else's business); each admin page
 // still runs its own guard, which also asks for a fresh session.
 import type { Route } from "./+types/admin";
-import { requirePlatformAdmin } from "~/auth/guards.server";
-import { AppShell } from "~/components/app-shell";
-import { requestLogContext } from "~/context.server";
+import { requirePlatformAdmin, requireUser } from "~/web/guards.server";
+import { AppShell } from "~/shell/app-shell";
+import { requestLogContext } from "~/web/context.server";
 import { isUuid } from "~/lib/ids";
 import { noteRequest } from "~/lib/logger.server";
 import { ErrorPage } from "~/components/error-page";
-import { loadAppShell } from "~/organizations/app-shell.server";
+import { loadAppShell } from "~/shell/app-shell.server";
 
 /** Runs before any admin loader or action, and before React Router would answer a POST to an
  * admin page with 405 (which would tell a stranger the page exists): 404 first. */
@@ -22,7 +22,8 @@ export const middleware: Route.MiddlewareFunction[] = [
 ];
 
 export async function loader(args: Route.LoaderArgs) {
-  return loadAppShell(await requirePlatformAdmin(args, { fresh: false }));
+  await requirePlatformAdmin(args, { fresh: false });
+  return loadAppShell(requireUser(args));
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {

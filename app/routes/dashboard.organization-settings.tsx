@@ -1,30 +1,31 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+// Organization settings: the general settings (editable with organization:update) and the member
+// list (any member). Thin: the rules live in app/organizations/.
 import { useTranslation } from "react-i18next";
-import { Form } from "react-router";
-import { titleMeta } from "~/components/page-title";
+import { data } from "react-router";
 import type { Route } from "./+types/dashboard.organization-settings";
+import { accessHas } from "~/access/organization-access.server";
 import { ErrorPanel } from "~/components/error-page";
-import { requireActiveOrgPermission } from "~/auth/guards.server";
-import { FormErrors } from "~/components/form-errors";
-import { Alert, Badge, Button, Card, Field, PageHeader } from "~/components/ui";
+import { titleMeta } from "~/components/page-title";
+import { PageHeader } from "~/components/ui";
 import { getInstance } from "~/i18n/i18next.server";
-import { invalidForm, parseForm, withFormErrors } from "~/lib/forms.server";
-import { getOrganizationSettings, listMembers, updateOrganizationSettings } from "~/organizations/organizations.server";
-import { roleHas } from "~/organizations/permissions";
+import { listMembers, organizationSettings, updateOrganizationSettings } from "~/organizations/organizations.server";
 import { organizationSettingsSchema } from "~/organizations/schemas";
+import { MembersTable } from "~/organizations/ui/members-table";
+import { SettingsForm } from "~/organizations/ui/settings-form";
+import { parseForm, withFormErrors } from "~/web/forms.server";
+import { requireActiveOrganization } from "~/web/guards.server";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const access = await requireActiveOrgPermission(args);
-  const [settings, members] = await Promise.all([getOrganizationSettings(access.organization.id), listMembers(access.organization.id)]);
+  const access = await requireActiveOrganization(args);
+  const members = await listMembers(access);
   return {
     title: getInstance(args.context).t("organizations:settings.title"),
-    settings,
-    canEdit: roleHas(access.role, "organization:update"),
+    settings: organizationSettings(access),
+    canEdit: accessHas(access, "organization:update"),
     members: members.map((m) => ({
       id: m.user.id,
       name: m.user.name,
@@ -37,99 +38,22 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const access = await requireActiveOrgPermission(args, "organization:update");
+  const access = await requireActiveOrganization(args, "organization:update");
   const { submission } = await parseForm(args.request, organizationSettingsSchema);
-  if (submission.status !== "success") return invalidForm(submission);
-  const result = await withFormErrors(args.context, submission, () => updateOrganizationSettings(access, access.organization.id, submission.value));
-  if (!result.ok) return result.response;
-  return { ...submission.reply(), saved: true };
+  if (submission.status !== "success") return data({ reply: submission.reply(), saved: false }, { status: 400 });
+  const result = await withFormErrors(args.context, submission, () => updateOrganizationSettings(access, submission.value));
+  if (!result.ok) return data({ reply: result.reply, saved: false }, result.init);
+  return { reply: submission.reply(), saved: true };
 }
 
 export default function OrganizationSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { t, i18n } = useTranslation("organizations");
-  const { t: tc } = useTranslation("common");
+  const { t } = useTranslation("organizations");
   const { settings } = loaderData;
-  const [form, fields] = useForm({
-    lastResult: actionData,
-    defaultValue: { name: settings.name, slug: settings.slug, logoUrl: settings.logoUrl ?? "", requireTwoFactor: settings.requireTwoFactor ? "on" : undefined },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: organizationSettingsSchema }),
-    shouldValidate: "onBlur",
-  });
-  const dateFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeZone: "UTC" });
   return (
     <div className="space-y-6">
       <PageHeader title={t("settings.title")} description={t("settings.description", { name: settings.name })} />
-      <Card title={t("settings.general")}>
-        {!loaderData.canEdit ? (
-          <div className="mb-4">
-            <Alert tone="info">{t("settings.readOnly")}</Alert>
-          </div>
-        ) : null}
-        {actionData && "saved" in actionData && actionData.saved ? (
-          <div className="mb-4">
-            <Alert tone="success">{t("settings.saved")}</Alert>
-          </div>
-        ) : null}
-        <Form method="post" className="max-w-xl space-y-5" {...getFormProps(form)}>
-          <FormErrors errors={form.errors} id={form.errorId} />
-          <fieldset disabled={!loaderData.canEdit} className="space-y-5">
-            <Field label={t("settings.name")} errors={fields.name.errors} errorParams={{ max: 80 }} {...getInputProps(fields.name, { type: "text" })} />
-            <Field label={t("settings.slug")} errors={fields.slug.errors} {...getInputProps(fields.slug, { type: "text" })} />
-            <Field label={t("settings.logoUrl")} hint={t("settings.logoHint")} errors={fields.logoUrl.errors} errorParams={{ max: 2048 }} {...getInputProps(fields.logoUrl, { type: "url" })} />
-            <div className="flex items-start gap-3 rounded-lg bg-slate-50 p-4 ring-1 ring-inset ring-slate-200">
-              <input
-                {...getInputProps(fields.requireTwoFactor, { type: "checkbox" })}
-                className="mt-0.5 h-4 w-4 shrink-0 rounded border-slate-300 accent-brand-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
-              />
-              <div>
-                <label htmlFor={fields.requireTwoFactor.id} className="text-sm font-medium text-slate-800">
-                  {t("settings.requireTwoFactor")}
-                </label>
-                <p className="text-sm text-slate-500">{t("settings.requireTwoFactorHint")}</p>
-              </div>
-            </div>
-            {loaderData.canEdit ? <Button type="submit">{tc("actions.save")}</Button> : null}
-          </fieldset>
-        </Form>
-      </Card>
-      <Card title={t("settings.members")} description={t("settings.memberCount", { count: loaderData.members.length })}>
-        <div className="-mx-5 -my-5 overflow-x-auto">
-          <table className="min-w-full text-sm">
-            <thead className="bg-slate-50">
-              <tr className="text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-                <th scope="col" className="px-5 py-2.5">{t("settings.memberName")}</th>
-                <th scope="col" className="px-3 py-2.5">{t("settings.memberRole")}</th>
-                <th scope="col" className="hidden px-3 py-2.5 sm:table-cell">{t("settings.twoFactor")}</th>
-                <th scope="col" className="hidden px-5 py-2.5 sm:table-cell">{t("settings.memberSince")}</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {loaderData.members.map((member) => (
-                <tr key={member.id}>
-                  <td className="px-5 py-3">
-                    <p className="font-medium text-slate-900">{member.name}</p>
-                    <p className="break-all text-slate-500">{member.email}</p>
-                  </td>
-                  <td className="px-3 py-3">
-                    <div className="flex flex-col items-start gap-1">
-                      <Badge tone={member.role === "member" ? "slate" : "brand"}>{tc(`roles.${member.role}`)}</Badge>
-                      <span className="sm:hidden">
-                        <Badge tone={member.twoFactor ? "green" : "amber"}>
-                          {t("settings.twoFactor")}: {member.twoFactor ? t("settings.twoFactorEnabled") : t("settings.twoFactorDisabled")}
-                        </Badge>
-                      </span>
-                    </div>
-                  </td>
-                  <td className="hidden whitespace-nowrap px-3 py-3 sm:table-cell">
-                    <Badge tone={member.twoFactor ? "green" : "amber"}>{member.twoFactor ? t("settings.twoFactorEnabled") : t("settings.twoFactorDisabled")}</Badge>
-                  </td>
-                  <td className="hidden whitespace-nowrap px-5 py-3 text-slate-600 sm:table-cell">{dateFormat.format(new Date(member.since))}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </Card>
+      <SettingsForm settings={settings} canEdit={loaderData.canEdit} lastResult={actionData?.reply} saved={actionData?.saved ?? false} />
+      <MembersTable members={loaderData.members} />
     </div>
   );
 }

@@ -5,11 +5,11 @@ import { Form, redirect } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/dashboard.organizations.new";
 import { ErrorPanel } from "~/components/error-page";
-import { requireUser } from "~/auth/guards.server";
+import { requireUser } from "~/web/guards.server";
 import { FormErrors } from "~/components/form-errors";
 import { Button, Card, Field, PageHeader } from "~/components/ui";
 import { getInstance } from "~/i18n/i18next.server";
-import { invalidForm, parseForm, withFormErrors } from "~/lib/forms.server";
+import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
 import { createOrganization } from "~/organizations/organizations.server";
 import { organizationInputSchema } from "~/organizations/schemas";
 

@@ -1,11 +1,17 @@
-// The dashboard tree's layout: the app shell for any signed-in user.
+// The dashboard tree's layout: the app shell for any signed-in user. Its action switches the
+// active organization (the shell's switcher posts here; /dashboard?index answers the same).
 import type { Route } from "./+types/dashboard";
-import { requireUser } from "~/auth/guards.server";
-import { AppShell } from "~/components/app-shell";
-import { loadAppShell } from "~/organizations/app-shell.server";
+import { AppShell } from "~/shell/app-shell";
+import { loadAppShell } from "~/shell/app-shell.server";
+import { requireUser } from "~/web/guards.server";
+import { switchOrganizationAction } from "~/web/switch-organization.server";
 
 export async function loader(args: Route.LoaderArgs) {
   return loadAppShell(requireUser(args));
+}
+
+export function action(args: Route.ActionArgs) {
+  return switchOrganizationAction(args);
 }
 
 export default function DashboardLayout({ loaderData }: Route.ComponentProps) {

@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/home";
-import { getAuth } from "~/auth/guards.server";
+import { getAuth } from "~/web/guards.server";
 
 export function loader({ context }: Route.LoaderArgs) {
   return redirect(getAuth(context) ? "/dashboard" : "/login");

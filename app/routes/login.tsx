@@ -6,15 +6,15 @@ import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/login";
 import { signIn } from "~/auth/accounts.server";
 import { sessionCookie } from "~/auth/cookies.server";
-import { getAuth, requireAnonymous } from "~/auth/guards.server";
+import { getAuth, requireAnonymous } from "~/web/guards.server";
 import { signInSchema } from "~/auth/schemas";
 import { AuthLayout } from "~/components/auth-layout";
 import { FormErrors } from "~/components/form-errors";
 import { Button, Field } from "~/components/ui";
-import { clientAddressContext } from "~/context.server";
+import { clientAddressContext } from "~/web/context.server";
 import { getInstance } from "~/i18n/i18next.server";
 import { safeRedirectPath } from "~/lib/safe-redirect";
-import { invalidForm, parseForm, withFormErrors } from "~/lib/forms.server";
+import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);

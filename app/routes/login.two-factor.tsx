@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Form, redirect, useSearchParams } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/login.two-factor";
-import { getAuth } from "~/auth/guards.server";
+import { getAuth } from "~/web/guards.server";
 import { secondFactorSchema } from "~/auth/schemas";
 import { isFullyAuthenticated } from "~/auth/session.server";
 import { verifySecondFactor } from "~/auth/two-factor.server";
@@ -13,7 +13,7 @@ import { FormErrors } from "~/components/form-errors";
 import { Button, Field } from "~/components/ui";
 import { getInstance } from "~/i18n/i18next.server";
 import { safeRedirectPath } from "~/lib/safe-redirect";
-import { invalidForm, parseForm, withFormErrors } from "~/lib/forms.server";
+import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);

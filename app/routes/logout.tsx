@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
 import { clearedSessionCookie } from "~/auth/cookies.server";
-import { getAuth } from "~/auth/guards.server";
+import { getAuth } from "~/web/guards.server";
 import { invalidateSession } from "~/auth/session.server";
 
 // Sign-out is a POST (a link cannot sign anyone out); GET just goes home.

@@ -1,7 +1,7 @@
 // Building blocks for procedures: a base with translated errors, and a session-authenticated
-// base with cross-site protection (CONTRACT.md: same rule as the export route).
-import { ORPCError, os } from "@orpc/server";
-import { isCrossSiteRequest } from "~/auth/cross-site.server";
+// base with cross-site protection (docs/contract.md: the same rule as the export route).
+import { os } from "@orpc/server";
+import { isCrossSiteRequest } from "~/web/cross-site.server";
 import { isFullyAuthenticated } from "~/auth/session.server";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
@@ -27,4 +27,3 @@ export const sessionProcedure = base.use(async ({ context, next }) => {
   return next({ context: { auth } });
 });
 
-export { ORPCError };

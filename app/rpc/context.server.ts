@@ -2,7 +2,7 @@
 // one, and must not pay for the lookup.
 import type { TFunction } from "i18next";
 import { readSessionToken } from "~/auth/cookies.server";
-import { applicationOrigin } from "~/auth/cross-site.server";
+import { applicationOrigin } from "~/web/cross-site.server";
 import { validateSessionToken, type Auth } from "~/auth/session.server";
 import type { Language } from "~/i18n/config";
 import { noteRequest, type RequestLog } from "~/lib/logger.server";

@@ -1,19 +1,19 @@
-// The typed RPC surface at /rpc (CONTRACT.md). Procedures are thin: they parse input with zod and
-// call the domain modules that the pages' actions call too.
+// The typed RPC surface at /rpc (docs/contract.md). Procedures are thin: they validate input
+// with zod, prove the caller's access (app/access/) and call the domain functions the pages'
+// actions call too. One access check per request.
 import { z } from "zod";
-import { base, sessionProcedure } from "./base.server";
+import { authorizeOrganization, authorizePlatformAdmin, authorizeSupport } from "~/access/organization-access.server";
 import { issueKey, listKeys, revokeKey, rotateKey } from "~/api-keys/api-keys.server";
 import { authenticateKey, unauthorizedKey } from "~/api-keys/authenticate.server";
 import { issueKeyRpcInputSchema, requestedScopesSchema } from "~/api-keys/scopes";
 import { bearerSecret } from "~/api-keys/secret.server";
+import { auditEventIdSchema, auditListInputSchema } from "~/audit/audit-query";
+import { getAuditEvent, listAuditActors, listAuditEvents } from "~/audit/query.server";
+import { uuidSchema } from "~/lib/ids";
+import { noteRequest } from "~/lib/logger.server";
 import { createOrganization, listOrganizationsOf, switchActiveOrganization } from "~/organizations/organizations.server";
 import { organizationInputSchema } from "~/organizations/schemas";
-import { UUID_PATTERN, uuidSchema } from "~/lib/ids";
-import { getAuditEvent, listAuditActors, listAuditEvents, parseAuditSearchParams } from "~/audit/query.server";
-import { isFresh } from "~/auth/session.server";
-import { DomainError } from "~/lib/domain-error";
-import { noteRequest } from "~/lib/logger.server";
-import { authorizeOrganization, requireOrganizationExists } from "~/organizations/access.server";
+import { base, sessionProcedure } from "./base.server";
 
 const organization = {
   list: sessionProcedure
@@ -38,7 +38,9 @@ const keyProcedure = base.use(({ context, next }) => {
   return next({ context: { apiKeySecret: secret } });
 });
 
+// Key ids are not checked for shape: one we do not know is "not found", whatever it looks like.
 const keyIdInput = z.object({ organizationId: z.string(), keyId: z.string() }).strict();
+const keyManager = (auth: Parameters<typeof authorizeOrganization>[0], organizationId: string) => authorizeOrganization(auth, organizationId, "apiKey:manage");
 
 const apiKey = {
   authenticate: keyProcedure
@@ -52,80 +54,37 @@ const apiKey = {
     }),
   list: sessionProcedure
     .input(z.object({ organizationId: z.string() }).strict())
-    .handler(({ context, input }) => listKeys(context.auth, input.organizationId)),
+    .handler(async ({ context, input }) => listKeys(await keyManager(context.auth, input.organizationId))),
   issue: sessionProcedure
     .input(issueKeyRpcInputSchema)
-    .handler(({ context, input }) => issueKey(context.auth, input.organizationId, input)),
-  rotate: sessionProcedure.input(keyIdInput).handler(({ context, input }) => rotateKey(context.auth, input.organizationId, input.keyId)),
-  revoke: sessionProcedure.input(keyIdInput).handler(({ context, input }) => revokeKey(context.auth, input.organizationId, input.keyId)),
+    .handler(async ({ context, input }) => issueKey(await keyManager(context.auth, input.organizationId), input)),
+  rotate: sessionProcedure
+    .input(keyIdInput)
+    .handler(async ({ context, input }) => rotateKey(await keyManager(context.auth, input.organizationId), input.keyId)),
+  revoke: sessionProcedure
+    .input(keyIdInput)
+    .handler(async ({ context, input }) => revokeKey(await keyManager(context.auth, input.organizationId), input.keyId)),
 };
 
-/** The page's query parameters as procedure input; one parser (app/audit/filters.ts) checks both. */
-const auditQueryInput = z
-  .object({
-    organizationId: z.string().max(64),
-    action: z.string().max(200).optional(),
-    actorId: z.string().max(200).optional(),
-    from: z.string().max(20).optional(),
-    to: z.string().max(20).optional(),
-    cursor: z.string().max(200).optional(),
-  })
-  .strict();
-// An event id is required and must look like one: "" or "   " must not match "any event".
-const auditEventInput = z.object({ organizationId: z.string().max(64), eventId: z.string().regex(UUID_PATTERN, "auditLog.badEvent") }).strict();
-const auditActorsInput = z.object({ organizationId: z.string().max(64) }).strict();
+const organizationIdInput = z.object({ organizationId: z.string().max(64) }).strict();
+const auditEventInput = z.object({ organizationId: z.string().max(64), eventId: auditEventIdSchema }).strict();
 
-function auditQuery({ organizationId: _, ...params }: z.infer<typeof auditQueryInput>) {
-  return parseAuditSearchParams(new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined)));
-}
-
-/** The audit reads, shared by the tenant and support procedures: only their guards differ. */
-const auditReads = {
-  list: (input: z.infer<typeof auditQueryInput>) => {
-    const query = auditQuery(input);
-    return listAuditEvents(input.organizationId, query.filters, query.cursor);
-  },
-  detail: (input: z.infer<typeof auditEventInput>) => getAuditEvent(input.organizationId, input.eventId),
-  actors: (input: z.infer<typeof auditActorsInput>) => listAuditActors(input.organizationId),
-};
-
-/** Tenant audit procedures: membership, active organization and audit:view (spec, Authentication 3-4). */
+/** Tenant audit procedures: membership, active organization and audit:view (docs/product-rules.md, Authentication 3-4). */
+const auditReader = (auth: Parameters<typeof authorizeOrganization>[0], organizationId: string) => authorizeOrganization(auth, organizationId, "audit:view");
 const auditLog = {
-  list: sessionProcedure.input(auditQueryInput).handler(async ({ context, input }) => {
-    await authorizeOrganization(context.auth, input.organizationId, "audit:view");
-    return auditReads.list(input);
-  }),
-  detail: sessionProcedure.input(auditEventInput).handler(async ({ context, input }) => {
-    await authorizeOrganization(context.auth, input.organizationId, "audit:view");
-    return auditReads.detail(input);
-  }),
-  actors: sessionProcedure.input(auditActorsInput).handler(async ({ context, input }) => {
-    await authorizeOrganization(context.auth, input.organizationId, "audit:view");
-    return auditReads.actors(input);
-  }),
+  list: sessionProcedure.input(auditListInputSchema).handler(async ({ context, input }) => listAuditEvents(await auditReader(context.auth, input.organizationId), input)),
+  detail: sessionProcedure.input(auditEventInput).handler(async ({ context, input }) => getAuditEvent(await auditReader(context.auth, input.organizationId), input.eventId)),
+  actors: sessionProcedure.input(organizationIdInput).handler(async ({ context, input }) => listAuditActors(await auditReader(context.auth, input.organizationId))),
 };
 
 /** Support namespace: a fresh platform-admin session, any organization, no membership needed. */
-const platformAdminProcedure = sessionProcedure.use(({ context, next }) => {
-  if (!context.auth.user.isPlatformAdmin) throw new DomainError("FORBIDDEN", "platformAdminRequired");
-  if (!isFresh(context.auth)) throw new DomainError("FORBIDDEN", "freshSessionRequired");
-  return next();
-});
+const supportProcedure = sessionProcedure.use(({ context, next }) => next({ context: { admin: authorizePlatformAdmin(context.auth, { fresh: true }) } }));
 
 const support = {
   auditLog: {
-    list: platformAdminProcedure.input(auditQueryInput).handler(async ({ input }) => {
-      await requireOrganizationExists(input.organizationId);
-      return auditReads.list(input);
-    }),
-    detail: platformAdminProcedure.input(auditEventInput).handler(async ({ input }) => {
-      await requireOrganizationExists(input.organizationId);
-      return auditReads.detail(input);
-    }),
-    actors: platformAdminProcedure.input(auditActorsInput).handler(async ({ input }) => {
-      await requireOrganizationExists(input.organizationId);
-      return auditReads.actors(input);
-    }),
+    list: supportProcedure.input(auditListInputSchema).handler(async ({ context, input }) => listAuditEvents(await authorizeSupport(context.admin, input.organizationId), input)),
+    detail: supportProcedure.input(auditEventInput).handler(async ({ context, input }) => getAuditEvent(await authorizeSupport(context.admin, input.organizationId), input.eventId)),
+    actors: supportProcedure.input(organizationIdInput).handler(async ({ context, input }) => listAuditActors(await authorizeSupport(context.admin, input.organizationId))),
   },
 };
 

@@ -1,7 +1,7 @@
 // The baseline for apiKey.authenticate: plain node:http + pg doing the same work (parse the
 // Bearer header and the body, check the key's format and checksum, SHA-256, one indexed
 // UPDATE … RETURNING for the last-used time, scope check, JSON answer) and nothing else.
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import pg from "pg";
 import { AUTHENTICATE_SQL } from "../../app/api-keys/authenticate-sql.ts";
 import { bearerSecret, hashSecret } from "../../app/api-keys/secret.server.ts";
@@ -11,7 +11,7 @@ const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Numb
 // The same statement as the app (imported, so the two cannot drift apart).
 const statement = { name: "baseline_authenticate", text: AUTHENTICATE_SQL };
 
-function send(res: import("node:http").ServerResponse, status: number, json: unknown) {
+function send(res: ServerResponse, status: number, json: unknown) {
   const body = JSON.stringify({ json });
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
   res.end(body);

@@ -3,7 +3,7 @@
 // One fresh user per file (sign-ups are rate limited); every test creates its own organization,
 // so key limits and names never collide between tests.
 import { randomUUID } from "node:crypto";
-import { type BrowserContextOptions, type Page } from "@playwright/test";
+import { type BrowserContext, type BrowserContextOptions, type Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import {
   API_KEYS_PATH,
@@ -38,7 +38,7 @@ test.describe("API keys as an organization owner", () => {
   // In order, in one worker: the tests share one fresh account (and its session), each with its own organization.
   test.describe.configure({ mode: "default" });
 
-  let storageState: Awaited<ReturnType<import("@playwright/test").BrowserContext["storageState"]>>;
+  let storageState: Awaited<ReturnType<BrowserContext["storageState"]>>;
   test.beforeAll(async ({ browser }) => {
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -1,6 +1,6 @@
 // POST /rpc/apiKey/authenticate through the same handler the server uses.
 import { describe, expect, it } from "vitest";
-import { issueKey, revokeKey } from "~/api-keys/api-keys.server";
+import { issueKey, revokeKey } from "../domain-calls";
 import { generateSecret, isWellFormedSecret } from "~/api-keys/secret.server";
 import { prisma } from "~/db.server";
 import { handleRpcFetchRequest } from "~/rpc/handler.server";

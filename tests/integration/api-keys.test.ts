@@ -2,7 +2,7 @@
 // functions the page shares: rules, bad input, tenant isolation, audit events, concurrency.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { issueKey, listKeys, revokeKey, rotateKey } from "~/api-keys/api-keys.server";
+import { issueKey, listKeys, revokeKey, rotateKey } from "../domain-calls";
 import { MAX_UNREVOKED_KEYS } from "~/api-keys/scopes";
 import { hashSecret, isWellFormedSecret } from "~/api-keys/secret.server";
 import { pool, prisma } from "~/db.server";

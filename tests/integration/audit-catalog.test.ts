@@ -1,7 +1,7 @@
 // Every action of the catalog has English and German label, description and detail labels, and
 // its details schema refuses extra members.
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import type { z } from "zod";
 import { AUDIT_ACTIONS, auditCatalog } from "~/audit/catalog";
 import { resources } from "~/i18n/resources";
 
@@ -10,7 +10,7 @@ function lookup(tree: unknown, path: string): unknown {
 }
 
 describe("audit catalog", () => {
-  it("includes the spec's default actions and the key actions", () => {
+  it("includes the default actions of docs/product-rules.md and the key actions", () => {
     expect(AUDIT_ACTIONS).toEqual(
       expect.arrayContaining([
         "invitation.sent",

@@ -3,8 +3,9 @@
 import { randomUUID } from "node:crypto";
 import { v7 as uuidv7 } from "uuid";
 import { describe, expect, it } from "vitest";
-import { issueKey, revokeKey } from "~/api-keys/api-keys.server";
-import { getAuditEvent, listAuditActors, listAuditEvents, parseAuditSearchParams } from "~/audit/query.server";
+import { issueKey, revokeKey } from "../domain-calls";
+import { parseAuditSearchParams } from "~/audit/audit-query";
+import { getAuditEvent, listAuditActors, listAuditEvents } from "../domain-calls";
 import { pool, prisma } from "~/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { callRpc, joinOrganization, memberOfNewOrganization } from "../api-key-factories";

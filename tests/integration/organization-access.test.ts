@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/db.server";
 import { DomainError } from "~/lib/domain-error";
-import { authorizeOrganization } from "~/organizations/access.server";
-import { createOrganization, switchActiveOrganization, updateOrganizationSettings } from "~/organizations/organizations.server";
+import { authorizeOrganization } from "~/access/organization-access.server";
+import { createOrganization, switchActiveOrganization } from "~/organizations/organizations.server";
+import { updateOrganizationSettings } from "../domain-calls";
 import { planHas, PLANS } from "~/billing/plans";
 import { createOrganizationWith, createUser, signedIn } from "../factories";
 

@@ -1,4 +1,4 @@
-// The /rpc wire format of CONTRACT.md, through the same handler the server uses.
+// The /rpc wire format of docs/contract.md, through the same handler the server uses.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { handleRpcFetchRequest } from "~/rpc/handler.server";

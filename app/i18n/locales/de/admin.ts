@@ -1,4 +1,4 @@
-import type en from "../en/admin";
+import type en from "~/i18n/locales/en/admin";
 
 export default {
   nav: "Plattform-Admin",

@@ -1,4 +1,4 @@
-import type en from "../en/api-keys";
+import type en from "~/i18n/locales/en/api-keys";
 
 export default {
   title: "API-Schlüssel",

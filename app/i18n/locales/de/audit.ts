@@ -1,4 +1,4 @@
-import type en from "../en/audit";
+import type en from "~/i18n/locales/en/audit";
 
 export default {
   page: {

@@ -1,4 +1,4 @@
-import type en from "../en/auth";
+import type en from "~/i18n/locales/en/auth";
 
 export default {
   login: {

@@ -1,4 +1,4 @@
-import type en from "../en/common";
+import type en from "~/i18n/locales/en/common";
 
 export default {
   appName: "KeyLedger",

@@ -1,4 +1,4 @@
-import type en from "../en/errors";
+import type en from "~/i18n/locales/en/errors";
 
 export default {
   unexpected: "Ein unerwarteter Fehler ist aufgetreten.",

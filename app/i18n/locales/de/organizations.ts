@@ -1,4 +1,4 @@
-import type en from "../en/organizations";
+import type en from "~/i18n/locales/en/organizations";
 
 export default {
   dashboard: {

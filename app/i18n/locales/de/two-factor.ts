@@ -1,4 +1,4 @@
-import type en from "../en/two-factor";
+import type en from "~/i18n/locales/en/two-factor";
 
 export default {
   title: "Sicherheit",

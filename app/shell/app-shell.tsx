@@ -3,10 +3,10 @@
 import { useEffect, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, NavLink, Outlet, useLocation } from "react-router";
-import type { AppShellData } from "~/organizations/app-shell.server";
-import { LanguageSwitch } from "./language-switch";
-import { Logo } from "./logo";
-import { cx } from "./ui";
+import type { AppShellData } from "~/shell/app-shell.server";
+import { LanguageSwitch } from "~/components/language-switch";
+import { Logo } from "~/components/logo";
+import { cx } from "~/components/ui";
 
 type LayoutData = AppShellData;
 
@@ -89,7 +89,7 @@ function OrganizationSwitcher({ loaderData, idPrefix }: { loaderData: LayoutData
     );
   }
   return (
-    <Form method="post" action="/dashboard?index" className="space-y-2" aria-label={t("orgSwitcher.label")}>
+    <Form method="post" action="/dashboard" className="space-y-2" aria-label={t("orgSwitcher.label")}>
       <input type="hidden" name="intent" value="switch" />
       <label htmlFor={selectId} className="block text-xs font-semibold uppercase tracking-wide text-slate-500">
         {t("orgSwitcher.label")}

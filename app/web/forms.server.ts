@@ -4,7 +4,7 @@ import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider } from "react-router";
 import type { z } from "zod";
-import { domainErrorMessage, isDomainError } from "./domain-error";
+import { domainErrorMessage, isDomainError } from "~/lib/domain-error";
 import { translatorFor } from "./http-errors.server";
 
 /** No form of ours has a list this long. conform reads "scopes[150000000]" as a list of that
@@ -29,7 +29,11 @@ export function invalidForm(submission: Submission<unknown>, hideFields?: string
   return data(submission.reply({ hideFields }), { status: 400 });
 }
 
-/** Runs the action's work; a DomainError becomes a translated form error instead of a crash. */
+/**
+ * Runs the action's work; a DomainError becomes a translated form error instead of a crash.
+ * On failure: `reply` (the form's errors) and `init` (status, Retry-After) for an action that wraps
+ * the reply in its own result type, and `response`, the two already combined.
+ */
 export async function withFormErrors<T>(
   context: Readonly<RouterContextProvider>,
   submission: Submission<unknown>,
@@ -43,12 +47,8 @@ export async function withFormErrors<T>(
     const t = translatorFor(context);
     const headers = new Headers();
     if (error.retryAfterSeconds !== undefined) headers.set("Retry-After", String(error.retryAfterSeconds));
-    return {
-      ok: false as const,
-      response: data(submission.reply({ formErrors: [domainErrorMessage(error, t)], hideFields: options.hideFields }), {
-        status: error.status,
-        headers,
-      }),
-    };
+    const reply = submission.reply({ formErrors: [domainErrorMessage(error, t)], hideFields: options.hideFields });
+    const init = { status: error.status, headers };
+    return { ok: false as const, reply, init, response: data(reply, init) };
   }
 }

@@ -2,7 +2,7 @@
 // ErrorBoundary renders it (or, for resource routes, the client receives it as JSON).
 import { data, type RouterContextProvider } from "react-router";
 import type { TFunction } from "i18next";
-import { DomainError, domainErrorMessage, isDomainError } from "./domain-error";
+import { DomainError, domainErrorMessage, isDomainError } from "~/lib/domain-error";
 import { getInstance } from "~/i18n/i18next.server";
 
 export interface ErrorBody {
@@ -12,7 +12,7 @@ export interface ErrorBody {
   signIn?: true;
 }
 
-export function httpError(error: DomainError, t: TFunction) {
+function httpError(error: DomainError, t: TFunction) {
   const headers = new Headers();
   if (error.retryAfterSeconds !== undefined) headers.set("Retry-After", String(error.retryAfterSeconds));
   const signIn = error.code === "UNAUTHORIZED" || error.messageKey === "freshSessionRequired";
@@ -22,6 +22,11 @@ export function httpError(error: DomainError, t: TFunction) {
 
 export function translatorFor(context: Readonly<RouterContextProvider>): TFunction {
   return getInstance(context).t;
+}
+
+/** A 400 for a request no form of ours sends (e.g. a hand-made switch request). */
+export function badRequest(context: Readonly<RouterContextProvider>) {
+  return httpError(new DomainError("BAD_REQUEST", "badRequest"), translatorFor(context));
 }
 
 /** Runs domain code from a loader or action, turning a DomainError into a thrown HTTP error. */

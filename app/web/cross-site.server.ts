@@ -1,4 +1,4 @@
-// Cross-site protection for cookie-authenticated requests (spec, Authentication rule 7):
+// Cross-site protection for cookie-authenticated requests (docs/product-rules.md, Authentication rule 7):
 // when Sec-Fetch-Site is present it must be same-origin or none; when Origin is present it must
 // equal the application's origin. Browsers always send at least one of them on cross-site writes.
 import { env } from "~/env.server";

@@ -1,14 +1,21 @@
 // Guards for loaders and actions. Every loader and action calls its own guard: a parent layout's
 // check does not protect a child's data, because loaders run in parallel.
 import { redirect, type RouterContextProvider } from "react-router";
-import { authContext, requestLogContext } from "~/context.server";
+import { authContext, requestLogContext } from "~/web/context.server";
 import { noteRequest } from "~/lib/logger.server";
 import { DomainError } from "~/lib/domain-error";
-import { orHttpError } from "~/lib/http-errors.server";
+import { orHttpError } from "~/web/http-errors.server";
 import { signInHref } from "~/lib/safe-redirect";
-import { authorizeOrganization, type OrganizationAccess } from "~/organizations/access.server";
-import type { Permission } from "~/organizations/permissions";
-import { isFresh, isFullyAuthenticated, type Auth } from "./session.server";
+import {
+  authorizeOrganization,
+  authorizePlatformAdmin,
+  authorizeSupport,
+  type OrganizationAccess,
+  type PlatformAdminAccess,
+  type SupportAccess,
+} from "~/access/organization-access.server";
+import type { Permission } from "~/access/permissions";
+import { isFullyAuthenticated, type Auth } from "~/auth/session.server";
 
 interface GuardArgs {
   request: Request;
@@ -38,33 +45,30 @@ export function requireAnonymous({ request, context }: GuardArgs) {
   if (auth && isFullyAuthenticated(auth) && !new URL(request.url).searchParams.has("redirectTo")) throw redirect("/dashboard");
 }
 
-export async function requireOrgPermission(
-  args: GuardArgs,
-  organizationId: string,
-  permission?: Permission,
-): Promise<Auth & OrganizationAccess> {
-  const auth = requireUser(args);
-  noteRequest(args.context.get(requestLogContext), { organizationId });
-  const access = await orHttpError(args.context, () => authorizeOrganization(auth, organizationId, permission));
-  return { ...auth, ...access };
-}
-
-/** For pages that act on "the active organization" (the dashboard tree). */
-export async function requireActiveOrgPermission(args: GuardArgs, permission?: Permission) {
+/** The session's active organization, with the caller's access to it proven (404/403 otherwise).
+ * Without an active organization the dashboard asks the user to pick or create one. */
+export async function requireActiveOrganization<P extends Permission = never>(args: GuardArgs, permission?: P): Promise<OrganizationAccess<P>> {
   const auth = requireUser(args);
   const organizationId = auth.session.activeOrganizationId;
   if (!organizationId) throw redirect("/dashboard");
-  return requireOrgPermission(args, organizationId, permission);
+  noteRequest(args.context.get(requestLogContext), { organizationId });
+  return orHttpError(args.context, () => authorizeOrganization(auth, organizationId, permission));
 }
 
 /** The admin tree answers 404 to anyone who is not a platform admin, signed in or not: it does not
  * exist for them. A platform admin halfway through sign-in finishes the second step first. */
-export async function requirePlatformAdmin(args: GuardArgs, { fresh }: { fresh: boolean }): Promise<Auth> {
+export async function requirePlatformAdmin(args: GuardArgs, { fresh }: { fresh: boolean }): Promise<PlatformAdminAccess> {
   const auth = getAuth(args.context);
   return orHttpError(args.context, async () => {
     if (!auth?.user.isPlatformAdmin) throw new DomainError("NOT_FOUND", "notFound");
     if (!isFullyAuthenticated(auth)) throw loginRedirect(args.request, "/login/two-factor");
-    if (fresh && !isFresh(auth)) throw new DomainError("FORBIDDEN", "freshSessionRequired");
-    return auth;
+    return authorizePlatformAdmin(auth, { fresh });
   });
+}
+
+/** A fresh platform admin looking at one organization (no membership involved). */
+export async function requireSupportAccess(args: GuardArgs, organizationId: string): Promise<SupportAccess> {
+  const admin = await requirePlatformAdmin(args, { fresh: true });
+  noteRequest(args.context.get(requestLogContext), { organizationId });
+  return orHttpError(args.context, () => authorizeSupport(admin, organizationId));
 }

@@ -4,7 +4,7 @@ import { isCrossSiteRequest } from "./cross-site.server";
 const APP = "https://keys.example.com";
 const h = (init: Record<string, string>) => new Headers(init);
 
-describe("cross-site rule (spec, Authentication rule 7)", () => {
+describe("cross-site rule (docs/product-rules.md, Authentication rule 7)", () => {
   it("allows same-origin and user-initiated requests, and requests without either header", () => {
     expect(isCrossSiteRequest(h({}), APP)).toBe(false);
     expect(isCrossSiteRequest(h({ "sec-fetch-site": "same-origin", origin: APP }), APP)).toBe(false);

@@ -1,6 +1,6 @@
 // Request middleware for every page, action and resource route (root route).
 import type { MiddlewareFunction } from "react-router";
-import { authContext, requestLogContext } from "~/context.server";
+import { authContext, requestLogContext } from "~/web/context.server";
 import { noteRequest } from "~/lib/logger.server";
 import { clearedSessionCookie, readSessionToken } from "~/auth/cookies.server";
 import { validateSessionToken } from "~/auth/session.server";

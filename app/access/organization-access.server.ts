@@ -1,0 +1,115 @@
+// Authorization as a value. Every organization-scoped domain function takes one of the access
+// values below instead of an organization id: the only way to get one is to pass its check here,
+// so a read or write that skipped the check does not compile. One query per check; the value
+// carries what the check loaded (the organization, the caller's role), so nothing asks again.
+//
+// The organization check: the organization exists (404), the caller is a member (403), it is the
+// session's active organization (403), the organization's two-factor requirement is met (403),
+// and the role holds the permission (403). docs/decisions/0004-active-organization.md
+import { isFresh, type Auth, type SessionUser } from "~/auth/session.server";
+import { prisma } from "~/db.server";
+import type { Role } from "~/generated/prisma/enums";
+import { DomainError } from "~/lib/domain-error";
+import { isUuid } from "~/lib/ids";
+import { roleHas, type Permission } from "./permissions";
+
+declare const organizationGrant: unique symbol;
+declare const supportGrant: unique symbol;
+declare const platformAdminGrant: unique symbol;
+
+export interface AccessibleOrganization {
+  id: string;
+  name: string;
+  slug: string;
+  logoUrl: string | null;
+  planId: string;
+  billingState: string;
+  requireTwoFactor: boolean;
+}
+
+/**
+ * Proof that `user` passed the organization check for the permissions `P` (none: any member).
+ * The grant is a function of `P` so that access proven for more permissions is accepted where
+ * fewer are needed, and never the other way round.
+ */
+export interface OrganizationAccess<P extends Permission = never> {
+  readonly organization: AccessibleOrganization;
+  readonly role: Role;
+  readonly user: SessionUser;
+  readonly [organizationGrant]: (permission: P) => void;
+}
+
+/** Proof that a platform admin passed their check (fresh session when asked). */
+export interface PlatformAdminAccess {
+  readonly user: SessionUser;
+  readonly [platformAdminGrant]: true;
+}
+
+/** A platform admin looking at one organization for support: no membership involved. */
+export interface SupportAccess {
+  readonly organization: AccessibleOrganization & { createdAt: Date; memberCount: number };
+  readonly user: SessionUser;
+  readonly [supportGrant]: true;
+}
+
+/** Who may read an organization's audit log: its owners and admins, or support. */
+export type AuditReader = OrganizationAccess<"audit:view"> | SupportAccess;
+
+const organizationSelect = {
+  id: true,
+  name: true,
+  slug: true,
+  logoUrl: true,
+  planId: true,
+  billingState: true,
+  requireTwoFactor: true,
+} as const;
+
+export async function authorizeOrganization<P extends Permission = never>(
+  auth: Auth,
+  organizationId: string,
+  permission?: P,
+  options: { requireActive?: boolean } = {},
+): Promise<OrganizationAccess<P>> {
+  if (!isUuid(organizationId)) throw new DomainError("NOT_FOUND", "organizationNotFound");
+  const found = await prisma.organization.findUnique({
+    where: { id: organizationId },
+    select: { ...organizationSelect, memberships: { where: { userId: auth.user.id }, select: { role: true } } },
+  });
+  if (!found) throw new DomainError("NOT_FOUND", "organizationNotFound");
+  const { memberships, ...organization } = found;
+  const membership = memberships[0];
+  if (!membership) throw new DomainError("FORBIDDEN", "notAMember");
+  if ((options.requireActive ?? true) && auth.session.activeOrganizationId !== organization.id) {
+    throw new DomainError("FORBIDDEN", "notActiveOrganization");
+  }
+  if (organization.requireTwoFactor && !auth.user.twoFactorEnabled) {
+    throw new DomainError("FORBIDDEN", "twoFactorRequiredByOrganization");
+  }
+  if (permission && !roleHas(membership.role, permission)) throw new DomainError("FORBIDDEN", "missingPermission");
+  return { organization, role: membership.role, user: auth.user } as unknown as OrganizationAccess<P>;
+}
+
+/** The caller's role holds `permission` (for showing or hiding what a page offers). */
+export function accessHas(access: OrganizationAccess, permission: Permission): boolean {
+  return roleHas(access.role, permission);
+}
+
+/** Platform admins only; support work also needs a fresh session (signed in again recently). */
+export function authorizePlatformAdmin(auth: Auth, { fresh }: { fresh: boolean }): PlatformAdminAccess {
+  if (!auth.user.isPlatformAdmin) throw new DomainError("FORBIDDEN", "platformAdminRequired");
+  if (fresh && !isFresh(auth)) throw new DomainError("FORBIDDEN", "freshSessionRequired");
+  return { user: auth.user } as unknown as PlatformAdminAccess;
+}
+
+/** Support access to any existing organization (404 for ids that are not one). */
+export async function authorizeSupport(admin: PlatformAdminAccess, organizationId: string): Promise<SupportAccess> {
+  if (!isUuid(organizationId)) throw new DomainError("NOT_FOUND", "organizationNotFound");
+  const found = await prisma.organization.findUnique({
+    where: { id: organizationId },
+    select: { ...organizationSelect, createdAt: true, _count: { select: { memberships: true } } },
+  });
+  if (!found) throw new DomainError("NOT_FOUND", "organizationNotFound");
+  const { _count, ...organization } = found;
+  return { organization: { ...organization, memberCount: _count.memberships }, user: admin.user } as unknown as SupportAccess;
+}

@@ -1,0 +1,20 @@
+// Shared by the keys page's parts: its path, the scope label keys, and the action's typed result.
+import type { SubmissionResult } from "@conform-to/react";
+
+export const KEYS_PAGE_PATH = "/dashboard/organization-settings/api-keys";
+
+/** `apiKeys:` label key of a scope: "audit:view" → scopes.audit_view. */
+export const scopeLabelKey = (scope: string) => `scopes.${scope.replace(":", "_")}`;
+
+/** What a successful key action reports: a secret (shown once) or the revoked key's name. */
+export type KeyActionOutcome =
+  | { intent: "issue" | "rotate"; name: string; secret: string; prefix: string }
+  | { intent: "revoke"; name: string };
+
+/** Every answer of the keys page's action: the form's reply, and the outcome when it succeeded. */
+export interface KeyActionData {
+  reply: SubmissionResult<string[]>;
+  /** Which form was submitted, so its errors show beside it. */
+  intent: string | null;
+  outcome: KeyActionOutcome | null;
+}

@@ -1,0 +1,84 @@
+// The secret of a key just issued or rotated: shown here once (never by a loader), with a copy
+// button once the page has hydrated, and focused so screen readers announce it.
+import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Alert, Button, ButtonLink, Card } from "~/components/ui";
+import { useHydrated } from "~/components/use-hydrated";
+import { KEYS_PAGE_PATH, type KeyActionOutcome } from "./key-page";
+
+export function SecretPanel({ result }: { result: Extract<KeyActionOutcome, { secret: string }> }) {
+  const { t } = useTranslation("apiKeys");
+  const hydrated = useHydrated();
+  const [copyState, setCopyState] = useState<"idle" | "copied" | "failed">("idle");
+  const panel = useRef<HTMLDivElement>(null);
+  // The panel replaces the form the user was looking at: bring it into view and announce it.
+  useEffect(() => {
+    panel.current?.focus({ preventScroll: true });
+    panel.current?.scrollIntoView({ block: "nearest" });
+  }, [result.secret]);
+  const copy = () => {
+    navigator.clipboard.writeText(result.secret).then(
+      () => setCopyState("copied"),
+      () => setCopyState("failed"),
+    );
+  };
+  return (
+    <div ref={panel} tabIndex={-1} className="scroll-mt-24 rounded-xl focus:outline-none" data-testid="secret-panel">
+      <Card tone="warning" title={t(result.intent === "issue" ? "secret.issuedHeading" : "secret.rotatedHeading", { name: result.name })}>
+        <div className="space-y-4">
+          <Alert tone="warning">
+            <strong className="font-semibold">{t("secret.warning")}</strong>
+            {result.intent === "rotate" ? ` ${t("secret.rotatedWarning")}` : ""}
+          </Alert>
+          <div>
+            <label htmlFor="issued-secret" className="block text-sm font-medium text-slate-800">
+              {t("secret.label")}
+            </label>
+            <div className="mt-1.5 flex flex-col gap-2 md:flex-row md:items-stretch">
+              {/* A textarea so phones show the whole secret on two lines instead of scrolling it. */}
+              <textarea
+                id="issued-secret"
+                readOnly
+                rows={1}
+                value={result.secret}
+                onFocus={(event) => event.currentTarget.select()}
+                className="block h-16 w-full min-w-0 resize-none md:flex-1 overflow-hidden rounded-md border-0 bg-slate-50 px-3 py-2 font-mono text-sm leading-5 break-all text-slate-900 ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-brand-600 md:h-9"
+                autoComplete="off"
+                spellCheck={false}
+                aria-describedby="issued-secret-prefix"
+              />
+              {hydrated ? (
+                <Button type="button" variant="secondary" onClick={copy} className="shrink-0 md:min-w-28" aria-live="polite">
+                  <svg viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.6" aria-hidden="true" className="h-4 w-4">
+                    {copyState === "copied" ? (
+                      <path d="m4.5 10.5 3.5 3.5 7.5-8" strokeLinecap="round" strokeLinejoin="round" />
+                    ) : (
+                      <>
+                        <rect x="7" y="7" width="9.5" height="9.5" rx="1.5" />
+                        <path d="M13 7V4.5A1.5 1.5 0 0 0 11.5 3h-7A1.5 1.5 0 0 0 3 4.5v7A1.5 1.5 0 0 0 4.5 13H7" />
+                      </>
+                    )}
+                  </svg>
+                  {copyState === "copied" ? t("secret.copied") : t("secret.copy")}
+                </Button>
+              ) : null}
+            </div>
+            <p id="issued-secret-prefix" className="mt-1.5 text-sm text-slate-500">
+              {t("secret.prefixHint", { prefix: result.prefix })}
+            </p>
+            {copyState === "failed" ? (
+              <p className="mt-1 text-sm text-red-700" role="alert">
+                {t("secret.copyFailed")}
+              </p>
+            ) : null}
+          </div>
+          <div className="border-t border-slate-100 pt-4">
+            <ButtonLink to={KEYS_PAGE_PATH} replace variant="secondary" className="w-full sm:w-auto">
+              {t("secret.done")}
+            </ButtonLink>
+          </div>
+        </div>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+// The audit log's query contract, in one place: the filters and the cursor, as one zod schema.
+// The page parses its search params with it, the auditLog.* procedures take it (plus
+// organizationId) as input, and the export will too. Dates are turned into instants here, once.
+// The filter form and every link that keeps the filters derive from AUDIT_FILTERS: adding a
+// filter is one entry here plus its label (and its condition in app/audit/query.server.ts).
+// Bad values are a clear 400, never a 500. Client-safe.
+import { z } from "zod";
+import { isDateInRange, parseCalendarDay } from "~/lib/dates";
+import { DomainError } from "~/lib/domain-error";
+import { isUuid } from "~/lib/ids";
+
+/** Empty or blank means "not given"; anything else is trimmed. */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === "string" ? (v.trim() === "" ? undefined : v.trim()) : v), schema.optional());
+
+/** A calendar day within the accepted range (app/lib/dates.ts); kept as the string the URL shows. */
+const day = z.string().superRefine((value, ctx) => {
+  const parsed = parseCalendarDay(value);
+  if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.reason === "range" ? "auditLog.dateOutOfRange" : "auditLog.badDate" });
+});
+
+/** The filters, in the order the form shows them, with the control that edits each and its label key (`audit:`). */
+export const AUDIT_FILTERS = {
+  action: {
+    schema: z.string().max(100, "auditLog.badAction").regex(/^[a-z0-9_]+(\.[a-z0-9_]+)*$/, "auditLog.badAction"),
+    control: "action",
+    label: "page.action",
+  },
+  actorId: {
+    schema: z.string().max(128, "auditLog.badActor").regex(/^[A-Za-z0-9._:@-]+$/, "auditLog.badActor"),
+    control: "actor",
+    label: "page.actor",
+  },
+  from: { schema: day, control: "date", label: "page.from" },
+  to: { schema: day, control: "date", label: "page.to" },
+} as const;
+
+export type AuditFilterName = keyof typeof AUDIT_FILTERS;
+export const AUDIT_FILTER_NAMES = Object.keys(AUDIT_FILTERS) as AuditFilterName[];
+export type AuditFilters = Partial<Record<AuditFilterName, string>>;
+
+/** Position after the last row of a page: (createdAt, id) of that row. Opaque to clients. */
+export interface AuditCursor {
+  createdAt: Date;
+  id: string;
+}
+
+export function encodeCursor(cursor: AuditCursor): string {
+  return btoa(`${cursor.createdAt.toISOString()}|${cursor.id}`).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+function decodeCursor(value: string): AuditCursor | null {
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(value)) return null;
+  let decoded: string;
+  try {
+    decoded = atob(value.replaceAll("-", "+").replaceAll("_", "/"));
+  } catch {
+    return null;
+  }
+  const [iso, id, ...rest] = decoded.split("|");
+  if (!iso || !isUuid(id) || rest.length || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(iso)) return null;
+  const createdAt = new Date(iso);
+  return isDateInRange(createdAt) ? { createdAt, id } : null;
+}
+
+const cursorField = optional(z.string().max(200, "auditLog.badCursor")).transform((v, ctx) => {
+  if (v === undefined) return undefined;
+  const cursor = decodeCursor(v);
+  if (!cursor) ctx.addIssue({ code: "custom", message: "auditLog.badCursor" });
+  return cursor ?? undefined;
+});
+
+/** An event id must look like one: "" or "   " must never mean "any event". */
+export const auditEventIdSchema = z.string().refine(isUuid, "auditLog.badEvent");
+
+const filterFields = Object.fromEntries(AUDIT_FILTER_NAMES.map((name) => [name, optional(AUDIT_FILTERS[name].schema)])) as {
+  [K in AuditFilterName]: ReturnType<typeof optional<(typeof AUDIT_FILTERS)[K]["schema"]>>;
+};
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The parsed query: the filters as the URL shows them, the instants they mean, the position. */
+export interface AuditQuery {
+  filters: AuditFilters;
+  /** Events at or after this instant (the start of `from`, UTC). */
+  createdFrom?: Date;
+  /** Events before this instant (the end of `to`, UTC). */
+  createdBefore?: Date;
+  cursor?: AuditCursor;
+}
+
+const coreQuery = z.object({ ...filterFields, cursor: cursorField });
+type CoreQuery = z.output<typeof coreQuery>;
+
+const fromNotAfterTo: [(q: CoreQuery) => boolean, { path: string[]; message: string }] = [
+  (q) => !q.from || !q.to || q.from <= q.to,
+  { path: ["to"], message: "auditLog.badRange" },
+];
+
+function toAuditQuery(q: CoreQuery): AuditQuery {
+  const filters: AuditFilters = {};
+  for (const name of AUDIT_FILTER_NAMES) if (q[name] !== undefined) filters[name] = q[name];
+  return {
+    filters,
+    ...(q.from ? { createdFrom: new Date(`${q.from}T00:00:00.000Z`) } : {}),
+    ...(q.to ? { createdBefore: new Date(Date.parse(`${q.to}T00:00:00.000Z`) + DAY_MS) } : {}),
+    ...(q.cursor ? { cursor: q.cursor } : {}),
+  };
+}
+
+/** The page's search params, plus `event` (the open detail). */
+const auditPageQuerySchema = coreQuery
+  .extend({ event: optional(auditEventIdSchema) })
+  .refine(...fromNotAfterTo)
+  .transform(({ event, ...q }) => ({ ...toAuditQuery(q), event }));
+
+/** auditLog.list and support.auditLog.list input: the same query, plus the organization. */
+export const auditListInputSchema = coreQuery
+  .extend({ organizationId: z.string().max(64) })
+  .strict()
+  .refine(...fromNotAfterTo)
+  .transform(({ organizationId, ...q }) => ({ ...toAuditQuery(q), organizationId }));
+
+/** Parses the page's search params; bad input is a 400 with a translated message. */
+export function parseAuditSearchParams(params: URLSearchParams) {
+  const raw = Object.fromEntries([...AUDIT_FILTER_NAMES, "cursor", "event"].map((key) => [key, params.get(key) ?? undefined]));
+  const result = auditPageQuerySchema.safeParse(raw);
+  if (!result.success) throw new DomainError("BAD_REQUEST", result.error.issues[0]?.message ?? "badRequest");
+  return result.data;
+}
+
+/** The filters as URL parameters (for links that keep them, and the export link). */
+export function filtersToSearchParams(filters: AuditFilters): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const name of AUDIT_FILTER_NAMES) {
+    const value = filters[name];
+    if (value) params.set(name, value);
+  }
+  return params;
+}

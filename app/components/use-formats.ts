@@ -1,0 +1,28 @@
+// Dates as the reader's language writes them, always in UTC (the audit log and key expiry are
+// UTC days). One place builds the Intl formatters, once per language.
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
+
+function formattersFor(language: string) {
+  const date = new Intl.DateTimeFormat(language, { dateStyle: "medium", timeZone: "UTC" });
+  const dateTime = new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+  const dateTimeSeconds = new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
+  const time = new Intl.DateTimeFormat(language, { timeStyle: "short", timeZone: "UTC" });
+  return {
+    /** "22 Nov 2026" */
+    date: (iso: string) => date.format(new Date(iso)),
+    /** "22 Nov 2026, 14:05" */
+    dateTime: (iso: string) => dateTime.format(new Date(iso)),
+    /** "22 Nov 2026, 14:05:09" */
+    dateTimeSeconds: (iso: string) => dateTimeSeconds.format(new Date(iso)),
+    /** "14:05" */
+    time: (iso: string) => time.format(new Date(iso)),
+  };
+}
+
+export type Formats = ReturnType<typeof formattersFor>;
+
+export function useFormats(): Formats {
+  const { i18n } = useTranslation();
+  return useMemo(() => formattersFor(i18n.language), [i18n.language]);
+}

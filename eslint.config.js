@@ -1,0 +1,108 @@
+// Lint: typescript-eslint's recommended rules, and the layers of docs/architecture.md as import
+// rules. Each layer lists what it may import; everything else in app/ is refused with a message
+// naming the layer. Imports inside app/ go through the `~/` alias (a `../` path would hide the
+// layer it crosses), so ESLint's own no-restricted-imports can tell every edge apart.
+import js from "@eslint/js";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+/** Where each layer lives (globs under app/) and the import specifiers that reach it. */
+const LAYERS = {
+  platform: { files: ["app/env.server.ts", "app/db.server.ts"], specifiers: ["~/env.server", "~/db.server", "~/generated/*"] },
+  lib: { files: ["app/lib/**"], specifiers: ["~/lib/*"] },
+  i18n: { files: ["app/i18n/**"], specifiers: ["~/i18n/*"] },
+  components: { files: ["app/components/**"], specifiers: ["~/components/*"] },
+  billing: { files: ["app/billing/**"], specifiers: ["~/billing/*"] },
+  auth: { files: ["app/auth/**"], specifiers: ["~/auth/*"] },
+  access: { files: ["app/access/**"], specifiers: ["~/access/*"] },
+  audit: { files: ["app/audit/**"], specifiers: ["~/audit/*"] },
+  organizations: { files: ["app/organizations/**"], specifiers: ["~/organizations/*"] },
+  "api-keys": { files: ["app/api-keys/**"], specifiers: ["~/api-keys/*"] },
+  web: { files: ["app/web/**"], specifiers: ["~/web/*"] },
+  shell: { files: ["app/shell/**"], specifiers: ["~/shell/*"] },
+  rpc: { files: ["app/rpc/**"], specifiers: ["~/rpc/*"] },
+  edge: { files: ["app/edge/**"], specifiers: ["~/edge/*"] },
+  routes: { files: ["app/routes/**", "app/root.tsx", "app/routes.ts", "app/entry.client.tsx"], specifiers: ["~/routes/*"] },
+  entry: { files: ["app/entry.server.tsx"], specifiers: ["~/entry.server"] },
+};
+
+const domain = ["auth", "billing", "access", "audit", "organizations", "api-keys"];
+
+/** What each layer may import besides itself (docs/architecture.md). */
+const MAY_IMPORT = {
+  platform: [],
+  lib: ["platform"],
+  i18n: ["lib"],
+  components: ["lib", "i18n"],
+  billing: ["lib"],
+  auth: ["components", "i18n", "lib", "platform"],
+  access: ["auth", "billing", "lib", "platform"],
+  audit: ["access", "auth", "components", "i18n", "lib", "platform"],
+  organizations: ["access", "audit", "auth", "billing", "components", "i18n", "lib", "platform"],
+  "api-keys": ["access", "audit", "auth", "components", "i18n", "lib", "platform"],
+  web: [...domain, "i18n", "lib", "platform"],
+  shell: [...domain, "components", "i18n", "lib"],
+  rpc: [...domain, "web", "i18n", "lib", "platform"],
+  edge: ["rpc", "web", "i18n", "lib", "platform"],
+  routes: [...domain, "web", "shell", "components", "i18n", "lib"],
+  entry: ["edge", "web", "components", "i18n", "lib", "platform"],
+};
+
+const noParentImports = { group: ["../*", "../**"], message: "Import through the ~/ alias, so the layer rules can see the edge." };
+
+function layerRules(layer) {
+  const allowed = new Set([layer, ...MAY_IMPORT[layer]]);
+  const refused = Object.keys(LAYERS).filter((other) => !allowed.has(other));
+  return {
+    files: LAYERS[layer].files,
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            noParentImports,
+            ...refused.map((other) => ({
+              group: LAYERS[other].specifiers.flatMap((s) => (s.endsWith("/*") ? [s, `${s}*`] : [s])),
+              message: `The ${layer} layer may import only ${[...MAY_IMPORT[layer]].join(", ") || "nothing else in app/"} (docs/architecture.md).`,
+            })),
+          ],
+        },
+      ],
+    },
+  };
+}
+
+export default tseslint.config(
+  { ignores: ["build/**", ".react-router/**", "app/generated/**", "node_modules/**", "playwright-report/**", "test-results/**", ".data/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+    },
+  },
+  ...Object.keys(LAYERS).map(layerRules),
+  {
+    // Tests read JSON answers whose shape the procedure decides; they assert on what they expect.
+    // Playwright fixtures must destructure their first argument, even when they use none of it.
+    files: ["tests/**"],
+    rules: { "@typescript-eslint/no-explicit-any": "off", "no-empty-pattern": ["error", { allowObjectPatternsAsParameters: true }] },
+  },
+  {
+    // These files match control and invisible characters on purpose: refusing them is their job.
+    files: ["app/lib/text.ts", "app/lib/safe-redirect.ts", "tests/production/hostile-input.test.ts"],
+    rules: { "no-control-regex": "off", "no-misleading-character-class": "off" },
+  },
+  {
+    // The servers load the built bundle; of app/ they know only the contract type and its reader.
+    files: ["server/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^\\.\\./app/(?!edge/server-hooks\\.ts$)", message: "server/ reaches the app only through app/edge/server-hooks.ts." }] },
+      ],
+    },
+  },
+);

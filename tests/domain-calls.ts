@@ -1,0 +1,43 @@
+// The domain functions as the tests call them: by session and organization id. Each wrapper first
+// proves access through the real check (app/access/), exactly as a route guard or a procedure
+// does, then calls the domain function with that proof; a refused check rejects the call's promise.
+import {
+  authorizeOrganization,
+  authorizePlatformAdmin,
+  authorizeSupport,
+  type PlatformAdminAccess,
+} from "~/access/organization-access.server";
+import * as keys from "~/api-keys/api-keys.server";
+import type { IssueKeyInput } from "~/api-keys/scopes";
+import { filtersToSearchParams, parseAuditSearchParams, type AuditCursor, type AuditFilters } from "~/audit/audit-query";
+import * as audit from "~/audit/query.server";
+import type { Auth } from "~/auth/session.server";
+import * as organizations from "~/organizations/organizations.server";
+import type { OrganizationSettingsInput } from "~/organizations/schemas";
+import { createUser, signedIn } from "./factories";
+
+const keyManager = (auth: Auth, organizationId: string) => authorizeOrganization(auth, organizationId, "apiKey:manage");
+
+export const listKeys = async (auth: Auth, organizationId: string) => keys.listKeys(await keyManager(auth, organizationId));
+export const issueKey = async (auth: Auth, organizationId: string, input: IssueKeyInput) => keys.issueKey(await keyManager(auth, organizationId), input);
+export const rotateKey = async (auth: Auth, organizationId: string, keyId: string) => keys.rotateKey(await keyManager(auth, organizationId), keyId);
+export const revokeKey = async (auth: Auth, organizationId: string, keyId: string) => keys.revokeKey(await keyManager(auth, organizationId), keyId);
+
+/** The audit reads need no member: a platform admin with a fresh session reads through support access. */
+let supportAdmin: Promise<PlatformAdminAccess> | undefined;
+async function auditReader(organizationId: string) {
+  supportAdmin ??= createUser({ isPlatformAdmin: true })
+    .then((admin) => signedIn(admin.id))
+    .then(({ auth }) => authorizePlatformAdmin(auth, { fresh: true }));
+  return authorizeSupport(await supportAdmin, organizationId);
+}
+
+export async function listAuditEvents(organizationId: string, filters: AuditFilters, cursor?: AuditCursor) {
+  const query = parseAuditSearchParams(filtersToSearchParams(filters));
+  return audit.listAuditEvents(await auditReader(organizationId), { ...query, ...(cursor ? { cursor } : {}) });
+}
+export const getAuditEvent = async (organizationId: string, eventId: string) => audit.getAuditEvent(await auditReader(organizationId), eventId);
+export const listAuditActors = async (organizationId: string) => audit.listAuditActors(await auditReader(organizationId));
+
+export const updateOrganizationSettings = async (auth: Auth, organizationId: string, input: OrganizationSettingsInput) =>
+  organizations.updateOrganizationSettings(await authorizeOrganization(auth, organizationId, "organization:update"), input);

@@ -1,0 +1,44 @@
+// Authorization is a type: these calls must not compile. `npm test` runs tsc first, and an
+// `@ts-expect-error` with no error under it fails the type check; the runtime part only checks
+// that the proofs cannot be conjured at run time either (they come from the checks alone).
+import { describe, expect, it } from "vitest";
+import type { listKeys, issueKey } from "~/api-keys/api-keys.server";
+import type { listAuditEvents } from "~/audit/query.server";
+import type { listMembers } from "~/organizations/organizations.server";
+import type { OrganizationAccess, SupportAccess } from "~/access/organization-access.server";
+
+declare const member: OrganizationAccess;
+declare const auditor: OrganizationAccess<"audit:view">;
+declare const keyManager: OrganizationAccess<"apiKey:manage">;
+declare const both: OrganizationAccess<"apiKey:manage" | "audit:view">;
+declare const support: SupportAccess;
+declare const list: typeof listKeys;
+declare const issue: typeof issueKey;
+declare const members: typeof listMembers;
+declare const auditList: typeof listAuditEvents;
+
+export function typeChecks() {
+  const organization = { id: "6f1c1f1e-9a1b-4c47-9f57-0c9a4e1f2b3c", name: "x", slug: "x", logoUrl: null, planId: "free", billingState: "active", requireTwoFactor: false };
+  // @ts-expect-error an organization id (or a hand-made object) is not access
+  void list({ organization, role: "owner", user: { id: "u", email: "e", name: "n", isPlatformAdmin: false, twoFactorEnabled: false } });
+  // @ts-expect-error access proven for audit:view does not manage keys
+  void issue(auditor, { name: "k", scopes: ["audit:view"] });
+  // @ts-expect-error mere membership does not read the audit log
+  void auditList(member, { filters: {} });
+  // Proven for more permissions is accepted where fewer are needed, and for membership reads.
+  void list(keyManager);
+  void list(both);
+  void auditList(both, { filters: {} });
+  void members(keyManager);
+  // Support reads the audit log, but is not a member of anything.
+  void auditList(support, { filters: {} });
+  // @ts-expect-error support access is not membership
+  void members(support);
+}
+
+describe("access values", () => {
+  it("are only created by the checks (the module exports no constructor)", async () => {
+    const module = await import("~/access/organization-access.server");
+    expect(Object.keys(module).sort()).toEqual(["accessHas", "authorizeOrganization", "authorizePlatformAdmin", "authorizeSupport"]);
+  });
+});
