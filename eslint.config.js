@@ -73,7 +73,9 @@ function layerRules(layer) {
 }
 
 export default tseslint.config(
-  { ignores: ["build/**", ".react-router/**", "app/generated/**", "node_modules/**", "playwright-report/**", "test-results/**", ".data/**"] },
+  {
+    ignores: ["build/**", ".react-router/**", "app/generated/**", "node_modules/**", "playwright-report/**", "test-results/**", ".data/**"],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -101,7 +103,11 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ regex: "^\\.\\./app/(?!edge/server-hooks\\.ts$)", message: "server/ reaches the app only through app/edge/server-hooks.ts." }] },
+        {
+          patterns: [
+            { regex: "^\\.\\./app/(?!edge/server-hooks\\.ts$)", message: "server/ reaches the app only through app/edge/server-hooks.ts." },
+          ],
+        },
       ],
     },
   },

@@ -4,7 +4,13 @@ import tsconfigPaths from "vite-tsconfig-paths";
 export default defineConfig({
   plugins: [tsconfigPaths()],
   test: {
-    include: ["app/**/*.test.ts", "tests/integration/**/*.test.ts", "tests/production/**/*.test.ts", "scripts/**/*.test.ts", "prisma/**/*.test.ts"],
+    include: [
+      "app/**/*.test.ts",
+      "tests/integration/**/*.test.ts",
+      "tests/production/**/*.test.ts",
+      "scripts/**/*.test.ts",
+      "prisma/**/*.test.ts",
+    ],
     globalSetup: ["tests/setup/global-setup.ts"],
     setupFiles: ["tests/setup/per-file.ts"],
     pool: "forks",

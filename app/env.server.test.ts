@@ -10,7 +10,9 @@ describe("configuration", () => {
   });
 
   it("normalizes APP_ORIGIN to an origin", () => {
-    expect(parseEnv({ DATABASE_URL: "postgres://x/y", APP_ORIGIN: "https://keys.example.com/some/path" }).APP_ORIGIN).toBe("https://keys.example.com");
+    expect(parseEnv({ DATABASE_URL: "postgres://x/y", APP_ORIGIN: "https://keys.example.com/some/path" }).APP_ORIGIN).toBe(
+      "https://keys.example.com",
+    );
   });
 
   it("names every bad variable with its own message", () => {

@@ -8,7 +8,12 @@ const schema = z.object({
   DATABASE_URL: z
     .string({ error: "DATABASE_URL is required (npm start sets it when it starts the embedded PostgreSQL)." })
     .refine((v) => /^postgres(ql)?:\/\//.test(v), "DATABASE_URL must be a postgresql:// connection URL."),
-  PORT: z.coerce.number({ error: "PORT must be a number." }).int().min(1, "PORT must be between 1 and 65535.").max(65535, "PORT must be between 1 and 65535.").default(3000),
+  PORT: z.coerce
+    .number({ error: "PORT must be a number." })
+    .int()
+    .min(1, "PORT must be between 1 and 65535.")
+    .max(65535, "PORT must be between 1 and 65535.")
+    .default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
   APP_ORIGIN: z
     .url({ error: "APP_ORIGIN must be an absolute URL such as https://keys.example.com." })
@@ -20,9 +25,7 @@ const schema = z.object({
     .default("false")
     .transform((v) => v === "true" || v === "1"),
   DATABASE_POOL_SIZE: z.coerce.number({ error: "DATABASE_POOL_SIZE must be a number." }).int().min(1).max(500).default(20),
-  LOG_LEVEL: z
-    .enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}.` })
-    .default("info"),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}.` }).default("info"),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -161,7 +161,9 @@ async function measureInterleaved(scenarios: Scenario[]): Promise<Measured[]> {
       p99: median(results.map((r) => r.latency.p99)),
       statuses,
     };
-    console.log(`  ${measured.label.padEnd(44)} ${measured.rps.toFixed(0).padStart(7)} req/s   p50 ${String(measured.p50).padStart(4)} ms   p99 ${String(measured.p99).padStart(4)} ms   (${statuses})`);
+    console.log(
+      `  ${measured.label.padEnd(44)} ${measured.rps.toFixed(0).padStart(7)} req/s   p50 ${String(measured.p50).padStart(4)} ms   p99 ${String(measured.p99).padStart(4)} ms   (${statuses})`,
+    );
     return measured;
   });
 }
@@ -210,7 +212,9 @@ export async function runApiKeyAuthBench(): Promise<{ passed: boolean; report: s
   try {
     await migrate(database.url);
     const { secrets, expired, revoked } = await seed(database.url);
-    console.log(`Seeded ${secrets.length} keys. ${CONNECTIONS} connections, ${DURATION} s per scenario in ${ROUNDS} interleaved rounds (after ${WARMUP} s warm-up).\n`);
+    console.log(
+      `Seeded ${secrets.length} keys. ${CONNECTIONS} connections, ${DURATION} s per scenario in ${ROUNDS} interleaved rounds (after ${WARMUP} s warm-up).\n`,
+    );
     const env = { DATABASE_URL: database.url, DATABASE_POOL_SIZE: POOL_SIZE };
 
     let next = 0;
@@ -226,14 +230,14 @@ export async function runApiKeyAuthBench(): Promise<{ passed: boolean; report: s
     children.push(await startChild("app.ts", { ...env, PORT: String(appPort) }));
     const baseUrl = `http://127.0.0.1:${basePort}/rpc/apiKey/authenticate`;
     const appUrl = `http://127.0.0.1:${appPort}/rpc/apiKey/authenticate`;
-    const [baselineMany, appMany, baselineOne, appOne, appMalformed, appPing] = await measureInterleaved([
+    const [baselineMany, appMany, baselineOne, appOne, appMalformed, appPing] = (await measureInterleaved([
       { label: "baseline, 1 000 keys", url: baseUrl, authorization: manyKeys },
       { label: "app, 1 000 keys", url: appUrl, authorization: manyKeys },
       { label: "baseline, one key", url: baseUrl, authorization: oneKey },
       { label: "app, one key", url: appUrl, authorization: oneKey },
       { label: "app, malformed keys (401)", url: appUrl, authorization: malformed },
       { label: "app, GET /ping (constant resource route)", url: `http://127.0.0.1:${appPort}/ping`, method: "GET" },
-    ]) as [Measured, Measured, Measured, Measured, Measured, Measured];
+    ])) as [Measured, Measured, Measured, Measured, Measured, Measured];
 
     let e = 0;
     let r = 0;
@@ -246,19 +250,42 @@ export async function runApiKeyAuthBench(): Promise<{ passed: boolean; report: s
       },
       520,
     );
-    const timingLine = Object.entries(timing.medians).map(([k, v]) => `${k} ${(v / 1000).toFixed(3)} ms`).join(", ");
+    const timingLine = Object.entries(timing.medians)
+      .map(([k, v]) => `${k} ${(v / 1000).toFixed(3)} ms`)
+      .join(", ");
     console.log(`\n  401 answer time, median of 500 sequential requests each (statuses ${timing.statuses.join("/")}): ${timingLine}`);
     const timingValues = Object.values(timing.medians);
     const timingSpread = Math.max(...timingValues) / Math.min(...timingValues);
 
     const checks = [
-      { what: "app / baseline req/s (1 000 keys)", value: ratio(appMany.rps, baselineMany.rps), target: ">= 0.35", ok: ratio(appMany.rps, baselineMany.rps) >= 0.35 },
-      { what: "app / baseline p99 (1 000 keys)", value: ratio(appMany.p99, baselineMany.p99), target: "<= 3", ok: ratio(appMany.p99, baselineMany.p99) <= 3 },
-      { what: "app one key / app 1 000 keys req/s", value: ratio(appOne.rps, appMany.rps), target: ">= 0.8", ok: ratio(appOne.rps, appMany.rps) >= 0.8 },
-      { what: "malformed / GET /ping req/s", value: ratio(appMalformed.rps, appPing.rps), target: ">= 0.8", ok: ratio(appMalformed.rps, appPing.rps) >= 0.8 },
+      {
+        what: "app / baseline req/s (1 000 keys)",
+        value: ratio(appMany.rps, baselineMany.rps),
+        target: ">= 0.35",
+        ok: ratio(appMany.rps, baselineMany.rps) >= 0.35,
+      },
+      {
+        what: "app / baseline p99 (1 000 keys)",
+        value: ratio(appMany.p99, baselineMany.p99),
+        target: "<= 3",
+        ok: ratio(appMany.p99, baselineMany.p99) <= 3,
+      },
+      {
+        what: "app one key / app 1 000 keys req/s",
+        value: ratio(appOne.rps, appMany.rps),
+        target: ">= 0.8",
+        ok: ratio(appOne.rps, appMany.rps) >= 0.8,
+      },
+      {
+        what: "malformed / GET /ping req/s",
+        value: ratio(appMalformed.rps, appPing.rps),
+        target: ">= 0.8",
+        ok: ratio(appMalformed.rps, appPing.rps) >= 0.8,
+      },
     ];
     console.log("");
-    for (const c of checks) console.log(`  ${c.what.padEnd(40)} ${fmt(c.value).padStart(6)}   target ${c.target.padEnd(8)} ${c.ok ? "ok" : "MISSED"}`);
+    for (const c of checks)
+      console.log(`  ${c.what.padEnd(40)} ${fmt(c.value).padStart(6)}   target ${c.target.padEnd(8)} ${c.ok ? "ok" : "MISSED"}`);
 
     const rows = [baselineMany, baselineOne, appMany, appOne, appMalformed, appPing]
       .map((m) => `| ${m.label} | ${m.rps.toFixed(0)} | ${m.p50} | ${m.p99} | ${m.statuses} |`)

@@ -37,7 +37,12 @@ export async function seedDemoData(databaseUrl: string): Promise<boolean> {
     for (const org of DEMO_ORGANIZATIONS) {
       const id = randomUUID();
       orgIds.set(org.slug, id);
-      await client.query("INSERT INTO organizations (id, name, slug, plan_id) VALUES ($1, $2, $3, $4)", [id, org.name, org.slug, org.planId]);
+      await client.query("INSERT INTO organizations (id, name, slug, plan_id) VALUES ($1, $2, $3, $4)", [
+        id,
+        org.name,
+        org.slug,
+        org.planId,
+      ]);
     }
     for (const user of DEMO_USERS) {
       const id = randomUUID();

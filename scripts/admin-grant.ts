@@ -10,7 +10,11 @@ if (!url || !email) {
 }
 try {
   const result = await grantPlatformAdmin(url, email);
-  const messages = { granted: `${email} is now a platform admin.`, already: `${email} already is a platform admin.`, unknown: `No account with the e-mail address ${email}. Sign up first, then run this again.` };
+  const messages = {
+    granted: `${email} is now a platform admin.`,
+    already: `${email} already is a platform admin.`,
+    unknown: `No account with the e-mail address ${email}. Sign up first, then run this again.`,
+  };
   console.log(messages[result]);
   process.exit(result === "unknown" ? 1 : 0);
 } catch (error) {

@@ -22,7 +22,8 @@ async function main() {
   const usingEmbedded = !process.env.DATABASE_URL;
   if (usingEmbedded) {
     const port = Number(process.env.EMBEDDED_POSTGRES_PORT ?? 54329);
-    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ConfigError("EMBEDDED_POSTGRES_PORT must be a port number (1-65535).");
+    if (!Number.isInteger(port) || port < 1 || port > 65535)
+      throw new ConfigError("EMBEDDED_POSTGRES_PORT must be a port number (1-65535).");
     const dataDir = resolve(root, process.env.EMBEDDED_POSTGRES_DIR ?? join(".data", "postgres"));
     console.log(`Starting embedded PostgreSQL on 127.0.0.1:${port} (data in ${relative(root, dataDir) || dataDir})…`);
     embedded = await startEmbeddedPostgres({ dataDir, port, database: "keyledger" });

@@ -32,7 +32,12 @@ function buildFiles(clientDir: string) {
 export async function createAppServer(options: { buildDir: string; trustProxy: boolean }): Promise<AppServer> {
   const build = (await import(join(options.buildDir, "server", "index.js"))) as ServerBuild;
   const hooks = serverHooksOf(build);
-  const edge = hooks.createRequestEdge({ build, mode: "production", trustProxy: options.trustProxy, files: buildFiles(join(options.buildDir, "client")) });
+  const edge = hooks.createRequestEdge({
+    build,
+    mode: "production",
+    trustProxy: options.trustProxy,
+    files: buildFiles(join(options.buildDir, "client")),
+  });
   const server = createServer(edge);
   server.keepAliveTimeout = 65_000;
   return {

@@ -20,7 +20,12 @@ export async function createDevServer(options: { trustProxy: boolean }): Promise
       .then((build) => {
         let edge = edges.get(build);
         if (!edge) {
-          edge = serverHooksOf(build).createRequestEdge({ build, mode: "development", trustProxy: options.trustProxy, files: vite.middlewares });
+          edge = serverHooksOf(build).createRequestEdge({
+            build,
+            mode: "development",
+            trustProxy: options.trustProxy,
+            files: vite.middlewares,
+          });
           edges.set(build, edge);
         }
         edge(req, res);

@@ -19,9 +19,12 @@ import { createUser, signedIn } from "./factories";
 const keyManager = (auth: Auth, organizationId: string) => authorizeOrganization(auth, organizationId, "apiKey:manage");
 
 export const listKeys = async (auth: Auth, organizationId: string) => keys.listKeys(await keyManager(auth, organizationId));
-export const issueKey = async (auth: Auth, organizationId: string, input: IssueKeyInput) => keys.issueKey(await keyManager(auth, organizationId), input);
-export const rotateKey = async (auth: Auth, organizationId: string, keyId: string) => keys.rotateKey(await keyManager(auth, organizationId), keyId);
-export const revokeKey = async (auth: Auth, organizationId: string, keyId: string) => keys.revokeKey(await keyManager(auth, organizationId), keyId);
+export const issueKey = async (auth: Auth, organizationId: string, input: IssueKeyInput) =>
+  keys.issueKey(await keyManager(auth, organizationId), input);
+export const rotateKey = async (auth: Auth, organizationId: string, keyId: string) =>
+  keys.rotateKey(await keyManager(auth, organizationId), keyId);
+export const revokeKey = async (auth: Auth, organizationId: string, keyId: string) =>
+  keys.revokeKey(await keyManager(auth, organizationId), keyId);
 
 /** The audit reads need no member: a platform admin with a fresh session reads through support access. */
 let supportAdmin: Promise<PlatformAdminAccess> | undefined;
@@ -36,7 +39,8 @@ export async function listAuditEvents(organizationId: string, filters: AuditFilt
   const query = parseAuditSearchParams(filtersToSearchParams(filters));
   return audit.listAuditEvents(await auditReader(organizationId), { ...query, ...(cursor ? { cursor } : {}) });
 }
-export const getAuditEvent = async (organizationId: string, eventId: string) => audit.getAuditEvent(await auditReader(organizationId), eventId);
+export const getAuditEvent = async (organizationId: string, eventId: string) =>
+  audit.getAuditEvent(await auditReader(organizationId), eventId);
 export const listAuditActors = async (organizationId: string) => audit.listAuditActors(await auditReader(organizationId));
 
 export const updateOrganizationSettings = async (auth: Auth, organizationId: string, input: OrganizationSettingsInput) =>

@@ -21,7 +21,10 @@ export async function createUser(overrides: { email?: string; name?: string; isP
   });
 }
 
-export async function createOrganizationWith(members: { userId: string; role: Role }[], overrides: { planId?: string; requireTwoFactor?: boolean } = {}) {
+export async function createOrganizationWith(
+  members: { userId: string; role: Role }[],
+  overrides: { planId?: string; requireTwoFactor?: boolean } = {},
+) {
   const organization = await prisma.organization.create({
     data: {
       name: `Org ${randomUUID().slice(0, 8)}`,

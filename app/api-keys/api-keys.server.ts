@@ -103,7 +103,16 @@ export async function issueKey(access: KeyManager, input: IssueKeyInput): Promis
       const sameName = await tx.apiKey.findFirst({ where: { organizationId, name: input.name, revokedAt: null }, select: { id: true } });
       if (sameName) throw new DomainError("CONFLICT", "apiKey.nameTaken");
       const created = await tx.apiKey.create({
-        data: { id, organizationId, name: input.name, scopes: input.scopes, secretHash: hash, prefix, expiresAt, createdById: access.user.id },
+        data: {
+          id,
+          organizationId,
+          name: input.name,
+          scopes: input.scopes,
+          secretHash: hash,
+          prefix,
+          expiresAt,
+          createdById: access.user.id,
+        },
         select: keySelect,
       });
       await recordAuditEvent(tx, {

@@ -6,7 +6,6 @@ import { API_KEY_SCOPES, type ApiKeyScope } from "~/access/api-key-scopes";
 import { isDateInRange, parseCalendarDay } from "~/lib/dates";
 import { storedText } from "~/lib/text";
 
-
 /** Unrevoked keys (expired ones included) an organization may hold (docs/product-rules.md, Limits). */
 export const MAX_UNREVOKED_KEYS = 25;
 export const KEY_NAME_MAX = 100;
@@ -28,10 +27,12 @@ function scopeList(bounds: { min?: number; max: number; tooLong: string; missing
     .pipe(z.array(apiKeyScopeSchema));
 }
 
-const apiKeyScopesSchema = scopeList({ min: 1, max: API_KEY_SCOPES.length, tooLong: "apiKey.duplicateScopes", missing: "apiKey.scopesRequired" }).refine(
-  (scopes) => new Set(scopes).size === scopes.length,
-  "apiKey.duplicateScopes",
-);
+const apiKeyScopesSchema = scopeList({
+  min: 1,
+  max: API_KEY_SCOPES.length,
+  tooLong: "apiKey.duplicateScopes",
+  missing: "apiKey.scopesRequired",
+}).refine((scopes) => new Set(scopes).size === scopes.length, "apiKey.duplicateScopes");
 
 /** apiKey.authenticate: the scopes the key must hold (none: identity only). */
 export const requestedScopesSchema = scopeList({ max: 50, tooLong: "apiKey.tooManyScopes", missing: "field.required" });

@@ -35,7 +35,13 @@ function DetailValueView({ value }: { value: DetailValue }) {
   const formats = useFormats();
   switch (value.kind) {
     case "list":
-      return <span className="flex flex-wrap gap-1">{value.value.map((v) => <Badge key={v}>{v}</Badge>)}</span>;
+      return (
+        <span className="flex flex-wrap gap-1">
+          {value.value.map((v) => (
+            <Badge key={v}>{v}</Badge>
+          ))}
+        </span>
+      );
     case "change":
       return (
         <span>
@@ -136,7 +142,13 @@ export function AuditLogView({ loaderData }: { loaderData: AuditPageData }) {
         ) : (
           <ul className="-my-3 divide-y divide-slate-100" data-testid="audit-events">
             {events.map((row) => (
-              <li key={row.id} className={cx("grid gap-2 py-3 sm:grid-cols-[11rem_1fr_1fr_1fr_auto] sm:items-center", event?.id === row.id && "bg-brand-50/60")}>
+              <li
+                key={row.id}
+                className={cx(
+                  "grid gap-2 py-3 sm:grid-cols-[11rem_1fr_1fr_1fr_auto] sm:items-center",
+                  event?.id === row.id && "bg-brand-50/60",
+                )}
+              >
                 <time dateTime={row.createdAt} className="text-sm text-slate-600">
                   {formats.dateTimeSeconds(row.createdAt)}
                 </time>
@@ -148,10 +160,16 @@ export function AuditLogView({ loaderData }: { loaderData: AuditPageData }) {
                   <Name value={row.actor} id={row.actorId} />
                 </span>
                 <span className="text-sm">
-                  <span className="mr-1 text-xs uppercase tracking-wide text-slate-400">{t(`targetTypes.${row.targetType}`, { defaultValue: row.targetType })}</span>
+                  <span className="mr-1 text-xs uppercase tracking-wide text-slate-400">
+                    {t(`targetTypes.${row.targetType}`, { defaultValue: row.targetType })}
+                  </span>
                   <Name value={row.target} id={row.targetId} />
                 </span>
-                <Link to={withParams({ event: row.id })} className="text-sm font-semibold text-brand-600 hover:text-brand-700" preventScrollReset>
+                <Link
+                  to={withParams({ event: row.id })}
+                  className="text-sm font-semibold text-brand-600 hover:text-brand-700"
+                  preventScrollReset
+                >
                   {t("page.showDetails")}
                 </Link>
               </li>
@@ -178,7 +196,12 @@ export function AuditLogView({ loaderData }: { loaderData: AuditPageData }) {
       {event ? (
         <div className="fixed inset-0 z-30 flex justify-end bg-slate-900/30" data-testid="audit-drawer">
           <Link to={closeHref} className="flex-1" aria-label={t("page.close")} preventScrollReset />
-          <aside role="dialog" aria-modal="true" aria-labelledby="audit-drawer-title" className="h-full w-full max-w-md overflow-y-auto bg-white p-6 shadow-xl">
+          <aside
+            role="dialog"
+            aria-modal="true"
+            aria-labelledby="audit-drawer-title"
+            className="h-full w-full max-w-md overflow-y-auto bg-white p-6 shadow-xl"
+          >
             <div className="flex items-start justify-between gap-4">
               <div>
                 <h2 id="audit-drawer-title" className="text-lg font-semibold text-slate-900">
@@ -186,7 +209,11 @@ export function AuditLogView({ loaderData }: { loaderData: AuditPageData }) {
                 </h2>
                 <p className="mt-1 text-sm text-slate-500">{t(`actions.${event.action}.description`, { defaultValue: "" })}</p>
               </div>
-              <Link to={closeHref} className="rounded-md px-2 py-1 text-sm font-medium text-slate-600 hover:bg-slate-100" preventScrollReset>
+              <Link
+                to={closeHref}
+                className="rounded-md px-2 py-1 text-sm font-medium text-slate-600 hover:bg-slate-100"
+                preventScrollReset
+              >
                 {t("page.close")}
               </Link>
             </div>
@@ -198,7 +225,8 @@ export function AuditLogView({ loaderData }: { loaderData: AuditPageData }) {
               <div>
                 <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("page.actor")}</dt>
                 <dd>
-                  <Name value={event.actor} id={event.actorId} /> <span className="text-xs text-slate-500">({t(`actorKinds.${event.actorKind}`, { defaultValue: event.actorKind })})</span>
+                  <Name value={event.actor} id={event.actorId} />{" "}
+                  <span className="text-xs text-slate-500">({t(`actorKinds.${event.actorKind}`, { defaultValue: event.actorKind })})</span>
                 </dd>
               </div>
               <div>
@@ -210,7 +238,9 @@ export function AuditLogView({ loaderData }: { loaderData: AuditPageData }) {
               {event.rows.length === 0 ? <p className="text-slate-500">{t("page.noDetails")}</p> : null}
               {event.rows.map((row) => (
                 <div key={row.field}>
-                  <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t(row.labelKey.replace(/^audit:/, ""), { defaultValue: row.field })}</dt>
+                  <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">
+                    {t(row.labelKey.replace(/^audit:/, ""), { defaultValue: row.field })}
+                  </dt>
                   <dd>
                     <DetailValueView value={row.value} />
                   </dd>

@@ -22,12 +22,18 @@ const day = z.string().superRefine((value, ctx) => {
 /** The filters, in the order the form shows them, with the control that edits each and its label key (`audit:`). */
 export const AUDIT_FILTERS = {
   action: {
-    schema: z.string().max(100, "auditLog.badAction").regex(/^[a-z0-9_]+(\.[a-z0-9_]+)*$/, "auditLog.badAction"),
+    schema: z
+      .string()
+      .max(100, "auditLog.badAction")
+      .regex(/^[a-z0-9_]+(\.[a-z0-9_]+)*$/, "auditLog.badAction"),
     control: "action",
     label: "page.action",
   },
   actorId: {
-    schema: z.string().max(128, "auditLog.badActor").regex(/^[A-Za-z0-9._:@-]+$/, "auditLog.badActor"),
+    schema: z
+      .string()
+      .max(128, "auditLog.badActor")
+      .regex(/^[A-Za-z0-9._:@-]+$/, "auditLog.badActor"),
     control: "actor",
     label: "page.actor",
   },

@@ -131,8 +131,10 @@ export function presentDetails(action: string, details: unknown): { field: strin
     if (Array.isArray(value)) rows.push({ field, labelKey, value: { kind: "list", value: value.map(show) } });
     else if (value && typeof value === "object" && "from" in value && "to" in value) {
       rows.push({ field, labelKey, value: { kind: "change", from: show(value.from), to: show(value.to) } });
-    } else if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}T/.test(value)) rows.push({ field, labelKey, value: { kind: "datetime", value } });
-    else if (value !== null && typeof value === "object") rows.push({ field, labelKey, value: { kind: "json", value: JSON.stringify(value) } });
+    } else if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}T/.test(value))
+      rows.push({ field, labelKey, value: { kind: "datetime", value } });
+    else if (value !== null && typeof value === "object")
+      rows.push({ field, labelKey, value: { kind: "json", value: JSON.stringify(value) } });
     else rows.push({ field, labelKey, value: { kind: "text", value: show(value) } });
   }
   return rows;

@@ -47,7 +47,10 @@ async function resolveNames(organizationId: string, refs: { kind: string; id: st
     prisma.user.findMany({ where: { id: { in: uuids(idsOf("user")) } }, select: { id: true, name: true, email: true, deletedAt: true } }),
     prisma.apiKey.findMany({ where: { organizationId, id: { in: uuids(idsOf("api_key")) } }, select: { id: true, name: true } }),
     prisma.invitation.findMany({ where: { organizationId, id: { in: uuids(idsOf("invitation")) } }, select: { id: true, email: true } }),
-    prisma.organization.findMany({ where: { id: { in: uuids(idsOf("organization")).filter((id) => id === organizationId) } }, select: { id: true, name: true } }),
+    prisma.organization.findMany({
+      where: { id: { in: uuids(idsOf("organization")).filter((id) => id === organizationId) } },
+      select: { id: true, name: true },
+    }),
   ]);
   const names = new Map<string, ResolvedName>();
   for (const u of users) names.set(`user:${u.id}`, u.deletedAt ? { name: null } : { name: u.name, detail: u.email });
@@ -59,8 +62,17 @@ async function resolveNames(organizationId: string, refs: { kind: string; id: st
 
 const listSelect = { id: true, createdAt: true, action: true, actorKind: true, actorId: true, targetType: true, targetId: true } as const;
 
-async function withNames<T extends { actorKind: string; actorId: string; targetType: string; targetId: string; createdAt: Date }>(organizationId: string, rows: T[]) {
-  const names = await resolveNames(organizationId, rows.flatMap((r) => [{ kind: r.actorKind, id: r.actorId }, { kind: r.targetType, id: r.targetId }]));
+async function withNames<T extends { actorKind: string; actorId: string; targetType: string; targetId: string; createdAt: Date }>(
+  organizationId: string,
+  rows: T[],
+) {
+  const names = await resolveNames(
+    organizationId,
+    rows.flatMap((r) => [
+      { kind: r.actorKind, id: r.actorId },
+      { kind: r.targetType, id: r.targetId },
+    ]),
+  );
   return rows.map((row) => ({
     ...row,
     createdAt: row.createdAt.toISOString(),
@@ -95,7 +107,10 @@ export async function getAuditEvent(reader: AuditReader, eventId: string) {
   const organizationId = reader.organization.id;
   // Prisma reads `id: undefined` as "no condition": never let a missing id match some event.
   if (!auditEventIdSchema.safeParse(eventId).success) throw new DomainError("BAD_REQUEST", "auditLog.badEvent");
-  const row = await prisma.auditEvent.findFirst({ where: { id: eventId, organizationId }, select: { ...listSelect, details: true, correlationId: true } });
+  const row = await prisma.auditEvent.findFirst({
+    where: { id: eventId, organizationId },
+    select: { ...listSelect, details: true, correlationId: true },
+  });
   if (!row) throw new DomainError("NOT_FOUND", "auditLog.eventNotFound");
   const [named] = await withNames(organizationId, [row]);
   return named!;
@@ -110,7 +125,10 @@ export async function listAuditActors(reader: AuditReader) {
     orderBy: [{ actorKind: "asc" }, { actorId: "asc" }],
     take: 500,
   });
-  const names = await resolveNames(organizationId, rows.map((r) => ({ kind: r.actorKind, id: r.actorId })));
+  const names = await resolveNames(
+    organizationId,
+    rows.map((r) => ({ kind: r.actorKind, id: r.actorId })),
+  );
   return rows.map((r) => ({ kind: r.actorKind, id: r.actorId, ...(names.get(`${r.actorKind}:${r.actorId}`) ?? { name: null }) }));
 }
 

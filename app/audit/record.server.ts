@@ -5,7 +5,15 @@ import { createHash } from "node:crypto";
 import { v7 as uuidv7 } from "uuid";
 import type { Tx } from "~/db.server";
 import { DomainError } from "~/lib/domain-error";
-import { auditCatalog, isAuditAction, ACTOR_KINDS, type ActorKind, type AuditAction, type AuditDetails, type AuditTargetType } from "./catalog";
+import {
+  auditCatalog,
+  isAuditAction,
+  ACTOR_KINDS,
+  type ActorKind,
+  type AuditAction,
+  type AuditDetails,
+  type AuditTargetType,
+} from "./catalog";
 import { isSafeCorrelationId } from "./correlation-id";
 
 /** The typed recording input, derived from the catalog: a wrong payload does not compile. */
@@ -65,7 +73,8 @@ export async function recordAuditEvent(tx: Tx, input: AuditEventInput): Promise<
   if (untyped.target?.type !== entry.targetType) throw new InvalidAuditEventError(`target type must be ${entry.targetType}`);
   if (typeof untyped.target?.id !== "string" || !ID_PATTERN.test(untyped.target.id)) throw new InvalidAuditEventError("bad target id");
   const parsed = entry.details.safeParse(input.details);
-  if (!parsed.success) throw new InvalidAuditEventError(`details do not match ${input.action}: ${parsed.error.issues.map((i) => i.message).join("; ")}`);
+  if (!parsed.success)
+    throw new InvalidAuditEventError(`details do not match ${input.action}: ${parsed.error.issues.map((i) => i.message).join("; ")}`);
   if (input.idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(input.idempotencyKey)) {
     throw new InvalidAuditEventError("bad idempotency key");
   }

@@ -21,10 +21,7 @@ async function firstOrganizationOf(userId: string): Promise<string | null> {
   return membership?.organizationId ?? null;
 }
 
-export async function signUp(
-  input: { name: string; email: string; password: string },
-  clientAddress: string,
-): Promise<SignedIn> {
+export async function signUp(input: { name: string; email: string; password: string }, clientAddress: string): Promise<SignedIn> {
   await consume("auth.signup.address", clientAddress);
   const passwordHash = await hashPassword(input.password);
   try {

@@ -14,7 +14,13 @@ export function sessionCookieName(): string {
 }
 
 function serializeSession(value: string, maxAgeSeconds: number): string {
-  return serialize(sessionCookieName(), value, { path: "/", httpOnly: true, sameSite: "lax", maxAge: maxAgeSeconds, secure: isSecureDeployment() });
+  return serialize(sessionCookieName(), value, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    maxAge: maxAgeSeconds,
+    secure: isSecureDeployment(),
+  });
 }
 
 export function sessionCookie(token: string): string {

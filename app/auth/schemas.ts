@@ -34,9 +34,5 @@ export const totpCodeSchema = z
 
 /** A TOTP code, or a recovery code (xxxxx-xxxxx) at sign-in. */
 export const secondFactorSchema = z.object({
-  code: z
-    .string({ error: "field.required" })
-    .trim()
-    .min(1, "field.required")
-    .max(64, "field.totpCode"),
+  code: z.string({ error: "field.required" }).trim().min(1, "field.required").max(64, "field.totpCode"),
 });

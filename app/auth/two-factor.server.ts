@@ -82,7 +82,13 @@ export interface PendingEnrollment {
 async function describeKey(email: string, key: Uint8Array): Promise<PendingEnrollment> {
   const uri = createTOTPKeyURI(ISSUER, email, key, STEP_SECONDS, DIGITS);
   const qrSvg = await QRCode.toString(uri, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
-  return { manualKey: encodeBase32UpperCaseNoPadding(key).replace(/(.{4})/g, "$1 ").trim(), uri, qrSvg };
+  return {
+    manualKey: encodeBase32UpperCaseNoPadding(key)
+      .replace(/(.{4})/g, "$1 ")
+      .trim(),
+    uri,
+    qrSvg,
+  };
 }
 
 /** Starts (or shows again) an enrollment: a new key is kept on the user until confirmed. */
@@ -111,7 +117,8 @@ export async function confirmEnrollment(auth: Auth, code: string, now = Date.now
   const user = await prisma.user.findUniqueOrThrow({ where: { id: auth.user.id }, select: { totpKey: true, twoFactorEnabledAt: true } });
   if (user.twoFactorEnabledAt) throw new DomainError("CONFLICT", "twoFactor.alreadyEnabled");
   if (!user.totpKey) throw new DomainError("CONFLICT", "twoFactor.noPendingEnrollment");
-  if (!(await acceptTotp(auth.user.id, new Uint8Array(user.totpKey), code, now))) throw new DomainError("BAD_REQUEST", "twoFactor.invalidCode");
+  if (!(await acceptTotp(auth.user.id, new Uint8Array(user.totpKey), code, now)))
+    throw new DomainError("BAD_REQUEST", "twoFactor.invalidCode");
   await prisma.user.update({ where: { id: auth.user.id }, data: { twoFactorEnabledAt: new Date(now) }, select: { id: true } });
   await markSessionTwoFactorVerified(auth.session.id, new Date(now));
   return replaceRecoveryCodes(auth.user.id);

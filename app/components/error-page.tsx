@@ -27,7 +27,8 @@ function useRouteErrorText(error: unknown) {
     if (generic) message = t("errorPage.notFound");
     else if (typeof body === "object" && body && typeof body.message === "string") message = body.message;
     // "Please sign in (again)": offer the way back to this very page.
-    if (status === 401 || (typeof body === "object" && body?.signIn === true)) signIn = signInHref(`${location.pathname}${location.search}`);
+    if (status === 401 || (typeof body === "object" && body?.signIn === true))
+      signIn = signInHref(`${location.pathname}${location.search}`);
   }
   return { status, title: t(TITLES[status] ?? "errorPage.title"), message, signIn, label: t("errorPage.statusLabel", { status }) };
 }

@@ -9,7 +9,14 @@ export function LanguageSwitch({ className }: { className?: string }) {
   const location = useLocation();
   return (
     <nav aria-label={t("language.label")} className={cx("flex items-center gap-2 text-sm", className)}>
-      <svg viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.4" aria-hidden="true" className="h-4 w-4 shrink-0 text-slate-400">
+      <svg
+        viewBox="0 0 20 20"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.4"
+        aria-hidden="true"
+        className="h-4 w-4 shrink-0 text-slate-400"
+      >
         <circle cx="10" cy="10" r="7.25" />
         <path d="M2.75 10h14.5M10 2.75c2 2 3 4.4 3 7.25s-1 5.25-3 7.25c-2-2-3-4.4-3-7.25s1-5.25 3-7.25Z" />
       </svg>

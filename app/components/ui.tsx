@@ -13,7 +13,8 @@ const buttonStyles = {
   secondary: "bg-white text-slate-900 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 active:bg-slate-100 shadow-sm",
   danger: "bg-red-600 text-white hover:bg-red-700 active:bg-red-800 focus-visible:outline-red-600 shadow-sm",
   /** A destructive action that is not the page's main one (e.g. "Revoke" in a list). */
-  dangerOutline: "bg-white text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50 active:bg-red-100 focus-visible:outline-red-600 shadow-sm",
+  dangerOutline:
+    "bg-white text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50 active:bg-red-100 focus-visible:outline-red-600 shadow-sm",
   ghost: "text-slate-700 hover:bg-slate-100 hover:text-slate-900",
 } as const;
 
@@ -36,12 +37,22 @@ export function buttonClass(variant: ButtonVariant = "primary", className?: stri
   );
 }
 
-export function Button({ variant = "primary", size, className, ...props }: ComponentProps<"button"> & { variant?: ButtonVariant; size?: ButtonSize }) {
+export function Button({
+  variant = "primary",
+  size,
+  className,
+  ...props
+}: ComponentProps<"button"> & { variant?: ButtonVariant; size?: ButtonSize }) {
   return <button className={buttonClass(variant, className, size)} {...props} />;
 }
 
 /** A link that looks like a button (navigation, not an action). */
-export function ButtonLink({ variant = "primary", size, className, ...props }: ComponentProps<typeof Link> & { variant?: ButtonVariant; size?: ButtonSize }) {
+export function ButtonLink({
+  variant = "primary",
+  size,
+  className,
+  ...props
+}: ComponentProps<typeof Link> & { variant?: ButtonVariant; size?: ButtonSize }) {
   return <Link className={buttonClass(variant, className, size)} {...props} />;
 }
 
@@ -147,15 +158,21 @@ const alertStyles = {
 } as const;
 
 const alertIcons = {
-  error: "M10 18a8 8 0 1 0 0-16 8 8 0 0 0 0 16Zm-.75-11.5a.75.75 0 0 1 1.5 0v4a.75.75 0 0 1-1.5 0v-4ZM10 14.25a1 1 0 1 1 0-2 1 1 0 0 1 0 2Z",
-  warning: "M10 18a8 8 0 1 0 0-16 8 8 0 0 0 0 16Zm-.75-11.5a.75.75 0 0 1 1.5 0v4a.75.75 0 0 1-1.5 0v-4ZM10 14.25a1 1 0 1 1 0-2 1 1 0 0 1 0 2Z",
-  success: "M10 18a8 8 0 1 0 0-16 8 8 0 0 0 0 16Zm3.7-9.8-4.25 4.5a.75.75 0 0 1-1.08.02l-2.06-2a.75.75 0 1 1 1.05-1.08l1.5 1.46 3.74-3.96a.75.75 0 1 1 1.1 1.06Z",
+  error:
+    "M10 18a8 8 0 1 0 0-16 8 8 0 0 0 0 16Zm-.75-11.5a.75.75 0 0 1 1.5 0v4a.75.75 0 0 1-1.5 0v-4ZM10 14.25a1 1 0 1 1 0-2 1 1 0 0 1 0 2Z",
+  warning:
+    "M10 18a8 8 0 1 0 0-16 8 8 0 0 0 0 16Zm-.75-11.5a.75.75 0 0 1 1.5 0v4a.75.75 0 0 1-1.5 0v-4ZM10 14.25a1 1 0 1 1 0-2 1 1 0 0 1 0 2Z",
+  success:
+    "M10 18a8 8 0 1 0 0-16 8 8 0 0 0 0 16Zm3.7-9.8-4.25 4.5a.75.75 0 0 1-1.08.02l-2.06-2a.75.75 0 1 1 1.05-1.08l1.5 1.46 3.74-3.96a.75.75 0 1 1 1.1 1.06Z",
   info: "M10 18a8 8 0 1 0 0-16 8 8 0 0 0 0 16Zm.75-11.25a1 1 0 1 1-2 0 1 1 0 0 1 2 0ZM9.25 9.5a.75.75 0 0 1 1.5 0v4a.75.75 0 0 1-1.5 0v-4Z",
 } as const;
 
 export function Alert({ tone = "info", children }: { tone?: keyof typeof alertStyles; children: ReactNode }) {
   return (
-    <div role={tone === "error" ? "alert" : "status"} className={cx("flex gap-3 rounded-md px-4 py-3 text-sm ring-1 ring-inset", alertStyles[tone])}>
+    <div
+      role={tone === "error" ? "alert" : "status"}
+      className={cx("flex gap-3 rounded-md px-4 py-3 text-sm ring-1 ring-inset", alertStyles[tone])}
+    >
       <svg viewBox="0 0 20 20" fill="currentColor" aria-hidden="true" className="mt-px h-4 w-4 shrink-0 opacity-80">
         <path fillRule="evenodd" clipRule="evenodd" d={alertIcons[tone]} />
       </svg>

@@ -68,7 +68,9 @@ export function sendEdgeReply(req: IncomingMessage, res: ServerResponse, reply: 
   const wantsHtml = !options.rpc && (req.headers.accept ?? "").includes("text/html");
   const body = wantsHtml
     ? htmlPage(reply.status, t(TITLE_KEYS[reply.status] ?? "common:errorPage.title"), message, t("common:errorPage.home"), language)
-    : JSON.stringify(options.rpc ? { json: { defined: false, code: reply.code, status: reply.status, message } } : { code: reply.code, message });
+    : JSON.stringify(
+        options.rpc ? { json: { defined: false, code: reply.code, status: reply.status, message } } : { code: reply.code, message },
+      );
   res.statusCode = reply.status;
   for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
   res.setHeader("Content-Type", wantsHtml ? "text/html; charset=utf-8" : "application/json; charset=utf-8");

@@ -44,7 +44,6 @@ export interface RequestEdgeOptions {
   files?: Middleware;
 }
 
-
 /** The auth layer's raw organization routes are disabled: 404 for every method, reads included.
  * The typed organization procedures at /rpc are the only way in. */
 function isDisabledPath(pathname: string): boolean {
@@ -89,15 +88,16 @@ async function sendResponse(res: ServerResponse, response: Response, isHead: boo
       const { done, value } = await reader.read();
       if (done) break;
       if (res.destroyed) return;
-      if (!res.write(value)) await new Promise<void>((resolve) => {
-        const settle = () => {
-          res.off("drain", settle);
-          res.off("close", settle);
-          resolve();
-        };
-        res.once("drain", settle);
-        res.once("close", settle);
-      });
+      if (!res.write(value))
+        await new Promise<void>((resolve) => {
+          const settle = () => {
+            res.off("drain", settle);
+            res.off("close", settle);
+            resolve();
+          };
+          res.once("drain", settle);
+          res.once("close", settle);
+        });
     }
   } finally {
     res.off("close", cancel);
@@ -122,7 +122,13 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
     if (isDisabledPath(url.pathname)) return reply({ status: 404, code: "NOT_FOUND", messageKey: "notFound" });
     const allowed = isRpc ? RPC_METHODS : PAGE_METHODS;
     if (!allowed.includes(method)) {
-      return reply({ status: 405, code: "METHOD_NOT_SUPPORTED", messageKey: "methodNotAllowed", headers: { Allow: allowed.join(", ") }, close: true });
+      return reply({
+        status: 405,
+        code: "METHOD_NOT_SUPPORTED",
+        messageKey: "methodNotAllowed",
+        headers: { Allow: allowed.join(", ") },
+        close: true,
+      });
     }
     if (method === "OPTIONS") {
       res.writeHead(204, { Allow: allowed.join(", "), "Content-Length": "0" });
@@ -140,7 +146,10 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
         return reply({ status: 415, code: "UNSUPPORTED_MEDIA_TYPE", messageKey: "unsupportedMediaType", close: true });
       }
       const body = await readLimitedBody(req, MAX_RPC_BODY_BYTES);
-      if (!body.ok) return body.reason === "tooLarge" ? reply({ status: 413, code: "PAYLOAD_TOO_LARGE", messageKey: "payloadTooLarge", close: true }) : undefined;
+      if (!body.ok)
+        return body.reason === "tooLarge"
+          ? reply({ status: 413, code: "PAYLOAD_TOO_LARGE", messageKey: "payloadTooLarge", close: true })
+          : undefined;
       if (body.body.length > 0) {
         let parsed: unknown;
         try {
@@ -171,7 +180,10 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
         return reply({ status: 403, code: "FORBIDDEN", messageKey: "crossSite", close: true });
       }
       const read = await readLimitedBody(req, MAX_PAGE_BODY_BYTES);
-      if (!read.ok) return read.reason === "tooLarge" ? reply({ status: 413, code: "PAYLOAD_TOO_LARGE", messageKey: "payloadTooLarge", close: true }) : undefined;
+      if (!read.ok)
+        return read.reason === "tooLarge"
+          ? reply({ status: 413, code: "PAYLOAD_TOO_LARGE", messageKey: "payloadTooLarge", close: true })
+          : undefined;
       body = read.body;
     }
     const controller = new AbortController();
@@ -190,14 +202,24 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
     for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
     res.setHeader("X-Request-Id", scope.requestId);
     res.once("close", () => {
-      const line = { ...scope, status: res.statusCode, durationMs: Math.round((performance.now() - startedAt) * 10) / 10, ...(res.writableFinished ? {} : { aborted: true }) };
+      const line = {
+        ...scope,
+        status: res.statusCode,
+        durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
+        ...(res.writableFinished ? {} : { aborted: true }),
+      };
       if (res.statusCode >= 500) logger.error(line, "request");
       else logger.info(line, "request");
     });
     const fail = (error: unknown) => {
       logRequestError(scope, error, "request failed");
       try {
-        sendEdgeReply(req, res, { status: 500, code: "INTERNAL_SERVER_ERROR", messageKey: "unexpected" }, { rpc: scope.path.startsWith(`${RPC_PREFIX}/`) });
+        sendEdgeReply(
+          req,
+          res,
+          { status: 500, code: "INTERNAL_SERVER_ERROR", messageKey: "unexpected" },
+          { rpc: scope.path.startsWith(`${RPC_PREFIX}/`) },
+        );
       } catch {
         res.destroy();
       }

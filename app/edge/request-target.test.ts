@@ -50,10 +50,15 @@ describe("resolveRequestTarget", () => {
 
   it("never throws, and an accepted URL always has the origin it was built on", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "binary", maxLength: 80 }), fc.option(fc.string({ unit: "binary", maxLength: 40 }), { nil: undefined }), (target, host) => {
-        const resolved = resolveRequestTarget(target, host, http);
-        if (resolved.ok && !/^https?:\/\//i.test(target)) expect(resolved.url.origin).toBe(new URL(`http://${host ?? "localhost"}`).origin);
-      }),
+      fc.property(
+        fc.string({ unit: "binary", maxLength: 80 }),
+        fc.option(fc.string({ unit: "binary", maxLength: 40 }), { nil: undefined }),
+        (target, host) => {
+          const resolved = resolveRequestTarget(target, host, http);
+          if (resolved.ok && !/^https?:\/\//i.test(target))
+            expect(resolved.url.origin).toBe(new URL(`http://${host ?? "localhost"}`).origin);
+        },
+      ),
       { numRuns: 3000 },
     );
   });

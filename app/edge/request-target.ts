@@ -16,7 +16,11 @@ export type ResolvedTarget = { ok: true; url: URL } | { ok: false };
  * - with `appOrigin` configured, URLs are built on it whatever the Host says (behind a proxy the
  *   Host may be internal, and no code should trust it), but a malformed Host is still refused.
  */
-export function resolveRequestTarget(target: string | undefined, host: string | undefined, options: { appOrigin?: string; protocol: "http:" | "https:" }): ResolvedTarget {
+export function resolveRequestTarget(
+  target: string | undefined,
+  host: string | undefined,
+  options: { appOrigin?: string; protocol: "http:" | "https:" },
+): ResolvedTarget {
   if (!target || target.length > MAX_TARGET_LENGTH) return { ok: false };
   let path = target;
   let authority = host;

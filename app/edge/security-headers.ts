@@ -21,7 +21,8 @@ export function documentContentSecurityPolicy(nonce: string): string {
 }
 
 /** For everything that is not a rendered page: JSON, files, the edge's own small error pages. */
-const NON_DOCUMENT_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+const NON_DOCUMENT_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 export function baselineSecurityHeaders(options: { https: boolean }): Record<string, string> {
   return {

@@ -19,8 +19,26 @@ import deAudit from "./locales/de/audit";
 import deAdmin from "./locales/de/admin";
 
 export const resources = {
-  en: { common: enCommon, errors: enErrors, auth: enAuth, organizations: enOrganizations, twoFactor: enTwoFactor, apiKeys: enApiKeys, audit: enAudit, admin: enAdmin },
-  de: { common: deCommon, errors: deErrors, auth: deAuth, organizations: deOrganizations, twoFactor: deTwoFactor, apiKeys: deApiKeys, audit: deAudit, admin: deAdmin },
+  en: {
+    common: enCommon,
+    errors: enErrors,
+    auth: enAuth,
+    organizations: enOrganizations,
+    twoFactor: enTwoFactor,
+    apiKeys: enApiKeys,
+    audit: enAudit,
+    admin: enAdmin,
+  },
+  de: {
+    common: deCommon,
+    errors: deErrors,
+    auth: deAuth,
+    organizations: deOrganizations,
+    twoFactor: deTwoFactor,
+    apiKeys: deApiKeys,
+    audit: deAudit,
+    admin: deAdmin,
+  },
 };
 
 export const namespaces = Object.keys(resources.en) as (keyof (typeof resources)["en"])[];

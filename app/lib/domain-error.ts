@@ -22,11 +22,7 @@ export class DomainError extends Error {
   readonly params: Record<string, string | number>;
   readonly retryAfterSeconds?: number;
 
-  constructor(
-    code: ErrorCode,
-    messageKey: string,
-    options: { params?: Record<string, string | number>; retryAfterSeconds?: number } = {},
-  ) {
+  constructor(code: ErrorCode, messageKey: string, options: { params?: Record<string, string | number>; retryAfterSeconds?: number } = {}) {
     super(`${code}: ${messageKey}`);
     this.name = "DomainError";
     this.code = code;

@@ -17,11 +17,22 @@ describe("storedText", () => {
   });
 
   it("refuses NUL and other control characters with a translated message", () => {
-    for (const value of ["a\u0000b", "line\nbreak", "tab\there", "del\u007f", "c1\u0085"]) expect(issue(value)).toBe("field.controlCharacters");
+    for (const value of ["a\u0000b", "line\nbreak", "tab\there", "del\u007f", "c1\u0085"])
+      expect(issue(value)).toBe("field.controlCharacters");
   });
 
   it("refuses invisible characters that disguise or reorder a name, and keeps emoji joiners", () => {
-    for (const value of ["KEY\u200b", "evil\u202Egnp.exe", "a\u2066b", "k\ufeffey", "line\u2028break", "bill\u00ading", "deploy\u200f", "a\u3164b", "x\u2062y"]) {
+    for (const value of [
+      "KEY\u200b",
+      "evil\u202Egnp.exe",
+      "a\u2066b",
+      "k\ufeffey",
+      "line\u2028break",
+      "bill\u00ading",
+      "deploy\u200f",
+      "a\u3164b",
+      "x\u2062y",
+    ]) {
       expect(issue(value), JSON.stringify(value)).toBe("field.controlCharacters");
     }
     expect(issue("👨\u200d👩\u200d👧")).toBeNull();

@@ -37,20 +37,23 @@ function unstorableTextReason(value: string): string | null {
 export function storedText({ min = 1, max }: { min?: number; max: number }) {
   // One chain, no pipe: conform turns "" into undefined at every string schema it finds, so a
   // piped second string schema would see undefined after trimming "   ".
-  return z
-    .string({ error: "field.required" })
-    .trim()
-    .superRefine((value, ctx) => {
-      const reason = unstorableTextReason(value);
-      if (reason) ctx.addIssue({ code: "custom", message: reason });
-    })
-    // Lone surrogates were refused above; normalize() would otherwise keep them.
-    .overwrite((value) => (hasLoneSurrogate(value) ? value : value.normalize("NFC")))
-    .min(min, "field.required")
-    // Counted in characters (code points), not UTF-16 units: 60 emoji are 60 characters.
-    .superRefine((value, ctx) => {
-      if ([...value].length > max) ctx.addIssue({ code: "too_big", origin: "string", maximum: max, inclusive: true, message: "field.tooLong" });
-    });
+  return (
+    z
+      .string({ error: "field.required" })
+      .trim()
+      .superRefine((value, ctx) => {
+        const reason = unstorableTextReason(value);
+        if (reason) ctx.addIssue({ code: "custom", message: reason });
+      })
+      // Lone surrogates were refused above; normalize() would otherwise keep them.
+      .overwrite((value) => (hasLoneSurrogate(value) ? value : value.normalize("NFC")))
+      .min(min, "field.required")
+      // Counted in characters (code points), not UTF-16 units: 60 emoji are 60 characters.
+      .superRefine((value, ctx) => {
+        if ([...value].length > max)
+          ctx.addIssue({ code: "too_big", origin: "string", maximum: max, inclusive: true, message: "field.tooLong" });
+      })
+  );
 }
 
 /** Lowercases A-Z only. String#toLowerCase maps some non-ASCII letters onto ASCII ones (the Kelvin

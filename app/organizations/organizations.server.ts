@@ -39,7 +39,9 @@ export async function listOrganizationsOf(userId: string): Promise<OrganizationS
  */
 export async function createOrganization(auth: Auth, input: OrganizationInput): Promise<OrganizationSummary> {
   const derived = slugFromName(input.name);
-  const candidates = input.slug ? [input.slug] : [derived, ...Array.from({ length: 3 }, () => `${derived}-${crypto.randomUUID().slice(0, 6)}`)];
+  const candidates = input.slug
+    ? [input.slug]
+    : [derived, ...Array.from({ length: 3 }, () => `${derived}-${crypto.randomUUID().slice(0, 6)}`)];
   for (const [attempt, slug] of candidates.entries()) {
     try {
       return await insertOrganization(auth, input.name, slug);

@@ -7,9 +7,7 @@ const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{1,46}[a-z0-9]$/;
 
 const organizationNameSchema = storedText({ max: 80 });
 
-const slugSchema = storedText({ max: 48 })
-  .transform(asciiLowerCase)
-  .pipe(z.string().regex(SLUG_PATTERN, "field.slug"));
+const slugSchema = storedText({ max: 48 }).transform(asciiLowerCase).pipe(z.string().regex(SLUG_PATTERN, "field.slug"));
 
 export const organizationInputSchema = z
   .object({

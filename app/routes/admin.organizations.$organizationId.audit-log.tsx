@@ -20,7 +20,11 @@ export async function loader(args: Route.LoaderArgs) {
   const access = await requireSupportAccess(args, args.params.organizationId);
   const { organization } = access;
   const page = await orHttpError(args.context, () => loadAuditPage(access, new URL(args.request.url).searchParams));
-  return { title: `${getInstance(args.context).t("audit:page.title")} · ${organization.name}`, organization: { id: organization.id, name: organization.name }, ...page };
+  return {
+    title: `${getInstance(args.context).t("audit:page.title")} · ${organization.name}`,
+    organization: { id: organization.id, name: organization.name },
+    ...page,
+  };
 }
 
 export default function AdminAuditLog({ loaderData }: Route.ComponentProps) {

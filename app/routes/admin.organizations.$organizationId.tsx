@@ -17,7 +17,17 @@ export function meta({ loaderData }: Route.MetaArgs) {
 export async function loader(args: Route.LoaderArgs) {
   const { organization } = await requireSupportAccess(args, args.params.organizationId);
   const { id, name, slug, planId, requireTwoFactor, createdAt, memberCount } = organization;
-  return { organization: { id, name, slug, planName: planName(planId), requireTwoFactor, createdAt: createdAt.toISOString(), members: memberCount } };
+  return {
+    organization: {
+      id,
+      name,
+      slug,
+      planName: planName(planId),
+      requireTwoFactor,
+      createdAt: createdAt.toISOString(),
+      members: memberCount,
+    },
+  };
 }
 
 export default function AdminOrganization({ loaderData }: Route.ComponentProps) {

@@ -40,7 +40,8 @@ export default function AdminOrganizations({ loaderData }: Route.ComponentProps)
                 <div className="min-w-0">
                   <p className="font-medium text-slate-900">{org.name}</p>
                   <p className="text-sm text-slate-500">
-                    /{org.slug} · {org.planName} · {t("organizations.members")}: {org.members} · {t("organizations.created")} {formats.date(org.createdAt)}
+                    /{org.slug} · {org.planName} · {t("organizations.members")}: {org.members} · {t("organizations.created")}{" "}
+                    {formats.date(org.createdAt)}
                   </p>
                 </div>
                 <Link to={`/admin/organizations/${org.id}`} className="text-sm font-semibold text-brand-600 hover:text-brand-700">

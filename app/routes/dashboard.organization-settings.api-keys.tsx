@@ -54,7 +54,8 @@ export async function action(args: Route.ActionArgs) {
   const { submission, formData } = await parseForm(args.request, actionSchema);
   const intent = typeof formData.get("intent") === "string" ? String(formData.get("intent")) : null;
   const noStore = new Headers({ "Cache-Control": "no-store" });
-  if (submission.status !== "success") return data<KeyActionData>({ reply: submission.reply(), intent, outcome: null }, { status: 400, headers: noStore });
+  if (submission.status !== "success")
+    return data<KeyActionData>({ reply: submission.reply(), intent, outcome: null }, { status: 400, headers: noStore });
   const input = submission.value;
   const result = await withFormErrors(args.context, submission, async (): Promise<KeyActionOutcome> => {
     if (input.intent === "issue") {

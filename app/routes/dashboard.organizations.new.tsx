@@ -44,8 +44,18 @@ export default function NewOrganization({ actionData }: Route.ComponentProps) {
       <Card>
         <Form method="post" className="space-y-5" {...getFormProps(form)}>
           <FormErrors errors={form.errors} id={form.errorId} />
-          <Field label={t("create.name")} errors={fields.name.errors} errorParams={{ max: 80 }} {...getInputProps(fields.name, { type: "text" })} />
-          <Field label={t("create.slug")} hint={t("create.slugHint")} errors={fields.slug.errors} {...getInputProps(fields.slug, { type: "text" })} />
+          <Field
+            label={t("create.name")}
+            errors={fields.name.errors}
+            errorParams={{ max: 80 }}
+            {...getInputProps(fields.name, { type: "text" })}
+          />
+          <Field
+            label={t("create.slug")}
+            hint={t("create.slugHint")}
+            errors={fields.slug.errors}
+            {...getInputProps(fields.slug, { type: "text" })}
+          />
           <Button type="submit">{t("create.submit")}</Button>
         </Form>
       </Card>

@@ -30,12 +30,9 @@ export async function action(args: Route.ActionArgs) {
   const { submission } = await parseForm(request, signInSchema);
   if (submission.status !== "success") return invalidForm(submission, ["password"]);
   const previous = getAuth(context)?.session.id;
-  const result = await withFormErrors(
-    context,
-    submission,
-    () => signIn(submission.value, context.get(clientAddressContext), previous),
-    { hideFields: ["password"] },
-  );
+  const result = await withFormErrors(context, submission, () => signIn(submission.value, context.get(clientAddressContext), previous), {
+    hideFields: ["password"],
+  });
   if (!result.ok) return result.response;
   const target = safeRedirectPath(submission.value.redirectTo);
   const next = result.value.twoFactorPending ? `/login/two-factor?redirectTo=${encodeURIComponent(target)}` : target;
@@ -66,7 +63,12 @@ export default function Login({ actionData }: Route.ComponentProps) {
       <Form method="post" className="space-y-5" {...getFormProps(form)}>
         <FormErrors errors={form.errors} id={form.errorId} />
         <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
-        <Field label={t("login.email")} autoComplete="email" errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} />
+        <Field
+          label={t("login.email")}
+          autoComplete="email"
+          errors={fields.email.errors}
+          {...getInputProps(fields.email, { type: "email" })}
+        />
         <Field
           label={t("login.password")}
           autoComplete="current-password"

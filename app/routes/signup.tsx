@@ -29,7 +29,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { submission } = await parseForm(request, signUpSchema);
   const hideFields = ["password", "confirmPassword"];
   if (submission.status !== "success") return invalidForm(submission, hideFields);
-  const result = await withFormErrors(context, submission, () => signUp(submission.value, context.get(clientAddressContext)), { hideFields });
+  const result = await withFormErrors(context, submission, () => signUp(submission.value, context.get(clientAddressContext)), {
+    hideFields,
+  });
   if (!result.ok) return result.response;
   return redirect("/dashboard", { headers: { "Set-Cookie": sessionCookie(result.value.token) } });
 }
@@ -56,8 +58,19 @@ export default function SignUp({ actionData, loaderData }: Route.ComponentProps)
     >
       <Form method="post" className="space-y-5" {...getFormProps(form)}>
         <FormErrors errors={form.errors} id={form.errorId} />
-        <Field label={t("signup.name")} autoComplete="name" errors={fields.name.errors} errorParams={{ max: 80 }} {...getInputProps(fields.name, { type: "text" })} />
-        <Field label={t("signup.email")} autoComplete="email" errors={fields.email.errors} {...getInputProps(fields.email, { type: "email" })} />
+        <Field
+          label={t("signup.name")}
+          autoComplete="name"
+          errors={fields.name.errors}
+          errorParams={{ max: 80 }}
+          {...getInputProps(fields.name, { type: "text" })}
+        />
+        <Field
+          label={t("signup.email")}
+          autoComplete="email"
+          errors={fields.email.errors}
+          {...getInputProps(fields.email, { type: "email" })}
+        />
         <Field
           label={t("signup.password")}
           autoComplete="new-password"

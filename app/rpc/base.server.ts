@@ -26,4 +26,3 @@ export const sessionProcedure = base.use(async ({ context, next }) => {
   if (!auth || !isFullyAuthenticated(auth)) throw new DomainError("UNAUTHORIZED", "unauthenticated");
   return next({ context: { auth } });
 });
-

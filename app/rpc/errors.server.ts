@@ -17,7 +17,12 @@ export function toRpcError(error: unknown, t: TFunction): unknown {
     return new ORPCError("BAD_REQUEST", {
       message: t("errors:invalidInput"),
       // The first few issues say what is wrong; thousands would only make the answer huge.
-      data: { issues: issues.slice(0, MAX_REPORTED_ISSUES).flatMap((issue) => translateIssue(issue, t)).slice(0, MAX_REPORTED_ISSUES) },
+      data: {
+        issues: issues
+          .slice(0, MAX_REPORTED_ISSUES)
+          .flatMap((issue) => translateIssue(issue, t))
+          .slice(0, MAX_REPORTED_ISSUES),
+      },
     });
   }
   return error;
@@ -54,6 +59,7 @@ function translateIssue(issue: ValidationIssue, t: TFunction): { path: string; m
     return [{ path: path.join("."), message: t(`errors:${issue.message}`, { min: issue.minimum, max: issue.maximum }) }];
   }
   const message = t(`errors:${ZOD_CODE_KEYS[issue.code ?? ""] ?? "field.invalid"}`);
-  if (issue.code === "unrecognized_keys" && issue.keys?.length) return issue.keys.map((key) => ({ path: [...path, key].join("."), message }));
+  if (issue.code === "unrecognized_keys" && issue.keys?.length)
+    return issue.keys.map((key) => ({ path: [...path, key].join("."), message }));
   return [{ path: path.join("."), message }];
 }

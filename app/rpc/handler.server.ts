@@ -34,7 +34,9 @@ const translateMalformedRequest: NonNullable<Interceptor>[number] = async (optio
   }
 };
 
-type ClientInterceptor = NonNullable<NonNullable<ConstructorParameters<typeof FetchRPCHandler<RpcContext>>[1]>["clientInterceptors"]>[number];
+type ClientInterceptor = NonNullable<
+  NonNullable<ConstructorParameters<typeof FetchRPCHandler<RpcContext>>[1]>["clientInterceptors"]
+>[number];
 
 /** A 500 inside a procedure is answered by oRPC as INTERNAL_SERVER_ERROR; say what it was in the
  * log. A client interceptor wraps the procedure call only, so a caller's malformed request (which
@@ -62,7 +64,13 @@ function notFoundBody(context: RpcContext) {
   return { json: { defined: false, code: "NOT_FOUND", status: 404, message: context.t("errors:notFound") } };
 }
 
-export async function handleRpcNodeRequest(req: IncomingMessage, res: ServerResponse, url: URL, clientAddress: string, requestLog: RequestLog): Promise<void> {
+export async function handleRpcNodeRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  clientAddress: string,
+  requestLog: RequestLog,
+): Promise<void> {
   const context = createRpcContext(url.href, headersFromNode(req), clientAddress, requestLog);
   const { matched } = await nodeHandler.handle(req, res, { prefix: RPC_PREFIX, context });
   if (!matched && !res.headersSent) {

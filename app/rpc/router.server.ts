@@ -16,12 +16,8 @@ import { organizationInputSchema } from "~/organizations/schemas";
 import { base, sessionProcedure } from "./base.server";
 
 const organization = {
-  list: sessionProcedure
-    .input(z.object({}).strict().optional())
-    .handler(({ context }) => listOrganizationsOf(context.auth.user.id)),
-  create: sessionProcedure
-    .input(organizationInputSchema)
-    .handler(({ context, input }) => createOrganization(context.auth, input)),
+  list: sessionProcedure.input(z.object({}).strict().optional()).handler(({ context }) => listOrganizationsOf(context.auth.user.id)),
+  create: sessionProcedure.input(organizationInputSchema).handler(({ context, input }) => createOrganization(context.auth, input)),
   setActive: sessionProcedure
     .input(z.object({ organizationId: uuidSchema }).strict())
     .handler(({ context, input }) => switchActiveOrganization(context.auth, input.organizationId)),
@@ -40,7 +36,8 @@ const keyProcedure = base.use(({ context, next }) => {
 
 // Key ids are not checked for shape: one we do not know is "not found", whatever it looks like.
 const keyIdInput = z.object({ organizationId: z.string(), keyId: z.string() }).strict();
-const keyManager = (auth: Parameters<typeof authorizeOrganization>[0], organizationId: string) => authorizeOrganization(auth, organizationId, "apiKey:manage");
+const keyManager = (auth: Parameters<typeof authorizeOrganization>[0], organizationId: string) =>
+  authorizeOrganization(auth, organizationId, "apiKey:manage");
 
 const apiKey = {
   authenticate: keyProcedure
@@ -70,21 +67,36 @@ const organizationIdInput = z.object({ organizationId: z.string().max(64) }).str
 const auditEventInput = z.object({ organizationId: z.string().max(64), eventId: auditEventIdSchema }).strict();
 
 /** Tenant audit procedures: membership, active organization and audit:view (docs/product-rules.md, Authentication 3-4). */
-const auditReader = (auth: Parameters<typeof authorizeOrganization>[0], organizationId: string) => authorizeOrganization(auth, organizationId, "audit:view");
+const auditReader = (auth: Parameters<typeof authorizeOrganization>[0], organizationId: string) =>
+  authorizeOrganization(auth, organizationId, "audit:view");
 const auditLog = {
-  list: sessionProcedure.input(auditListInputSchema).handler(async ({ context, input }) => listAuditEvents(await auditReader(context.auth, input.organizationId), input)),
-  detail: sessionProcedure.input(auditEventInput).handler(async ({ context, input }) => getAuditEvent(await auditReader(context.auth, input.organizationId), input.eventId)),
-  actors: sessionProcedure.input(organizationIdInput).handler(async ({ context, input }) => listAuditActors(await auditReader(context.auth, input.organizationId))),
+  list: sessionProcedure
+    .input(auditListInputSchema)
+    .handler(async ({ context, input }) => listAuditEvents(await auditReader(context.auth, input.organizationId), input)),
+  detail: sessionProcedure
+    .input(auditEventInput)
+    .handler(async ({ context, input }) => getAuditEvent(await auditReader(context.auth, input.organizationId), input.eventId)),
+  actors: sessionProcedure
+    .input(organizationIdInput)
+    .handler(async ({ context, input }) => listAuditActors(await auditReader(context.auth, input.organizationId))),
 };
 
 /** Support namespace: a fresh platform-admin session, any organization, no membership needed. */
-const supportProcedure = sessionProcedure.use(({ context, next }) => next({ context: { admin: authorizePlatformAdmin(context.auth, { fresh: true }) } }));
+const supportProcedure = sessionProcedure.use(({ context, next }) =>
+  next({ context: { admin: authorizePlatformAdmin(context.auth, { fresh: true }) } }),
+);
 
 const support = {
   auditLog: {
-    list: supportProcedure.input(auditListInputSchema).handler(async ({ context, input }) => listAuditEvents(await authorizeSupport(context.admin, input.organizationId), input)),
-    detail: supportProcedure.input(auditEventInput).handler(async ({ context, input }) => getAuditEvent(await authorizeSupport(context.admin, input.organizationId), input.eventId)),
-    actors: supportProcedure.input(organizationIdInput).handler(async ({ context, input }) => listAuditActors(await authorizeSupport(context.admin, input.organizationId))),
+    list: supportProcedure
+      .input(auditListInputSchema)
+      .handler(async ({ context, input }) => listAuditEvents(await authorizeSupport(context.admin, input.organizationId), input)),
+    detail: supportProcedure
+      .input(auditEventInput)
+      .handler(async ({ context, input }) => getAuditEvent(await authorizeSupport(context.admin, input.organizationId), input.eventId)),
+    actors: supportProcedure
+      .input(organizationIdInput)
+      .handler(async ({ context, input }) => listAuditActors(await authorizeSupport(context.admin, input.organizationId))),
   },
 };
 

@@ -26,7 +26,16 @@ const ICONS: Record<string, ReactNode> = {
 
 function NavIcon({ name }: { name: string }) {
   return (
-    <svg viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" className="h-5 w-5 shrink-0">
+    <svg
+      viewBox="0 0 20 20"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.5"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      className="h-5 w-5 shrink-0"
+    >
       {ICONS[name]}
     </svg>
   );
@@ -36,9 +45,27 @@ function NavItems({ loaderData }: { loaderData: LayoutData }) {
   const { t } = useTranslation();
   const items = [
     { to: "/dashboard", icon: "dashboard", label: t("nav.dashboard"), end: true, show: true },
-    { to: "/dashboard/organization-settings", icon: "settings", label: t("nav.organizationSettings"), end: true, show: Boolean(loaderData.active) },
-    { to: "/dashboard/organization-settings/api-keys", icon: "apiKeys", label: t("nav.apiKeys"), end: false, show: loaderData.canManageKeys },
-    { to: "/dashboard/organization-settings/audit-log", icon: "auditLog", label: t("nav.auditLog"), end: false, show: loaderData.canViewAudit },
+    {
+      to: "/dashboard/organization-settings",
+      icon: "settings",
+      label: t("nav.organizationSettings"),
+      end: true,
+      show: Boolean(loaderData.active),
+    },
+    {
+      to: "/dashboard/organization-settings/api-keys",
+      icon: "apiKeys",
+      label: t("nav.apiKeys"),
+      end: false,
+      show: loaderData.canManageKeys,
+    },
+    {
+      to: "/dashboard/organization-settings/audit-log",
+      icon: "auditLog",
+      label: t("nav.auditLog"),
+      end: false,
+      show: loaderData.canViewAudit,
+    },
     { to: "/dashboard/account/security", icon: "security", label: t("nav.security"), end: false, show: true },
     { to: "/admin/organizations", icon: "admin", label: t("admin:nav"), end: false, show: loaderData.user.isPlatformAdmin },
   ];
@@ -83,7 +110,9 @@ function OrganizationSwitcher({ loaderData, idPrefix }: { loaderData: LayoutData
         to="/dashboard/organizations/new"
         className="flex items-center gap-2 rounded-lg border border-dashed border-slate-300 px-3 py-2.5 text-sm font-medium text-slate-600 hover:border-brand-500 hover:text-brand-700"
       >
-        <span aria-hidden="true" className="text-base leading-none">+</span>
+        <span aria-hidden="true" className="text-base leading-none">
+          +
+        </span>
         {t("orgSwitcher.create")}
       </Link>
     );
@@ -111,8 +140,17 @@ function OrganizationSwitcher({ loaderData, idPrefix }: { loaderData: LayoutData
               </option>
             ))}
           </select>
-          <svg viewBox="0 0 20 20" fill="currentColor" aria-hidden="true" className="pointer-events-none absolute right-2.5 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500">
-            <path fillRule="evenodd" d="M10 3a.75.75 0 0 1 .55.24l3.25 3.5a.75.75 0 1 1-1.1 1.02L10 4.85 7.3 7.76a.75.75 0 0 1-1.1-1.02l3.25-3.5A.75.75 0 0 1 10 3Zm-3.76 9.2a.75.75 0 0 1 1.06.04L10 15.15l2.7-2.91a.75.75 0 1 1 1.1 1.02l-3.25 3.5a.75.75 0 0 1-1.1 0l-3.25-3.5a.75.75 0 0 1 .04-1.06Z" clipRule="evenodd" />
+          <svg
+            viewBox="0 0 20 20"
+            fill="currentColor"
+            aria-hidden="true"
+            className="pointer-events-none absolute right-2.5 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500"
+          >
+            <path
+              fillRule="evenodd"
+              d="M10 3a.75.75 0 0 1 .55.24l3.25 3.5a.75.75 0 1 1-1.1 1.02L10 4.85 7.3 7.76a.75.75 0 0 1-1.1-1.02l3.25-3.5A.75.75 0 0 1 10 3Zm-3.76 9.2a.75.75 0 0 1 1.06.04L10 15.15l2.7-2.91a.75.75 0 1 1 1.1 1.02l-3.25 3.5a.75.75 0 0 1-1.1 0l-3.25-3.5a.75.75 0 0 1 .04-1.06Z"
+              clipRule="evenodd"
+            />
           </svg>
         </div>
         <noscript>
@@ -121,7 +159,10 @@ function OrganizationSwitcher({ loaderData, idPrefix }: { loaderData: LayoutData
           </button>
         </noscript>
       </div>
-      <Link to="/dashboard/organizations/new" className="inline-flex items-center gap-1 rounded text-xs font-medium text-brand-600 hover:text-brand-700">
+      <Link
+        to="/dashboard/organizations/new"
+        className="inline-flex items-center gap-1 rounded text-xs font-medium text-brand-600 hover:text-brand-700"
+      >
         <span aria-hidden="true">+</span> {t("orgSwitcher.create")}
       </Link>
     </Form>
@@ -130,14 +171,32 @@ function OrganizationSwitcher({ loaderData, idPrefix }: { loaderData: LayoutData
 
 function UserMenu({ loaderData }: { loaderData: LayoutData }) {
   const { t } = useTranslation();
-  const initials = loaderData.user.name.split(/\s+/).filter(Boolean).map((part) => part[0]).join("").slice(0, 2).toUpperCase() || "?";
+  const initials =
+    loaderData.user.name
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((part) => part[0])
+      .join("")
+      .slice(0, 2)
+      .toUpperCase() || "?";
   return (
     <details className="group relative" data-menu>
       <summary className="flex list-none items-center gap-2 rounded-full p-1 hover:bg-slate-100 sm:pr-2" aria-label={t("userMenu.label")}>
-        <span className="flex h-8 w-8 items-center justify-center rounded-full bg-brand-600 text-xs font-semibold text-white">{initials}</span>
+        <span className="flex h-8 w-8 items-center justify-center rounded-full bg-brand-600 text-xs font-semibold text-white">
+          {initials}
+        </span>
         <span className="hidden max-w-40 truncate text-sm font-medium text-slate-700 sm:inline">{loaderData.user.name}</span>
-        <svg viewBox="0 0 20 20" fill="currentColor" aria-hidden="true" className="hidden h-4 w-4 text-slate-400 transition-transform group-open:rotate-180 sm:block">
-          <path fillRule="evenodd" d="M5.22 8.22a.75.75 0 0 1 1.06 0L10 11.94l3.72-3.72a.75.75 0 1 1 1.06 1.06l-4.25 4.25a.75.75 0 0 1-1.06 0L5.22 9.28a.75.75 0 0 1 0-1.06Z" clipRule="evenodd" />
+        <svg
+          viewBox="0 0 20 20"
+          fill="currentColor"
+          aria-hidden="true"
+          className="hidden h-4 w-4 text-slate-400 transition-transform group-open:rotate-180 sm:block"
+        >
+          <path
+            fillRule="evenodd"
+            d="M5.22 8.22a.75.75 0 0 1 1.06 0L10 11.94l3.72-3.72a.75.75 0 1 1 1.06 1.06l-4.25 4.25a.75.75 0 0 1-1.06 0L5.22 9.28a.75.75 0 0 1 0-1.06Z"
+            clipRule="evenodd"
+          />
         </svg>
       </summary>
       <div className="absolute right-0 z-30 mt-2 w-64 max-w-[calc(100vw-2rem)] rounded-lg bg-white p-1.5 shadow-lg ring-1 ring-slate-900/10">
@@ -145,14 +204,22 @@ function UserMenu({ loaderData }: { loaderData: LayoutData }) {
           <p className="text-xs text-slate-500">{t("userMenu.signedInAs")}</p>
           <p className="mt-0.5 truncate text-sm font-semibold text-slate-900">{loaderData.user.name}</p>
           <p className="truncate text-sm text-slate-600">{loaderData.user.email}</p>
-          {loaderData.user.isPlatformAdmin ? <p className="mt-1 text-xs font-medium text-brand-700">{t("userMenu.platformAdmin")}</p> : null}
+          {loaderData.user.isPlatformAdmin ? (
+            <p className="mt-1 text-xs font-medium text-brand-700">{t("userMenu.platformAdmin")}</p>
+          ) : null}
         </div>
         <div className="py-1">
-          <Link to="/dashboard/account/security" className="block rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 hover:text-slate-900">
+          <Link
+            to="/dashboard/account/security"
+            className="block rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 hover:text-slate-900"
+          >
             {t("userMenu.security")}
           </Link>
           <Form method="post" action="/logout">
-            <button type="submit" className="block w-full rounded-md px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-100 hover:text-slate-900">
+            <button
+              type="submit"
+              className="block w-full rounded-md px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-100 hover:text-slate-900"
+            >
               {t("userMenu.signOut")}
             </button>
           </Form>

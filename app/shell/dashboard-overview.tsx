@@ -24,7 +24,10 @@ function OrganizationMark({ name, size = "md" }: { name: string; size?: "md" | "
 function Shortcut({ to, title, hint }: { to: string; title: string; hint: string }) {
   return (
     <li>
-      <Link to={to} className="group flex h-full flex-col rounded-lg p-4 ring-1 ring-slate-200 transition hover:bg-slate-50 hover:ring-brand-300">
+      <Link
+        to={to}
+        className="group flex h-full flex-col rounded-lg p-4 ring-1 ring-slate-200 transition hover:bg-slate-50 hover:ring-brand-300"
+      >
         <span className="flex items-center justify-between gap-2 text-sm font-semibold text-slate-900">
           {title}
           <span aria-hidden="true" className="text-slate-400 transition-transform group-hover:translate-x-0.5 group-hover:text-brand-600">
@@ -37,7 +40,13 @@ function Shortcut({ to, title, hint }: { to: string; title: string; hint: string
   );
 }
 
-export function DashboardOverview({ user, layout }: { user: { name: string; twoFactorEnabled: boolean }; layout: AppShellData | undefined }) {
+export function DashboardOverview({
+  user,
+  layout,
+}: {
+  user: { name: string; twoFactorEnabled: boolean };
+  layout: AppShellData | undefined;
+}) {
   const { t } = useTranslation("organizations");
   const { t: tc } = useTranslation("common");
   const organizations = layout?.organizations ?? [];
@@ -73,15 +82,27 @@ export function DashboardOverview({ user, layout }: { user: { name: string; twoF
           </div>
           <ul className="mt-5 grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
             <Shortcut to="/dashboard/organization-settings" title={tc("nav.organizationSettings")} hint={t("dashboard.settingsHint")} />
-            {layout?.canManageKeys ? <Shortcut to="/dashboard/organization-settings/api-keys" title={tc("nav.apiKeys")} hint={t("dashboard.apiKeysHint")} /> : null}
-            {layout?.canViewAudit ? <Shortcut to="/dashboard/organization-settings/audit-log" title={tc("nav.auditLog")} hint={t("dashboard.auditLogHint")} /> : null}
+            {layout?.canManageKeys ? (
+              <Shortcut to="/dashboard/organization-settings/api-keys" title={tc("nav.apiKeys")} hint={t("dashboard.apiKeysHint")} />
+            ) : null}
+            {layout?.canViewAudit ? (
+              <Shortcut to="/dashboard/organization-settings/audit-log" title={tc("nav.auditLog")} hint={t("dashboard.auditLogHint")} />
+            ) : null}
           </ul>
         </Card>
       ) : (
         <Card>
           <div className="flex flex-col items-center px-2 py-8 text-center">
             <span className="flex h-12 w-12 items-center justify-center rounded-full bg-brand-50 text-brand-600" aria-hidden="true">
-              <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" className="h-6 w-6">
+              <svg
+                viewBox="0 0 24 24"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="1.6"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+                className="h-6 w-6"
+              >
                 <path d="M4 20V6.5A1.5 1.5 0 0 1 5.5 5H12v15M12 9h6.5A1.5 1.5 0 0 1 20 10.5V20M2.5 20h19M7 9h2M7 12.5h2M7 16h2M15 13h2M15 16h2" />
               </svg>
             </span>
@@ -132,7 +153,15 @@ export function DashboardOverview({ user, layout }: { user: { name: string; twoF
                   : "flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-amber-50 text-amber-600"
               }
             >
-              <svg viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" className="h-5 w-5">
+              <svg
+                viewBox="0 0 20 20"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="1.6"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+                className="h-5 w-5"
+              >
                 <path d="M10 3 4.5 5v4.6c0 3.3 2.3 6 5.5 7.4 3.2-1.4 5.5-4.1 5.5-7.4V5L10 3Z" />
                 {user.twoFactorEnabled ? <path d="m7.8 10.1 1.6 1.6 3-3.2" /> : <path d="M10 7.5v3M10 13h.01" />}
               </svg>
@@ -147,4 +176,3 @@ export function DashboardOverview({ user, layout }: { user: { name: string; twoF
     </div>
   );
 }
-

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { parseForm } from "./forms.server";
 
 const schema = z.object({ name: z.string({ error: "field.required" }), scopes: z.array(z.string()).max(5) });
-const post = (body: string) => new Request("http://localhost/x", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+const post = (body: string) =>
+  new Request("http://localhost/x", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
 
 describe("parseForm", () => {
   it("drops fields with absurd list indices instead of building lists of that length", async () => {

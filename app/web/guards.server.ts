@@ -47,7 +47,10 @@ export function requireAnonymous({ request, context }: GuardArgs) {
 
 /** The session's active organization, with the caller's access to it proven (404/403 otherwise).
  * Without an active organization the dashboard asks the user to pick or create one. */
-export async function requireActiveOrganization<P extends Permission = never>(args: GuardArgs, permission?: P): Promise<OrganizationAccess<P>> {
+export async function requireActiveOrganization<P extends Permission = never>(
+  args: GuardArgs,
+  permission?: P,
+): Promise<OrganizationAccess<P>> {
   const auth = requireUser(args);
   const organizationId = auth.session.activeOrganizationId;
   if (!organizationId) throw redirect("/dashboard");

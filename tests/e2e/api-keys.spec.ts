@@ -26,7 +26,9 @@ const SECRET_PATTERN = /^sk_[0-9A-Za-z]{49}$/;
 /** Opens the rotate or revoke confirmation of a key (dialog with JS, confirm view without) and confirms it. */
 async function confirmKeyAction(page: Page, name: string, intent: "rotate" | "revoke", { javaScript = true } = {}) {
   const label = intent === "rotate" ? "Rotate" : "Revoke";
-  await apiKeyRow(page, name).getByRole("link", { name: `${label}: ${name}` }).click();
+  await apiKeyRow(page, name)
+    .getByRole("link", { name: `${label}: ${name}` })
+    .click();
   const scope = javaScript ? page.getByRole("dialog", { name: `${label} key “${name}”?` }) : page.getByTestId("confirm-panel");
   await expect(scope).toBeVisible();
   if (!javaScript) await expect(page).toHaveURL(new RegExp(`\\?confirm=${intent}&key=[0-9a-f-]{36}$`));
@@ -118,7 +120,9 @@ test.describe("API keys as an organization owner", () => {
     const renewed = await authenticateKey(request, rotated);
     expect(renewed.status).toBe(200);
     expect(renewed.json.keyId).toBe(identity.json.keyId); // same key, new secret
-    expect(rotated.startsWith((await apiKeyRow(page, "CI deploy").getByTestId("key-prefix").textContent())!.replace("…", "").trim())).toBe(true);
+    expect(rotated.startsWith((await apiKeyRow(page, "CI deploy").getByTestId("key-prefix").textContent())!.replace("…", "").trim())).toBe(
+      true,
+    );
 
     // "I have stored the secret" dismisses the panel for good.
     await page.getByRole("link", { name: "I have stored the secret" }).click();
@@ -178,7 +182,11 @@ test.describe("API keys as an organization owner", () => {
     expect((list.json as { name: string }[]).map((k) => k.name)).toEqual(["Twin"]);
 
     // A German issue and revoke, start to finish.
-    await fillIssueForm(page, { name: "Buchhaltung", scopes: ["Abrechnung ansehen", "Organisation lesen"], expiresOn: "2099-12-31" }, german);
+    await fillIssueForm(
+      page,
+      { name: "Buchhaltung", scopes: ["Abrechnung ansehen", "Organisation lesen"], expiresOn: "2099-12-31" },
+      german,
+    );
     await expect(page.getByRole("heading", { name: "Schlüssel „Buchhaltung“ ausgestellt" })).toBeVisible();
     await expect(page.getByTestId("secret-panel")).toContainText("Es wird nur einmal angezeigt");
     await expect(page.getByTestId("secret-panel").getByRole("button", { name: "Kopieren" })).toBeVisible();
@@ -285,11 +293,22 @@ test.describe("API keys as an organization owner", () => {
       });
       expect(issue.status(), JSON.stringify(headers)).toBe(403);
     }
-    const crossRevoke = await page.request.post(API_KEYS_PATH, { form: { intent: "revoke", keyId: keyA! }, headers: { "sec-fetch-site": "cross-site" }, maxRedirects: 0 });
+    const crossRevoke = await page.request.post(API_KEYS_PATH, {
+      form: { intent: "revoke", keyId: keyA! },
+      headers: { "sec-fetch-site": "cross-site" },
+      maxRedirects: 0,
+    });
     expect(crossRevoke.status()).toBe(403);
-    const crossRpc = await rpc(page.request, "apiKey/issue", { organizationId: organizationA, name: "Evil", scopes: ["organization:read"] }, { origin: "https://evil.example" });
+    const crossRpc = await rpc(
+      page.request,
+      "apiKey/issue",
+      { organizationId: organizationA, name: "Evil", scopes: ["organization:read"] },
+      { origin: "https://evil.example" },
+    );
     expect(crossRpc.status).toBe(403);
-    expect((await rpc(page.request, "apiKey/list", { organizationId: organizationA })).json).toEqual([expect.objectContaining({ id: keyA, state: "active" })]);
+    expect((await rpc(page.request, "apiKey/list", { organizationId: organizationA })).json).toEqual([
+      expect.objectContaining({ id: keyA, state: "active" }),
+    ]);
     expect((await authenticateKey(request, secretA)).status).toBe(200);
   });
 
@@ -299,7 +318,11 @@ test.describe("API keys as an organization owner", () => {
     const organizationId = await organizationIdByName(page.request, name);
     const long = "Buchhaltungsexport-für-die-Steuerberatungskanzlei-Quartalsabschluss-Jahresabschluss";
     for (const keyName of [long, "Kurz"]) {
-      const issued = await rpc(page.request, "apiKey/issue", { organizationId, name: keyName, scopes: ["organization:read", "member:read", "invitation:read", "billing:view", "audit:view"] });
+      const issued = await rpc(page.request, "apiKey/issue", {
+        organizationId,
+        name: keyName,
+        scopes: ["organization:read", "member:read", "invitation:read", "billing:view", "audit:view"],
+      });
       expect(issued.status).toBe(200);
     }
     const overflow = () =>
@@ -307,13 +330,18 @@ test.describe("API keys as an organization owner", () => {
         const wrapper = document.querySelector("[data-key-id]")!.closest("table")!.parentElement!;
         return { page: document.documentElement.scrollWidth - window.innerWidth, table: wrapper.scrollWidth - wrapper.clientWidth };
       });
-    for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 800 },
+    ]) {
       await page.setViewportSize(viewport);
       await gotoApiKeys(page, "?lng=de");
       expect(await overflow(), JSON.stringify(viewport)).toEqual({ page: 0, table: 0 });
     }
     await page.setViewportSize({ width: 390, height: 844 });
-    await apiKeyRow(page, long).getByRole("link", { name: `Widerrufen: ${long}` }).click();
+    await apiKeyRow(page, long)
+      .getByRole("link", { name: `Widerrufen: ${long}` })
+      .click();
     const dialog = page.getByRole("dialog");
     await expect(dialog).toBeInViewport({ ratio: 1 });
     await expect(dialog.getByRole("button", { name: "Schlüssel widerrufen" })).toBeInViewport();
@@ -329,7 +357,10 @@ test("members get 403 on the keys page and no navigation entry", async ({ page }
   const response = await page.goto(API_KEYS_PATH);
   expect(response?.status()).toBe(403);
   await expect(page.locator("form#issue-key")).toHaveCount(0);
-  const post = await page.request.post(API_KEYS_PATH, { form: { intent: "issue", name: "Sneaky", scopes: "organization:read" }, maxRedirects: 0 });
+  const post = await page.request.post(API_KEYS_PATH, {
+    form: { intent: "issue", name: "Sneaky", scopes: "organization:read" },
+    maxRedirects: 0,
+  });
   expect(post.status()).toBe(403);
 });
 

@@ -27,7 +27,9 @@ test.describe("accounts", () => {
   test("sign in with a demo account without two-factor authentication", async ({ page }) => {
     await signIn(page, demo.acmeOwner);
     await expect(page.getByTestId("active-organization")).toHaveText("Acme");
-    await expect(page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Organization settings" })).toBeVisible();
+    await expect(
+      page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Organization settings" }),
+    ).toBeVisible();
     await page.getByRole("complementary").getByRole("link", { name: "Organization settings" }).click();
     await expect(page).toHaveURL(/\/dashboard\/organization-settings$/);
     await expect(page.getByRole("cell", { name: demo.acmeAdmin })).toBeVisible();

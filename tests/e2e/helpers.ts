@@ -18,7 +18,11 @@ export function uniqueEmail(prefix = "user"): string {
 }
 
 export async function signUp(page: Page, options: { name?: string; email?: string; password?: string } = {}) {
-  const user = { name: options.name ?? "Erika Mustermann", email: options.email ?? uniqueEmail(), password: options.password ?? "a-long-enough-passphrase" };
+  const user = {
+    name: options.name ?? "Erika Mustermann",
+    email: options.email ?? uniqueEmail(),
+    password: options.password ?? "a-long-enough-passphrase",
+  };
   await page.goto("/signup");
   await page.getByLabel("Your name").fill(user.name);
   await page.getByLabel("E-mail address").fill(user.email);

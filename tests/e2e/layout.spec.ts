@@ -28,7 +28,12 @@ test.describe("phone layout", () => {
     await page.keyboard.press("Escape");
     await expect(menu).toBeHidden();
 
-    for (const path of ["/dashboard?lng=de", "/dashboard/organization-settings", "/dashboard/account/security", "/dashboard/organizations/new"]) {
+    for (const path of [
+      "/dashboard?lng=de",
+      "/dashboard/organization-settings",
+      "/dashboard/account/security",
+      "/dashboard/organizations/new",
+    ]) {
       await page.goto(path);
       await expect(page.locator("html")).toHaveAttribute("lang", "de");
       await expectNoHorizontalOverflow(page);

@@ -55,12 +55,18 @@ test.describe("organizations", () => {
     expect(globexId).toBeTruthy();
 
     await signIn(page, demo.acmeAdmin);
-    const missing = await page.request.post("/dashboard?index", { form: { intent: "switch", organizationId: randomUUID() }, maxRedirects: 0 });
+    const missing = await page.request.post("/dashboard?index", {
+      form: { intent: "switch", organizationId: randomUUID() },
+      maxRedirects: 0,
+    });
     expect(missing.status()).toBe(404);
     const foreign = await page.request.post("/dashboard?index", { form: { intent: "switch", organizationId: globexId! }, maxRedirects: 0 });
     expect(foreign.status()).toBe(403);
     expect(await foreign.text()).toContain("You are not a member of this organization.");
-    const malformed = await page.request.post("/dashboard?index", { form: { intent: "switch", organizationId: "not-a-uuid" }, maxRedirects: 0 });
+    const malformed = await page.request.post("/dashboard?index", {
+      form: { intent: "switch", organizationId: "not-a-uuid" },
+      maxRedirects: 0,
+    });
     expect(malformed.status()).toBe(404);
     // Nothing changed.
     await page.goto("/dashboard");

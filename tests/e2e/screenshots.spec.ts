@@ -5,7 +5,21 @@ import { randomUUID } from "node:crypto";
 import { type Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import pg from "pg";
-import { apiKeyRow, authenticateKey, createOrganization, demo, enrolTwoFactor, gotoApiKeys, organizationIdByName, readShownSecret, rpc, signIn, signOut, signUp, submitSignIn } from "./helpers";
+import {
+  apiKeyRow,
+  authenticateKey,
+  createOrganization,
+  demo,
+  enrolTwoFactor,
+  gotoApiKeys,
+  organizationIdByName,
+  readShownSecret,
+  rpc,
+  signIn,
+  signOut,
+  signUp,
+  submitSignIn,
+} from "./helpers";
 
 test.skip(!process.env.SCREENSHOTS, "set SCREENSHOTS=1 to capture screenshots");
 
@@ -32,7 +46,10 @@ async function postSwitch(page: Page, organizationId: string) {
     const form = document.createElement("form");
     form.method = "post";
     form.action = "/dashboard?index";
-    for (const [name, value] of [["intent", "switch"], ["organizationId", id]]) {
+    for (const [name, value] of [
+      ["intent", "switch"],
+      ["organizationId", id],
+    ]) {
       const input = document.createElement("input");
       input.type = "hidden";
       input.name = name!;
@@ -126,18 +143,27 @@ test("capture API keys screenshots", async ({ page, request }) => {
   };
   const nightly = await issue("Nightly report", ["audit:view"], "2099-01-31T23:59:59Z");
   const old = await issue("Legacy CRM integration", ["organization:read", "member:read"]);
-  await issue("Buchhaltungsexport für die Steuerberatungskanzlei (Quartalsabschluss)", ["billing:view", "audit:view", "organization:read"], "2027-06-30T23:59:59Z");
+  await issue(
+    "Buchhaltungsexport für die Steuerberatungskanzlei (Quartalsabschluss)",
+    ["billing:view", "audit:view", "organization:read"],
+    "2027-06-30T23:59:59Z",
+  );
   await issue("Production sync", ["organization:read", "member:read", "invitation:read", "billing:view", "audit:view"]);
   const ci = await issue("CI deploy", ["member:read"]);
   expect((await authenticateKey(request, ci.secret)).status).toBe(200);
   expect((await rpc(page.request, "apiKey/revoke", { organizationId: fullId, keyId: old.id })).status).toBe(200);
   // An expired key cannot be made through the app (expiry must be in the future): age one in the database.
-  const db = new pg.Client({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${process.env.E2E_POSTGRES_PORT ?? "54339"}/keyledger` });
+  const db = new pg.Client({
+    connectionString: `postgresql://postgres:postgres@127.0.0.1:${process.env.E2E_POSTGRES_PORT ?? "54339"}/keyledger`,
+  });
   await db.connect();
-  await db.query("UPDATE api_keys SET expires_at = now() - interval '2 days', created_at = now() - interval '60 days' WHERE id = $1", [nightly.id]);
+  await db.query("UPDATE api_keys SET expires_at = now() - interval '2 days', created_at = now() - interval '60 days' WHERE id = $1", [
+    nightly.id,
+  ]);
   await db.end();
 
-  const setActive = async (organizationId: string) => expect((await rpc(page.request, "organization/setActive", { organizationId })).status).toBe(200);
+  const setActive = async (organizationId: string) =>
+    expect((await rpc(page.request, "organization/setActive", { organizationId })).status).toBe(200);
 
   await eachVariant(page, async (variant, lng) => {
     await setActive(emptyId);

@@ -5,7 +5,11 @@ import { demo, rpc, signIn } from "./helpers";
 test.describe("HTTP boundary", () => {
   test("cross-site form POSTs are refused with 403", async ({ page }) => {
     await signIn(page, demo.acmeMember);
-    const crossSiteHeaders: Record<string, string>[] = [{ "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }, { "sec-fetch-site": "cross-site", origin: "http://localhost:3210" }];
+    const crossSiteHeaders: Record<string, string>[] = [
+      { "sec-fetch-site": "cross-site" },
+      { "sec-fetch-site": "same-site" },
+      { "sec-fetch-site": "cross-site", origin: "http://localhost:3210" },
+    ];
     for (const headers of crossSiteHeaders) {
       const response = await page.request.post("/dashboard/organizations/new", { form: { name: "Evil Corp" }, headers, maxRedirects: 0 });
       expect(response.status(), JSON.stringify(headers)).toBe(403);
@@ -29,7 +33,11 @@ test.describe("HTTP boundary", () => {
   test("a form POST with a foreign Origin header is refused with 403", async ({ page }) => {
     await signIn(page, demo.acmeMember);
     // The server answers before React Router's own origin check (which would say 400).
-    const response = await page.request.post("/dashboard/organizations/new", { form: { name: "Evil Corp" }, headers: { origin: "https://evil.example" }, maxRedirects: 0 });
+    const response = await page.request.post("/dashboard/organizations/new", {
+      form: { name: "Evil Corp" },
+      headers: { origin: "https://evil.example" },
+      maxRedirects: 0,
+    });
     expect(response.status()).toBe(403);
     expect(await response.text()).toContain("Cross-site requests are not allowed.");
     const list = await rpc(page.request, "organization/list", {});
@@ -37,7 +45,12 @@ test.describe("HTTP boundary", () => {
   });
 
   test("the raw organization routes of the auth layer answer 404 for every method", async ({ request }) => {
-    for (const path of ["/api/auth/organization/invite-member", "/api/auth/organization/list", "/api/auth/organization/", "/api/auth/organization"]) {
+    for (const path of [
+      "/api/auth/organization/invite-member",
+      "/api/auth/organization/list",
+      "/api/auth/organization/",
+      "/api/auth/organization",
+    ]) {
       expect((await request.get(path)).status(), `GET ${path}`).toBe(404);
       expect((await request.post(path, { data: {} })).status(), `POST ${path}`).toBe(404);
       expect((await request.delete(path)).status(), `DELETE ${path}`).toBe(404);
@@ -52,7 +65,10 @@ test.describe("HTTP boundary", () => {
   });
 
   test("RPC: malformed body 400, no session 401, unknown procedure 404", async ({ request }) => {
-    const notJson = await request.post("/rpc/organization/list", { headers: { "content-type": "application/json" }, data: Buffer.from("{not json") });
+    const notJson = await request.post("/rpc/organization/list", {
+      headers: { "content-type": "application/json" },
+      data: Buffer.from("{not json"),
+    });
     expect(notJson.status()).toBe(400);
     expect((await notJson.json()).json.code).toBe("BAD_REQUEST");
 
@@ -64,7 +80,10 @@ test.describe("HTTP boundary", () => {
     expect(unknown.status).toBe(404);
   });
 
-  test("RPC with a session: list, wrong shape 400, cross-site 403, unknown organization 404, foreign organization 403", async ({ page, browser }) => {
+  test("RPC with a session: list, wrong shape 400, cross-site 403, unknown organization 404, foreign organization 403", async ({
+    page,
+    browser,
+  }) => {
     const globexContext = await browser.newContext();
     const globexPage = await globexContext.newPage();
     await signIn(globexPage, demo.globexOwner);

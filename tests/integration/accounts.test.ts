@@ -9,7 +9,10 @@ import { DomainError, domainErrorMessage } from "~/lib/domain-error";
 import { createOrganizationWith, createUser, TEST_PASSWORD } from "../factories";
 
 async function domainError(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(DomainError);
   return error as DomainError;
 }
@@ -122,6 +125,8 @@ describe("sign-in", () => {
     const { fixedT } = await import("~/i18n/i18next.server");
     expect(domainErrorMessage(limited, fixedT("en"))).toBe("Too many attempts. Try again in 15 minutes.");
     expect(domainErrorMessage(limited, fixedT("de"))).toBe("Zu viele Versuche. Versuchen Sie es in 15 Minuten erneut.");
-    expect(domainErrorMessage(new DomainError("TOO_MANY_REQUESTS", "rateLimited", { retryAfterSeconds: 1 }), fixedT("en"))).toBe("Too many attempts. Try again in 1 second.");
+    expect(domainErrorMessage(new DomainError("TOO_MANY_REQUESTS", "rateLimited", { retryAfterSeconds: 1 }), fixedT("en"))).toBe(
+      "Too many attempts. Try again in 1 second.",
+    );
   });
 });

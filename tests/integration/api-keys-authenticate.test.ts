@@ -66,12 +66,17 @@ describe("apiKey.authenticate", () => {
     expect(isWellFormedSecret(flipped)).toBe(false);
     const answers = [];
     for (const c of cases) {
-      const answer = await authenticate(undefined, [], { headers: c.authorization === undefined ? {} : { authorization: c.authorization } });
+      const answer = await authenticate(undefined, [], {
+        headers: c.authorization === undefined ? {} : { authorization: c.authorization },
+      });
       expect(answer.status, c.label).toBe(401);
       answers.push(answer.text);
     }
     expect(new Set(answers).size).toBe(1);
-    expect(JSON.parse(answers[0]!).json).toMatchObject({ code: "UNAUTHORIZED", message: "The API key is missing, invalid, expired or revoked." });
+    expect(JSON.parse(answers[0]!).json).toMatchObject({
+      code: "UNAUTHORIZED",
+      message: "The API key is missing, invalid, expired or revoked.",
+    });
     // Also with scopes requested: a bad key is a 401 before anything else is looked at.
     expect((await authenticate(expired.secret, ["billing:view"])).text).toBe(answers[0]);
     expect((await authenticate(expired.secret, ["audit:view"])).text).toBe(answers[0]);

@@ -34,11 +34,23 @@ describe("apiKey.issue", () => {
   it("returns the secret once, stores only its SHA-256, and records an event without secret, hash or prefix", async () => {
     const { organization, token, user } = await memberOfNewOrganization("admin");
     const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
-    const { status, json } = await issue(token, { organizationId: organization.id, name: "  CI deploy  ", scopes: ["audit:view", "member:read"], expiresAt });
+    const { status, json } = await issue(token, {
+      organizationId: organization.id,
+      name: "  CI deploy  ",
+      scopes: ["audit:view", "member:read"],
+      expiresAt,
+    });
     expect(status).toBe(200);
     const { key, secret } = json as unknown as { key: Record<string, unknown>; secret: string };
     expect(isWellFormedSecret(secret)).toBe(true);
-    expect(key).toMatchObject({ name: "CI deploy", scopes: ["audit:view", "member:read"], state: "active", expiresAt, lastUsedAt: null, revokedAt: null });
+    expect(key).toMatchObject({
+      name: "CI deploy",
+      scopes: ["audit:view", "member:read"],
+      state: "active",
+      expiresAt,
+      lastUsedAt: null,
+      revokedAt: null,
+    });
     expect(key.createdBy).toEqual({ id: user.id, name: user.name, deleted: false });
     expect(secret.startsWith(key.prefix as string)).toBe(true);
     expect(JSON.stringify(key)).not.toContain(secret.slice(12));
@@ -117,7 +129,10 @@ describe("apiKey.issue", () => {
     const { organization, token, auth } = await memberOfNewOrganization();
     await seedKeys(organization.id, MAX_UNREVOKED_KEYS - 1);
     // An expired key still counts.
-    await prisma.apiKey.updateMany({ where: { organizationId: organization.id, name: "seed-0" }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await prisma.apiKey.updateMany({
+      where: { organizationId: organization.id, name: "seed-0" },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const twentyFifth = await issue(token, { organizationId: organization.id, name: "25th", scopes: ["audit:view"] });
     expect(twentyFifth.status).toBe(200);
     const twentySixth = await issue(token, { organizationId: organization.id, name: "26th", scopes: ["audit:view"] });
@@ -153,7 +168,8 @@ describe("apiKey.issue", () => {
       Array.from({ length: 60 }, (_, i) => issueKey(auth, organization.id, { name: `key-${i}`, scopes: ["audit:view"] })),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(MAX_UNREVOKED_KEYS);
-    for (const r of results) if (r.status === "rejected") expect(isDomainError(r.reason) && r.reason.messageKey).toBe("apiKey.limitReached");
+    for (const r of results)
+      if (r.status === "rejected") expect(isDomainError(r.reason) && r.reason.messageKey).toBe("apiKey.limitReached");
     expect(await prisma.apiKey.count({ where: { organizationId: organization.id, revokedAt: null } })).toBe(MAX_UNREVOKED_KEYS);
     expect(await prisma.auditEvent.count({ where: { organizationId: organization.id } })).toBe(MAX_UNREVOKED_KEYS);
   }, 60_000);
@@ -197,7 +213,11 @@ describe("apiKey.list", () => {
     const active = await issueKey(auth, organization.id, { name: "active", scopes: ["audit:view"] });
     const revoked = await issueKey(auth, organization.id, { name: "revoked", scopes: ["audit:view"] });
     await revokeKey(auth, organization.id, revoked.key.id);
-    const expired = await issueKey(auth, organization.id, { name: "expired", scopes: ["audit:view"], expiresAt: new Date(Date.now() + 60_000) });
+    const expired = await issueKey(auth, organization.id, {
+      name: "expired",
+      scopes: ["audit:view"],
+      expiresAt: new Date(Date.now() + 60_000),
+    });
     await prisma.apiKey.update({ where: { id: expired.key.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const other = await memberOfNewOrganization();
     await issueKey(other.auth, other.organization.id, { name: "someone else's", scopes: ["audit:view"] });
@@ -220,10 +240,18 @@ describe("apiKey.rotate and apiKey.revoke", () => {
     const { organization, token, auth } = await memberOfNewOrganization();
     const expiresAt = new Date(Date.now() + 3_600_000);
     const issued = await issueKey(auth, organization.id, { name: "CI", scopes: ["audit:view", "billing:view"], expiresAt });
-    const { status, json } = await callRpc("apiKey/rotate", { sessionToken: token, input: { organizationId: organization.id, keyId: issued.key.id } });
+    const { status, json } = await callRpc("apiKey/rotate", {
+      sessionToken: token,
+      input: { organizationId: organization.id, keyId: issued.key.id },
+    });
     expect(status).toBe(200);
     const rotated = json as unknown as { key: { id: string; name: string; scopes: string[]; expiresAt: string }; secret: string };
-    expect(rotated.key).toMatchObject({ id: issued.key.id, name: "CI", scopes: ["audit:view", "billing:view"], expiresAt: expiresAt.toISOString() });
+    expect(rotated.key).toMatchObject({
+      id: issued.key.id,
+      name: "CI",
+      scopes: ["audit:view", "billing:view"],
+      expiresAt: expiresAt.toISOString(),
+    });
     expect(rotated.secret).not.toBe(issued.secret);
     expect((await authenticate(issued.secret)).status).toBe(401);
     expect((await authenticate(rotated.secret)).status).toBe(200);
@@ -251,7 +279,9 @@ describe("apiKey.rotate and apiKey.revoke", () => {
     const { organization, auth } = await memberOfNewOrganization();
     const issued = await issueKey(auth, organization.id, { name: "old", scopes: ["audit:view"], expiresAt: new Date(Date.now() + 60_000) });
     await prisma.apiKey.update({ where: { id: issued.key.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    await expect(rotateKey(auth, organization.id, issued.key.id)).rejects.toSatisfy((e) => isDomainError(e) && e.messageKey === "apiKey.expiredCannotRotate");
+    await expect(rotateKey(auth, organization.id, issued.key.id)).rejects.toSatisfy(
+      (e) => isDomainError(e) && e.messageKey === "apiKey.expiredCannotRotate",
+    );
     expect((await revokeKey(auth, organization.id, issued.key.id)).state).toBe("revoked");
   });
 
@@ -262,7 +292,10 @@ describe("apiKey.rotate and apiKey.revoke", () => {
     const before = await prisma.apiKey.findUniqueOrThrow({ where: { id: foreign.key.id } });
     for (const keyId of [foreign.key.id, randomUUID(), "not-a-uuid", "", "'; DROP TABLE api_keys; --", "x".repeat(5000)]) {
       for (const procedure of ["rotate", "revoke"]) {
-        const answer = await callRpc(`apiKey/${procedure}`, { sessionToken: mine.token, input: { organizationId: mine.organization.id, keyId } });
+        const answer = await callRpc(`apiKey/${procedure}`, {
+          sessionToken: mine.token,
+          input: { organizationId: mine.organization.id, keyId },
+        });
         expect(answer.status, `${procedure} ${keyId.slice(0, 20)}`).toBe(404);
         expect(answer.json).toMatchObject({ code: "NOT_FOUND", message: "This API key does not exist in this organization." });
       }
@@ -272,7 +305,10 @@ describe("apiKey.rotate and apiKey.revoke", () => {
     expect(await eventsOf(mine.organization.id)).toHaveLength(0);
     expect((await eventsOf(theirs.organization.id)).map((e) => e.action)).toEqual(["api_key.issued"]);
     // Asking for their organization directly is a 403, and still changes nothing.
-    const direct = await callRpc("apiKey/revoke", { sessionToken: mine.token, input: { organizationId: theirs.organization.id, keyId: foreign.key.id } });
+    const direct = await callRpc("apiKey/revoke", {
+      sessionToken: mine.token,
+      input: { organizationId: theirs.organization.id, keyId: foreign.key.id },
+    });
     expect(direct.status).toBe(403);
   });
 

@@ -6,7 +6,9 @@ import { AUDIT_ACTIONS, auditCatalog } from "~/audit/catalog";
 import { resources } from "~/i18n/resources";
 
 function lookup(tree: unknown, path: string): unknown {
-  return path.split(".").reduce<unknown>((node, part) => (node && typeof node === "object" ? (node as Record<string, unknown>)[part] : undefined), tree);
+  return path
+    .split(".")
+    .reduce<unknown>((node, part) => (node && typeof node === "object" ? (node as Record<string, unknown>)[part] : undefined), tree);
 }
 
 describe("audit catalog", () => {
@@ -25,7 +27,8 @@ describe("audit catalog", () => {
         "api_key.revoked",
       ]),
     );
-    for (const action of ["api_key.issued", "api_key.rotated", "api_key.revoked"] as const) expect(auditCatalog[action].targetType).toBe("api_key");
+    for (const action of ["api_key.issued", "api_key.rotated", "api_key.revoked"] as const)
+      expect(auditCatalog[action].targetType).toBe("api_key");
   });
 
   it("has a label, a description and detail labels in every language", () => {

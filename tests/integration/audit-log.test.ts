@@ -54,7 +54,10 @@ describe("audit log query parameters", () => {
     for (const iso of ["0000-01-01T00:00:00.000Z", "1970-01-01T00:00:00.000Z"]) {
       expect(badRequest({ cursor: Buffer.from(`${iso}|${randomUUID()}`).toString("base64url") })).toBe("auditLog.badCursor");
     }
-    expect(parseAuditSearchParams(new URLSearchParams({ from: "2000-01-01", to: "9999-12-31" })).filters).toEqual({ from: "2000-01-01", to: "9999-12-31" });
+    expect(parseAuditSearchParams(new URLSearchParams({ from: "2000-01-01", to: "9999-12-31" })).filters).toEqual({
+      from: "2000-01-01",
+      to: "9999-12-31",
+    });
   });
 
   it("treats empty parameters as absent", () => {
@@ -67,12 +70,19 @@ describe("audit log list", () => {
     const { organization } = await memberOfNewOrganization();
     const base = Date.parse("2026-05-01T00:00:00Z");
     // 120 events, some sharing a timestamp, so the id breaks ties.
-    await insertEvents(organization.id, Array.from({ length: 120 }, (_, i) => ({ at: new Date(base + Math.floor(i / 3) * 1000).toISOString() })));
+    await insertEvents(
+      organization.id,
+      Array.from({ length: 120 }, (_, i) => ({ at: new Date(base + Math.floor(i / 3) * 1000).toISOString() })),
+    );
     const seen: string[] = [];
     let cursor;
     let pages = 0;
     do {
-      const page = await listAuditEvents(organization.id, {}, cursor ? parseAuditSearchParams(new URLSearchParams({ cursor })).cursor : undefined);
+      const page = await listAuditEvents(
+        organization.id,
+        {},
+        cursor ? parseAuditSearchParams(new URLSearchParams({ cursor })).cursor : undefined,
+      );
       seen.push(...page.events.map((e) => `${e.createdAt}|${e.id}`));
       cursor = page.nextCursor;
       pages++;
@@ -161,7 +171,10 @@ describe("audit procedures", () => {
     expect((await callRpc("auditLog/actors", { sessionToken: member.token, input: { organizationId: organization.id } })).status).toBe(403);
     const bad = await callRpc("auditLog/list", { sessionToken: token, input: { organizationId: organization.id, from: "2026-13-01" } });
     expect([bad.status, bad.json.code]).toEqual([400, "BAD_REQUEST"]);
-    const unknown = await callRpc("auditLog/detail", { sessionToken: token, input: { organizationId: organization.id, eventId: randomUUID() } });
+    const unknown = await callRpc("auditLog/detail", {
+      sessionToken: token,
+      input: { organizationId: organization.id, eventId: randomUUID() },
+    });
     expect(unknown.status).toBe(404);
     // An empty id used to match "any event of the organization".
     for (const eventId of ["", "   "]) {
@@ -170,7 +183,10 @@ describe("audit procedures", () => {
       expect(JSON.stringify(empty.json)).toContain("The event ID is not valid.");
     }
     await expect(getAuditEvent(organization.id, "")).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    const yearZero = await callRpc("auditLog/list", { sessionToken: token, input: { organizationId: organization.id, from: "0000-01-01" } });
+    const yearZero = await callRpc("auditLog/list", {
+      sessionToken: token,
+      input: { organizationId: organization.id, from: "0000-01-01" },
+    });
     expect([yearZero.status, yearZero.json.code]).toEqual([400, "BAD_REQUEST"]);
   });
 
@@ -183,7 +199,9 @@ describe("audit procedures", () => {
     expect(list.status).toBe(200);
     expect((await callRpc("support/auditLog/list", { sessionToken: token, input: { organizationId: randomUUID() } })).status).toBe(404);
     const owner = await signedIn(auth.user.id, organization.id);
-    expect((await callRpc("support/auditLog/list", { sessionToken: owner.token, input: { organizationId: organization.id } })).status).toBe(403);
+    expect((await callRpc("support/auditLog/list", { sessionToken: owner.token, input: { organizationId: organization.id } })).status).toBe(
+      403,
+    );
     await prisma.session.updateMany({ where: { userId: staff.id }, data: { authenticatedAt: new Date(Date.now() - 60 * 60 * 1000) } });
     const stale = await callRpc("support/auditLog/list", { sessionToken: token, input: { organizationId: organization.id } });
     expect([stale.status, stale.json.code]).toEqual([403, "FORBIDDEN"]);

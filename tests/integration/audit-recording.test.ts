@@ -31,7 +31,9 @@ const eventsOf = (organizationId: string) => prisma.auditEvent.count({ where: { 
 describe("recordAuditEvent", () => {
   it("writes the event inside the caller's transaction, with a UUID v7 id", async () => {
     const { user, organization } = await newOrganization();
-    const { id, recorded } = await prisma.$transaction((tx) => recordAuditEvent(tx, keyIssued(organization.id, user.id, { correlationId: "req-123" })));
+    const { id, recorded } = await prisma.$transaction((tx) =>
+      recordAuditEvent(tx, keyIssued(organization.id, user.id, { correlationId: "req-123" })),
+    );
     expect(recorded).toBe(true);
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const row = await prisma.auditEvent.findUniqueOrThrow({ where: { id } });
@@ -122,7 +124,9 @@ describe("recordAuditEvent", () => {
       await tx.organization.update({ where: { id: organization.id }, data: { name: "Changed in the failed transaction" } });
       await recordAuditEvent(tx, { ...input, details: { name: "Other", scopes: ["audit:view"], expiresAt: null } } as AuditEventInput);
     });
-    await expect(attempt).rejects.toSatisfy((e) => isDomainError(e) && e.code === "CONFLICT" && e.messageKey === "audit.idempotencyKeyReused");
+    await expect(attempt).rejects.toSatisfy(
+      (e) => isDomainError(e) && e.code === "CONFLICT" && e.messageKey === "audit.idempotencyKeyReused",
+    );
     expect((await prisma.organization.findUniqueOrThrow({ where: { id: organization.id } })).name).toBe(organization.name);
     expect(await eventsOf(organization.id)).toBe(1);
   });
@@ -155,9 +159,9 @@ describe("recordAuditEvent", () => {
     ];
     for (const bad of refused) expect(isSafeCorrelationId(bad), bad).toBe(false);
     const { user, organization } = await newOrganization();
-    await expect(prisma.$transaction((tx) => recordAuditEvent(tx, keyIssued(organization.id, user.id, { correlationId: sessionToken })))).rejects.toSatisfy(
-      (e) => isDomainError(e) && e.code === "BAD_REQUEST",
-    );
+    await expect(
+      prisma.$transaction((tx) => recordAuditEvent(tx, keyIssued(organization.id, user.id, { correlationId: sessionToken }))),
+    ).rejects.toSatisfy((e) => isDomainError(e) && e.code === "BAD_REQUEST");
     expect(await eventsOf(organization.id)).toBe(0);
   });
 });
@@ -198,8 +202,14 @@ describe("presentDetails", () => {
       { field: "expiresAt", labelKey: "audit:details.expiresAt", value: { kind: "datetime", value: "2027-01-31T23:59:59.999Z" } },
     ]);
     expect(presentDetails("member.role_changed", { from: "member", to: "admin" })[0]!.value).toEqual({ kind: "text", value: "member" });
-    expect(presentDetails("organization.settings_changed", { name: { from: "A", to: "B" } })[0]!.value).toEqual({ kind: "change", from: "A", to: "B" });
-    expect(presentDetails("legacy.thing", { a: 1 })).toEqual([{ field: "details", labelKey: "audit:details.raw", value: { kind: "json", value: '{"a":1}' } }]);
+    expect(presentDetails("organization.settings_changed", { name: { from: "A", to: "B" } })[0]!.value).toEqual({
+      kind: "change",
+      from: "A",
+      to: "B",
+    });
+    expect(presentDetails("legacy.thing", { a: 1 })).toEqual([
+      { field: "details", labelKey: "audit:details.raw", value: { kind: "json", value: '{"a":1}' } },
+    ]);
   });
 });
 

@@ -18,7 +18,15 @@ declare const members: typeof listMembers;
 declare const auditList: typeof listAuditEvents;
 
 export function typeChecks() {
-  const organization = { id: "6f1c1f1e-9a1b-4c47-9f57-0c9a4e1f2b3c", name: "x", slug: "x", logoUrl: null, planId: "free", billingState: "active", requireTwoFactor: false };
+  const organization = {
+    id: "6f1c1f1e-9a1b-4c47-9f57-0c9a4e1f2b3c",
+    name: "x",
+    slug: "x",
+    logoUrl: null,
+    planId: "free",
+    billingState: "active",
+    requireTwoFactor: false,
+  };
   // @ts-expect-error an organization id (or a hand-made object) is not access
   void list({ organization, role: "owner", user: { id: "u", email: "e", name: "n", isPlatformAdmin: false, twoFactorEnabled: false } });
   // @ts-expect-error access proven for audit:view does not manage keys

@@ -36,9 +36,15 @@ describe("schema.prisma matches the migrated database", async () => {
   });
 
   it("has every unique constraint and index", async () => {
-    const indexes = await query<{ tablename: string; indexdef: string }>("SELECT tablename, indexdef FROM pg_indexes WHERE schemaname = 'public'");
+    const indexes = await query<{ tablename: string; indexdef: string }>(
+      "SELECT tablename, indexdef FROM pg_indexes WHERE schemaname = 'public'",
+    );
     const described = indexes.map((i) => {
-      const columns = i.indexdef.slice(i.indexdef.indexOf("(") + 1, i.indexdef.lastIndexOf(")")).replaceAll('"', "").split(",").map((c) => c.trim().split(" ")[0]);
+      const columns = i.indexdef
+        .slice(i.indexdef.indexOf("(") + 1, i.indexdef.lastIndexOf(")"))
+        .replaceAll('"', "")
+        .split(",")
+        .map((c) => c.trim().split(" ")[0]);
       const partial = / WHERE /.test(i.indexdef);
       return { key: `${i.tablename}(${columns.join(",")})`, unique: i.indexdef.startsWith("CREATE UNIQUE"), partial };
     });
@@ -95,7 +101,10 @@ describe("migrator", () => {
     await cp(MIGRATIONS_DIR, dir, { recursive: true });
     const { mkdir } = await import("node:fs/promises");
     await mkdir(join(dir, "29991231000000_broken"));
-    await writeFile(join(dir, "29991231000000_broken", "migration.sql"), 'CREATE TABLE "half_done" (id int);\nSELECT no_such_function();\n');
+    await writeFile(
+      join(dir, "29991231000000_broken", "migration.sql"),
+      'CREATE TABLE "half_done" (id int);\nSELECT no_such_function();\n',
+    );
     await expect(migrate(process.env.DATABASE_URL!, dir)).rejects.toThrow(/29991231000000_broken failed/);
     expect(await query("SELECT 1 FROM information_schema.tables WHERE table_name = 'half_done'")).toEqual([]);
     expect(await query(`SELECT 1 FROM "_prisma_migrations" WHERE migration_name = '29991231000000_broken'`)).toEqual([]);

@@ -9,7 +9,10 @@ import { planHas, PLANS } from "~/billing/plans";
 import { createOrganizationWith, createUser, signedIn } from "../factories";
 
 async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(DomainError);
   const { code, messageKey } = error as DomainError;
   return { code, messageKey };
@@ -48,7 +51,11 @@ describe("organization access", () => {
       { userId: admin.id, role: "admin" },
       { userId: member.id, role: "member" },
     ]);
-    for (const [user, allowed] of [[owner, true], [admin, true], [member, false]] as const) {
+    for (const [user, allowed] of [
+      [owner, true],
+      [admin, true],
+      [member, false],
+    ] as const) {
       const { auth } = await signedIn(user.id, org.id);
       for (const permission of ["audit:view", "apiKey:manage"] as const) {
         const result = authorizeOrganization(auth, org.id, permission);
@@ -85,7 +92,13 @@ describe("organizations", () => {
     expect(org).toMatchObject({ role: "owner", slug: "initech-gmbh-co" });
     const events = await prisma.auditEvent.findMany({ where: { organizationId: org.id } });
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ action: "organization.created", actorKind: "user", actorId: user.id, targetType: "organization", targetId: org.id });
+    expect(events[0]).toMatchObject({
+      action: "organization.created",
+      actorKind: "user",
+      actorId: user.id,
+      targetType: "organization",
+      targetId: org.id,
+    });
     expect(events[0]!.details).toEqual({ name: "Initech GmbH & Co.", slug: "initech-gmbh-co" });
     expect((await prisma.session.findUniqueOrThrow({ where: { id: auth.session.id } })).activeOrganizationId).toBe(org.id);
   });
@@ -120,7 +133,11 @@ describe("organizations", () => {
 
 describe("plan catalog", () => {
   it("turns auditExport on for Enterprise only", () => {
-    expect(Object.entries(PLANS).filter(([, plan]) => plan.flags.auditExport).map(([id]) => id)).toEqual(["enterprise"]);
+    expect(
+      Object.entries(PLANS)
+        .filter(([, plan]) => plan.flags.auditExport)
+        .map(([id]) => id),
+    ).toEqual(["enterprise"]);
     expect(planHas("enterprise", "auditExport")).toBe(true);
     expect(planHas("team", "auditExport")).toBe(false);
     expect(planHas("no-such-plan", "auditExport")).toBe(false);
@@ -138,10 +155,16 @@ describe("organization settings are audited", () => {
     expect(await settingsEvents()).toBe(0);
     await updateOrganizationSettings(auth, org.id, { ...base, name: "After", logoUrl: "https://cdn.example.com/logo.png" });
     await updateOrganizationSettings(auth, org.id, { ...base, name: "Before", logoUrl: "https://cdn.example.com/logo.png" });
-    const events = await prisma.auditEvent.findMany({ where: { organizationId: org.id, action: "organization.settings_changed" }, orderBy: { id: "asc" } });
+    const events = await prisma.auditEvent.findMany({
+      where: { organizationId: org.id, action: "organization.settings_changed" },
+      orderBy: { id: "asc" },
+    });
     expect(events).toHaveLength(2);
     expect(events[0]).toMatchObject({ actorKind: "user", actorId: user.id, targetType: "organization", targetId: org.id });
-    expect(events[0]!.details).toEqual({ name: { from: "Before", to: "After" }, logoUrl: { from: null, to: "https://cdn.example.com/logo.png" } });
+    expect(events[0]!.details).toEqual({
+      name: { from: "Before", to: "After" },
+      logoUrl: { from: null, to: "https://cdn.example.com/logo.png" },
+    });
     expect(events[1]!.details).toEqual({ name: { from: "After", to: "Before" } });
   });
 
@@ -150,7 +173,11 @@ describe("organization settings are audited", () => {
     const { auth } = await signedIn(user.id);
     const first = await createOrganization(auth, { name: "Taken", slug: "taken-slug" });
     const second = await createOrganization(auth, { name: "Second" });
-    await failure(updateOrganizationSettings(auth, second.id, { name: "Second", slug: "taken-slug", logoUrl: null, requireTwoFactor: false }));
-    expect(await prisma.auditEvent.count({ where: { organizationId: { in: [first.id, second.id] }, action: "organization.settings_changed" } })).toBe(0);
+    await failure(
+      updateOrganizationSettings(auth, second.id, { name: "Second", slug: "taken-slug", logoUrl: null, requireTwoFactor: false }),
+    );
+    expect(
+      await prisma.auditEvent.count({ where: { organizationId: { in: [first.id, second.id] }, action: "organization.settings_changed" } }),
+    ).toBe(0);
   });
 });

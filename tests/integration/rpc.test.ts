@@ -70,7 +70,11 @@ describe("/rpc", () => {
   it("refuses cross-site calls with a session cookie (403)", async () => {
     const user = await createUser();
     const { token } = await signedIn(user.id);
-    const crossSite: Record<string, string>[] = [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }];
+    const crossSite: Record<string, string>[] = [
+      { origin: "https://evil.example" },
+      { "sec-fetch-site": "cross-site" },
+      { "sec-fetch-site": "same-site" },
+    ];
     for (const headers of crossSite) {
       const { status, json } = await rpc("organization/list", { token, headers });
       expect(status).toBe(403);
@@ -160,8 +164,14 @@ describe("/rpc validation messages never interpret the caller's text", () => {
   it("words zod's own issues by their code, in the caller's language", async () => {
     const user = await createUser();
     const { token } = await signedIn(user.id);
-    const wrongType = await rpc("organization/setActive", { token, body: JSON.stringify({ json: { organizationId: 42 } }), headers: { "accept-language": "de" } });
-    expect((wrongType.json.data as { issues: unknown[] }).issues).toEqual([{ path: "organizationId", message: "Dieses Feld hat den falschen Typ." }]);
+    const wrongType = await rpc("organization/setActive", {
+      token,
+      body: JSON.stringify({ json: { organizationId: 42 } }),
+      headers: { "accept-language": "de" },
+    });
+    expect((wrongType.json.data as { issues: unknown[] }).issues).toEqual([
+      { path: "organizationId", message: "Dieses Feld hat den falschen Typ." },
+    ]);
   });
 });
 
@@ -176,7 +186,10 @@ describe("/rpc answers stay small whatever the input", () => {
     expect((answer.json.data as { issues: unknown[] }).issues).toEqual([{ path: "scopes", message: "List at most 50 scopes." }]);
     const user = await createUser();
     const { token } = await signedIn(user.id);
-    const many = await rpc("organization/create", { token, body: JSON.stringify({ json: Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`f${i}`, i])) }) });
+    const many = await rpc("organization/create", {
+      token,
+      body: JSON.stringify({ json: Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`f${i}`, i])) }),
+    });
     expect((many.json.data as { issues: unknown[] }).issues.length).toBeLessThanOrEqual(20);
   });
 });

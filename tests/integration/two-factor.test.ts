@@ -27,7 +27,10 @@ async function enrolledUser() {
 }
 
 async function rejects(promise: Promise<unknown>, messageKey: string) {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(DomainError);
   expect((error as DomainError).messageKey).toBe(messageKey);
 }

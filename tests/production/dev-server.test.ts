@@ -30,7 +30,9 @@ describe("npm run dev", () => {
   it("refuses what production refuses", async () => {
     expect((await rawRequest(port, { target: "/login", host: "a b" })).status).toBe(400);
     expect((await rawRequest(port, { method: "TRACE", target: "/login" })).status).toBe(405);
-    expect((await rawRequest(port, { method: "POST", target: "/login", headers: { Origin: "https://evil.example" }, body: "email=a" })).status).toBe(403);
+    expect(
+      (await rawRequest(port, { method: "POST", target: "/login", headers: { Origin: "https://evil.example" }, body: "email=a" })).status,
+    ).toBe(403);
     expect((await rawRequest(port, { method: "GET", target: "/rpc/organization/list" })).status).toBe(405);
   });
 });

@@ -62,7 +62,10 @@ const sameOrigin = () => ({ Origin: server.origin, "Sec-Fetch-Site": "same-origi
 
 // ---- generated values ---------------------------------------------------------------------
 
-const controlCharacter = fc.oneof(fc.integer({ min: 0, max: 31 }).map((c) => String.fromCharCode(c)), fc.constantFrom("\u007f", "\u0085", "\u009b"));
+const controlCharacter = fc.oneof(
+  fc.integer({ min: 0, max: 31 }).map((c) => String.fromCharCode(c)),
+  fc.constantFrom("\u007f", "\u0085", "\u009b"),
+);
 /** Strings no text field may accept: control characters, broken Unicode, or far too long. */
 const unstorableText = fc.oneof(
   fc.tuple(fc.string({ maxLength: 12 }), controlCharacter, fc.string({ maxLength: 12 })).map(([a, c, b]) => `${a}${c}${b}`),
@@ -70,18 +73,55 @@ const unstorableText = fc.oneof(
   fc.integer({ min: 3_000, max: 30_000 }).map((n) => "x".repeat(n)),
 );
 /** A form field as sent: one bad value, or the field repeated. */
-const formValue = fc.oneof({ weight: 3, arbitrary: unstorableText.map((v) => [v]) }, fc.array(unstorableText, { minLength: 2, maxLength: 3 }));
+const formValue = fc.oneof(
+  { weight: 3, arbitrary: unstorableText.map((v) => [v]) },
+  fc.array(unstorableText, { minLength: 2, maxLength: 3 }),
+);
 /** JSON values that are not the string a field wants. */
-const wrongType = fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }));
+const wrongType = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.string(), { maxLength: 3 }),
+  fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }),
+);
 const badJsonField = fc.oneof(unstorableText, wrongType);
 const absurdDay = fc.oneof(
-  fc.constantFrom("0000-01-01", "0001-01-01", "1899-12-31", "9999-99-99", "10000-01-01", "2026-02-30", "2026-13-01", "-001-01-01", "+275760-09-13", "2026-1-1", " ", ""),
+  fc.constantFrom(
+    "0000-01-01",
+    "0001-01-01",
+    "1899-12-31",
+    "9999-99-99",
+    "10000-01-01",
+    "2026-02-30",
+    "2026-13-01",
+    "-001-01-01",
+    "+275760-09-13",
+    "2026-1-1",
+    " ",
+    "",
+  ),
   fc.string({ maxLength: 14 }),
-  fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)).filter((d) => d < "2000" || d > "9999"),
+  fc
+    .date({ noInvalidDate: true })
+    .map((d) => d.toISOString().slice(0, 10))
+    .filter((d) => d < "2000" || d > "9999"),
 );
 const base64url = (text: string) => Buffer.from(text, "utf8").toString("base64url");
 const forgedCursor = fc.oneof(
-  fc.tuple(fc.constantFrom("0000-01-01T00:00:00.000Z", "0001-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z", "+275760-09-13T00:00:00.000Z", "2026-02-30T00:00:00.000Z"), fc.uuid()).map(([iso, id]) => base64url(`${iso}|${id}`)),
+  fc
+    .tuple(
+      fc.constantFrom(
+        "0000-01-01T00:00:00.000Z",
+        "0001-01-01T00:00:00.000Z",
+        "9999-12-31T23:59:59.999Z",
+        "+275760-09-13T00:00:00.000Z",
+        "2026-02-30T00:00:00.000Z",
+      ),
+      fc.uuid(),
+    )
+    .map(([iso, id]) => base64url(`${iso}|${id}`)),
   fc.string({ maxLength: 60 }).map(base64url),
   fc.string({ maxLength: 250 }),
   fc.constantFrom("", " ", "%", "==", "....", "a|b|c"),
@@ -91,7 +131,14 @@ const forgedCursor = fc.oneof(
 function percentEncode(value: string): string {
   return value
     .split(/([\ud800-\udbff][\udc00-\udfff])/)
-    .map((part, i) => (i % 2 ? encodeURIComponent(part) : part.split("").map((c) => (/[\ud800-\udfff]/.test(c) ? "%ED%A0%80" : encodeURIComponent(c))).join("")))
+    .map((part, i) =>
+      i % 2
+        ? encodeURIComponent(part)
+        : part
+            .split("")
+            .map((c) => (/[\ud800-\udfff]/.test(c) ? "%ED%A0%80" : encodeURIComponent(c)))
+            .join(""),
+    )
     .join("");
 }
 const queryPart = (name: string, value: string) => `${percentEncode(name)}=${percentEncode(value)}`;
@@ -149,7 +196,12 @@ describe("hostile input against the production server", () => {
   it("keeps the body limit for chunked uploads without growing (64 MiB)", async () => {
     const upload = async (target: string) => {
       const contentType = target.startsWith("/rpc") ? "application/json" : "application/x-www-form-urlencoded";
-      const response = await send({ method: "POST", target, headers: { ...sameOrigin(), Cookie: cookies.owner, "Content-Type": contentType }, chunkedBytes: 64 * 1024 * 1024 });
+      const response = await send({
+        method: "POST",
+        target,
+        headers: { ...sameOrigin(), Cookie: cookies.owner, "Content-Type": contentType },
+        chunkedBytes: 64 * 1024 * 1024,
+      });
       expect(response.status, target).toBe(413);
     };
     const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
@@ -160,25 +212,70 @@ describe("hostile input against the production server", () => {
       readings.push(server.residentBytes());
     }
     // /rpc takes POST only: a HEAD with a body is refused before a byte of it is kept.
-    const head = await send({ method: "HEAD", target: "/rpc/apiKey/authenticate", headers: { "Content-Type": "application/json" }, chunkedBytes: 64 * 1024 * 1024 });
+    const head = await send({
+      method: "HEAD",
+      target: "/rpc/apiKey/authenticate",
+      headers: { "Content-Type": "application/json" },
+      chunkedBytes: 64 * 1024 * 1024,
+    });
     expect(head.status).toBe(405);
     readings.push(server.residentBytes());
     const declared = await send({ method: "POST", target: "/login", headers: sameOrigin(), body: Buffer.alloc(64 * 1024 * 1024, "a") });
     expect(declared.status).toBe(413);
     readings.push(server.residentBytes());
     console.info(`resident memory around four 64 MiB uploads: ${readings.map(mib).join(" → ")}`);
-    for (const reading of readings) expect(reading - before, `resident memory grew: ${readings.map(mib).join(" → ")}`).toBeLessThan(20 * 1024 * 1024);
+    for (const reading of readings)
+      expect(reading - before, `resident memory grew: ${readings.map(mib).join(" → ")}`).toBeLessThan(20 * 1024 * 1024);
   });
 
   it("answers garbage request lines, Host headers and methods with 4xx", async () => {
-    const badHost = fc.oneof(fc.constantFrom("a b", "", " ", "evil.example/path", "user@host", "[::1", "host:99999999", "ho\u00e9st", "%00", "a..b:1:2"), fc.string({ maxLength: 20 }).map((s) => s.replace(/[\r\n]/g, "")));
+    const badHost = fc.oneof(
+      fc.constantFrom("a b", "", " ", "evil.example/path", "user@host", "[::1", "host:99999999", "ho\u00e9st", "%00", "a..b:1:2"),
+      fc.string({ maxLength: 20 }).map((s) => s.replace(/[\r\n]/g, "")),
+    );
     const badTarget = fc.oneof(
-      fc.constantFrom("*", "login", "http://127.0.0.1/login", "https://evil.example/dashboard", "http://a b/", "//evil.example/x", "/%", "/%E0%A4%A", "/dashboard/%00", "/..%2F..%2Fetc/passwd", "/login?redirectTo=%0d%0aSet-Cookie:x=1", `/${"a".repeat(9_000)}`),
+      fc.constantFrom(
+        "*",
+        "login",
+        "http://127.0.0.1/login",
+        "https://evil.example/dashboard",
+        "http://a b/",
+        "//evil.example/x",
+        "/%",
+        "/%E0%A4%A",
+        "/dashboard/%00",
+        "/..%2F..%2Fetc/passwd",
+        "/login?redirectTo=%0d%0aSet-Cookie:x=1",
+        `/${"a".repeat(9_000)}`,
+      ),
       fc.webUrl(),
       fc.string({ maxLength: 40 }).map((s) => `/${encodeURIComponent(s)}`),
     );
-    const method = fc.constantFrom("GET", "HEAD", "POST", "OPTIONS", "TRACE", "PROPFIND", "PUT", "DELETE", "PATCH", "MKCOL", "LOCK", "SEARCH", "PURGE");
-    const path = fc.constantFrom("/login", "/dashboard", "/rpc/organization/list", "/rpc/apiKey/authenticate", "/admin", "/assets/x.js", "/healthz", "/api/auth/organization/update");
+    const method = fc.constantFrom(
+      "GET",
+      "HEAD",
+      "POST",
+      "OPTIONS",
+      "TRACE",
+      "PROPFIND",
+      "PUT",
+      "DELETE",
+      "PATCH",
+      "MKCOL",
+      "LOCK",
+      "SEARCH",
+      "PURGE",
+    );
+    const path = fc.constantFrom(
+      "/login",
+      "/dashboard",
+      "/rpc/organization/list",
+      "/rpc/apiKey/authenticate",
+      "/admin",
+      "/assets/x.js",
+      "/healthz",
+      "/api/auth/organization/update",
+    );
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(
@@ -188,7 +285,11 @@ describe("hostile input against the production server", () => {
         ),
         async (request) => {
           // Every method gets a body: one that is not a POST must not be read (or run) as one.
-          await send({ ...request, headers: { Accept: "text/html", "Content-Type": "application/json" }, body: '{"json":{"name":"Evil"}}' });
+          await send({
+            ...request,
+            headers: { Accept: "text/html", "Content-Type": "application/json" },
+            body: '{"json":{"name":"Evil"}}',
+          });
         },
       ),
       { seed: SEED, numRuns: RUNS * 4 },
@@ -199,11 +300,44 @@ describe("hostile input against the production server", () => {
     // Node refuses control characters in headers itself; everything else it passes on, in Latin-1.
     const headerValue = fc.oneof(
       fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).map((c) => String.fromCharCode(c)), maxLength: 60 }),
-      fc.constantFrom("", "null", "same-origin", "cross-site", "none", "Bearer ", "Bearer sk_", "text/html;q=abc", "de;q=NaN,en;q=-1", "0.0.0.0, 1.1.1.1", "=;=;", `session=${"a".repeat(32)}`),
+      fc.constantFrom(
+        "",
+        "null",
+        "same-origin",
+        "cross-site",
+        "none",
+        "Bearer ",
+        "Bearer sk_",
+        "text/html;q=abc",
+        "de;q=NaN,en;q=-1",
+        "0.0.0.0, 1.1.1.1",
+        "=;=;",
+        `session=${"a".repeat(32)}`,
+      ),
     );
-    const names = ["Cookie", "Accept-Language", "Accept", "Origin", "Sec-Fetch-Site", "Content-Type", "Authorization", "X-Forwarded-For", "X-Request-Id", "Referer", "User-Agent"];
+    const names = [
+      "Cookie",
+      "Accept-Language",
+      "Accept",
+      "Origin",
+      "Sec-Fetch-Site",
+      "Content-Type",
+      "Authorization",
+      "X-Forwarded-For",
+      "X-Request-Id",
+      "Referer",
+      "User-Agent",
+    ];
     const request = fc.record({
-      target: fc.constantFrom("/login", "/signup", "/dashboard", "/rpc/apiKey/authenticate", "/rpc/organization/list", "/dashboard/organization-settings/audit-log", "/no/such/page"),
+      target: fc.constantFrom(
+        "/login",
+        "/signup",
+        "/dashboard",
+        "/rpc/apiKey/authenticate",
+        "/rpc/organization/list",
+        "/dashboard/organization-settings/audit-log",
+        "/no/such/page",
+      ),
       method: fc.constantFrom("GET", "POST"),
       headers: fc.dictionary(fc.constantFrom(...names), headerValue, { maxKeys: 6 }),
     });
@@ -224,7 +358,12 @@ describe("hostile input against the production server", () => {
       { path: "/login/two-factor", cookie: "staff", fields: ["code"] },
       { path: "/dashboard/organizations/new", cookie: "owner", fields: ["name", "slug"] },
       { path: "/dashboard/organization-settings", cookie: "owner", fields: ["name", "slug", "logoUrl", "requireTwoFactor"] },
-      { path: "/dashboard/organization-settings/api-keys", cookie: "owner", fixed: { intent: ["issue"] }, fields: ["name", "scopes", "expiresOn"] },
+      {
+        path: "/dashboard/organization-settings/api-keys",
+        cookie: "owner",
+        fixed: { intent: ["issue"] },
+        fields: ["name", "scopes", "expiresOn"],
+      },
       { path: "/dashboard/organization-settings/api-keys", cookie: "owner", fixed: { intent: ["rotate"] }, fields: ["keyId"] },
       { path: "/dashboard/organization-settings/api-keys", cookie: "owner", fixed: { intent: ["revoke"] }, fields: ["keyId"] },
       { path: "/dashboard/organization-settings/api-keys", cookie: "member", fixed: { intent: ["issue"] }, fields: ["name", "scopes"] },
@@ -240,7 +379,14 @@ describe("hostile input against the production server", () => {
         form: fc.constant(form),
         values: fc.tuple(...form.fields.map(() => formValue)),
         // Field names too: list indices in the hundreds of millions once made conform allocate them all.
-        extra: fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom("scopes[150000000]", "name[20000000]", "redirectTo[99999999]", "scopes[0][50000000]")), formValue, { maxKeys: 2 }),
+        extra: fc.dictionary(
+          fc.oneof(
+            fc.string({ maxLength: 8 }),
+            fc.constantFrom("scopes[150000000]", "name[20000000]", "redirectTo[99999999]", "scopes[0][50000000]"),
+          ),
+          formValue,
+          { maxKeys: 2 },
+        ),
         accept: fc.constantFrom("text/html", "*/*", "application/json"),
         language: fc.constantFrom("en", "de", "xx;q=abc", ""),
       }),
@@ -253,7 +399,13 @@ describe("hostile input against the production server", () => {
         const response = await send({
           method: "POST",
           target: form.path,
-          headers: { ...sameOrigin(), "Content-Type": "application/x-www-form-urlencoded", Accept: accept, "Accept-Language": language, ...(cookie ? { Cookie: cookie } : {}) },
+          headers: {
+            ...sameOrigin(),
+            "Content-Type": "application/x-www-form-urlencoded",
+            Accept: accept,
+            "Accept-Language": language,
+            ...(cookie ? { Cookie: cookie } : {}),
+          },
           body: formBody(fields),
         });
         // Every submission carries a bad field: nothing may succeed (a redirect means it did).
@@ -266,58 +418,117 @@ describe("hostile input against the production server", () => {
   it("refuses bad procedure input with 4xx: wrong types, unstorable strings, forged cursors, empty ids", async () => {
     const acme = () => ids.acme;
     const procedure = fc.oneof(
-      fc.record({ path: fc.constant("organization/create"), cookie: fc.constant("owner"), input: fc.record({ name: badJsonField, slug: fc.option(badJsonField) }) }),
-      fc.record({ path: fc.constant("organization/setActive"), cookie: fc.constant("owner"), input: fc.record({ organizationId: fc.oneof(badJsonField, fc.uuid()) }) }),
+      fc.record({
+        path: fc.constant("organization/create"),
+        cookie: fc.constant("owner"),
+        input: fc.record({ name: badJsonField, slug: fc.option(badJsonField) }),
+      }),
+      fc.record({
+        path: fc.constant("organization/setActive"),
+        cookie: fc.constant("owner"),
+        input: fc.record({ organizationId: fc.oneof(badJsonField, fc.uuid()) }),
+      }),
       fc.record({
         path: fc.constant("apiKey/issue"),
         cookie: fc.constantFrom("owner", "member"),
-        input: fc.record({ organizationId: fc.constant(0).map(acme), name: badJsonField, scopes: fc.oneof(fc.constant(["audit:view"]), wrongType), expiresAt: fc.option(fc.oneof(absurdDay, wrongType)) }),
+        input: fc.record({
+          organizationId: fc.constant(0).map(acme),
+          name: badJsonField,
+          scopes: fc.oneof(fc.constant(["audit:view"]), wrongType),
+          expiresAt: fc.option(fc.oneof(absurdDay, wrongType)),
+        }),
       }),
-      fc.record({ path: fc.constantFrom("apiKey/rotate", "apiKey/revoke"), cookie: fc.constant("owner"), input: fc.record({ organizationId: fc.oneof(fc.constant(0).map(acme), badJsonField), keyId: fc.oneof(badJsonField, fc.uuid()) }) }),
+      fc.record({
+        path: fc.constantFrom("apiKey/rotate", "apiKey/revoke"),
+        cookie: fc.constant("owner"),
+        input: fc.record({ organizationId: fc.oneof(fc.constant(0).map(acme), badJsonField), keyId: fc.oneof(badJsonField, fc.uuid()) }),
+      }),
       fc.record({ path: fc.constant("apiKey/list"), cookie: fc.constant("owner"), input: fc.record({ organizationId: badJsonField }) }),
       fc.record({
         path: fc.constantFrom("auditLog/list", "support/auditLog/list"),
         cookie: fc.constantFrom("owner", "staff", "member"),
         input: fc.record(
-          { organizationId: fc.constant(0).map(acme), action: badJsonField, actorId: badJsonField, from: absurdDay, to: absurdDay, cursor: fc.oneof(forgedCursor, wrongType) },
+          {
+            organizationId: fc.constant(0).map(acme),
+            action: badJsonField,
+            actorId: badJsonField,
+            from: absurdDay,
+            to: absurdDay,
+            cursor: fc.oneof(forgedCursor, wrongType),
+          },
           { requiredKeys: ["organizationId"] },
         ),
       }),
       fc.record({
         path: fc.constantFrom("auditLog/detail", "support/auditLog/detail"),
         cookie: fc.constantFrom("owner", "staff"),
-        input: fc.record({ organizationId: fc.constant(0).map(acme), eventId: fc.oneof(fc.constantFrom("", "   ", "\u0000"), badJsonField, fc.uuid()) }),
+        input: fc.record({
+          organizationId: fc.constant(0).map(acme),
+          eventId: fc.oneof(fc.constantFrom("", "   ", "\u0000"), badJsonField, fc.uuid()),
+        }),
       }),
-      fc.record({ path: fc.constantFrom("auditLog/actors", "support/auditLog/actors"), cookie: fc.constantFrom("owner", "staff"), input: fc.record({ organizationId: badJsonField }) }),
-      fc.record({ path: fc.constant("apiKey/authenticate"), cookie: fc.constant(""), input: fc.record({ scopes: fc.oneof(wrongType, fc.array(badJsonField, { maxLength: 3 })) }) }),
-      fc.record({ path: fc.constantFrom("nope", "organization/nope", "__proto__/x", "apiKey/authenticate/extra"), cookie: fc.constant("owner"), input: fc.jsonValue() }),
+      fc.record({
+        path: fc.constantFrom("auditLog/actors", "support/auditLog/actors"),
+        cookie: fc.constantFrom("owner", "staff"),
+        input: fc.record({ organizationId: badJsonField }),
+      }),
+      fc.record({
+        path: fc.constant("apiKey/authenticate"),
+        cookie: fc.constant(""),
+        input: fc.record({ scopes: fc.oneof(wrongType, fc.array(badJsonField, { maxLength: 3 })) }),
+      }),
+      fc.record({
+        path: fc.constantFrom("nope", "organization/nope", "__proto__/x", "apiKey/authenticate/extra"),
+        cookie: fc.constant("owner"),
+        input: fc.jsonValue(),
+      }),
     );
     const envelope = fc.constantFrom("json", "bare", "broken", "array");
     // Field names that i18next would read as instructions if they ever reached a translation.
     const extraKey = fc.option(
       fc.oneof(
         fc.string({ maxLength: 20 }),
-        fc.constantFrom("__proto__", "constructor", '$t(zz, {"interpolation":{"escapeValue":true,"escape":"nope"}})', "{{max}}", '$t(errors:field.tooLong, {"max":"$t(x)"})'),
+        fc.constantFrom(
+          "__proto__",
+          "constructor",
+          '$t(zz, {"interpolation":{"escapeValue":true,"escape":"nope"}})',
+          "{{max}}",
+          '$t(errors:field.tooLong, {"max":"$t(x)"})',
+        ),
       ),
       { nil: undefined },
     );
     await fc.assert(
-      fc.asyncProperty(procedure, envelope, fc.string({ maxLength: 80 }), extraKey, async ({ path, cookie, input }, shape, authorization, extra) => {
-        const withExtra = extra !== undefined && typeof input === "object" && input !== null && !Array.isArray(input) ? { ...input, [extra]: 1 } : input;
-        const body = shape === "json" ? JSON.stringify({ json: withExtra }) : shape === "bare" ? JSON.stringify(withExtra) : shape === "array" ? "[1,2" : `{"json": ${JSON.stringify(withExtra).slice(0, -1)}`;
-        const response = await send({
-          method: "POST",
-          target: `/rpc/${path}`,
-          headers: {
-            ...sameOrigin(),
-            "Content-Type": "application/json",
-            ...(cookie ? { Cookie: cookies[cookie as keyof typeof cookies] } : {}),
-            Authorization: `Bearer ${authorization.replace(/[\r\n]/g, "")}`,
-          },
-          body,
-        });
-        expect(response.status, path).toBeGreaterThanOrEqual(400);
-      }),
+      fc.asyncProperty(
+        procedure,
+        envelope,
+        fc.string({ maxLength: 80 }),
+        extraKey,
+        async ({ path, cookie, input }, shape, authorization, extra) => {
+          const withExtra =
+            extra !== undefined && typeof input === "object" && input !== null && !Array.isArray(input) ? { ...input, [extra]: 1 } : input;
+          const body =
+            shape === "json"
+              ? JSON.stringify({ json: withExtra })
+              : shape === "bare"
+                ? JSON.stringify(withExtra)
+                : shape === "array"
+                  ? "[1,2"
+                  : `{"json": ${JSON.stringify(withExtra).slice(0, -1)}`;
+          const response = await send({
+            method: "POST",
+            target: `/rpc/${path}`,
+            headers: {
+              ...sameOrigin(),
+              "Content-Type": "application/json",
+              ...(cookie ? { Cookie: cookies[cookie as keyof typeof cookies] } : {}),
+              Authorization: `Bearer ${authorization.replace(/[\r\n]/g, "")}`,
+            },
+            body,
+          });
+          expect(response.status, path).toBeGreaterThanOrEqual(400);
+        },
+      ),
       { seed: SEED, numRuns: RUNS * 5 },
     );
   });
@@ -326,7 +537,13 @@ describe("hostile input against the production server", () => {
     const page = fc.oneof(
       fc.record({
         path: fc.constantFrom("/dashboard/organization-settings/audit-log", "/admin/organizations/ORG/audit-log"),
-        query: fc.array(fc.tuple(fc.constantFrom("action", "actorId", "from", "to", "cursor", "event", "lng"), fc.oneof(unstorableText, absurdDay, forgedCursor)), { maxLength: 4 }),
+        query: fc.array(
+          fc.tuple(
+            fc.constantFrom("action", "actorId", "from", "to", "cursor", "event", "lng"),
+            fc.oneof(unstorableText, absurdDay, forgedCursor),
+          ),
+          { maxLength: 4 },
+        ),
       }),
       fc.record({
         path: fc.constantFrom(
@@ -350,7 +567,15 @@ describe("hostile input against the production server", () => {
     );
     const cookie = fc.oneof(
       fc.constantFrom("owner", "staff", "member"),
-      fc.constantFrom("session=forged", `session=${"a".repeat(32)}`, "lng=xx", "lng=de; session=\u0000", `session=${"x".repeat(8_000)}`, "=;;=", "session"),
+      fc.constantFrom(
+        "session=forged",
+        `session=${"a".repeat(32)}`,
+        "lng=xx",
+        "lng=de; session=\u0000",
+        `session=${"x".repeat(8_000)}`,
+        "=;;=",
+        "session",
+      ),
     );
     await fc.assert(
       fc.asyncProperty(page, cookie, fc.constantFrom("text/html", "*/*"), async ({ path, query }, who, accept) => {
@@ -363,9 +588,18 @@ describe("hostile input against the production server", () => {
   });
 
   it("answers cross-site writes with 403 before reading them", async () => {
-    const crossSite: Record<string, string>[] = [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }, { Origin: "null" }];
+    const crossSite: Record<string, string>[] = [
+      { Origin: "https://evil.example" },
+      { "Sec-Fetch-Site": "cross-site" },
+      { Origin: "null" },
+    ];
     for (const headers of crossSite) {
-      const response = await send({ method: "POST", target: "/dashboard/organizations/new", headers: { ...headers, Cookie: cookies.owner, "Content-Type": "application/x-www-form-urlencoded" }, body: "name=Evil+Corp" });
+      const response = await send({
+        method: "POST",
+        target: "/dashboard/organizations/new",
+        headers: { ...headers, Cookie: cookies.owner, "Content-Type": "application/x-www-form-urlencoded" },
+        body: "name=Evil+Corp",
+      });
       expect(response.status).toBe(403);
     }
   });
@@ -391,8 +625,16 @@ describe("hostile input against the production server", () => {
     const token = /session=([a-z2-7]+)/.exec(login.headers.get("set-cookie") ?? "")?.[1];
     expect(token).toBeTruthy();
     const rpc = (path: string, input: unknown, headers: Record<string, string>) =>
-      fetch(`${server.origin}/rpc/${path}`, { method: "POST", headers: { ...sameOrigin(), "Content-Type": "application/json", ...headers }, body: JSON.stringify({ json: input }) });
-    const issued = await rpc("apiKey/issue", { organizationId: ids.acme, name: "hostile-suite log check", scopes: ["audit:view"] }, { Cookie: `session=${token}` });
+      fetch(`${server.origin}/rpc/${path}`, {
+        method: "POST",
+        headers: { ...sameOrigin(), "Content-Type": "application/json", ...headers },
+        body: JSON.stringify({ json: input }),
+      });
+    const issued = await rpc(
+      "apiKey/issue",
+      { organizationId: ids.acme, name: "hostile-suite log check", scopes: ["audit:view"] },
+      { Cookie: `session=${token}` },
+    );
     expect(issued.status).toBe(200);
     const { secret } = ((await issued.json()) as { json: { secret: string } }).json;
     const authenticated = await rpc("apiKey/authenticate", { scopes: ["audit:view"] }, { Authorization: `Bearer ${secret}` });
@@ -401,9 +643,13 @@ describe("hostile input against the production server", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     const output = server.output();
-    for (const secretValue of [DEMO_PASSWORD, token!, secret, secret.slice(3), cookies.owner.slice("session=".length)]) expect(output).not.toContain(secretValue);
+    for (const secretValue of [DEMO_PASSWORD, token!, secret, secret.slice(3), cookies.owner.slice("session=".length)])
+      expect(output).not.toContain(secretValue);
     expect(output).not.toMatch(/authorization|set-cookie|"cookie"/i);
-    const lines = output.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = output
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const line = lines.find((l) => l.requestId === requestId && l.msg === "request");
     expect(line).toMatchObject({ method: "POST", path: "/rpc/apiKey/authenticate", status: 200 });
     expect(typeof line?.durationMs).toBe("number");

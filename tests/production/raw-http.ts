@@ -47,7 +47,8 @@ export function rawRequest(port: number, request: RawRequest, timeoutMs = 20_000
     socket.on("connect", async () => {
       const lines = [`${request.method ?? "GET"} ${request.target} HTTP/1.1`];
       if (request.host !== null) lines.push(`Host: ${request.host ?? `127.0.0.1:${port}`}`);
-      for (const [name, value] of Object.entries(request.headers ?? {})) for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v}`);
+      for (const [name, value] of Object.entries(request.headers ?? {}))
+        for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v}`);
       lines.push("Connection: close");
       const chunked = request.chunkedBytes !== undefined;
       const body = request.body === undefined ? undefined : Buffer.from(request.body);
@@ -61,7 +62,11 @@ export function rawRequest(port: number, request: RawRequest, timeoutMs = 20_000
           const size = Math.min(left, piece.length);
           const ok = socket.write(Buffer.concat([Buffer.from(`${size.toString(16)}\r\n`), piece.subarray(0, size), Buffer.from("\r\n")]));
           left -= size;
-          if (!ok) await new Promise((r) => { socket.once("drain", r); socket.once("close", r); });
+          if (!ok)
+            await new Promise((r) => {
+              socket.once("drain", r);
+              socket.once("close", r);
+            });
         }
         if (!socket.destroyed) socket.write("0\r\n\r\n");
       } else if (body) {

@@ -14,7 +14,10 @@ const cookies = { staleStaff: "", member: "" };
 beforeAll(async () => {
   await seedDemoData(process.env.DATABASE_URL!);
   const staff = await prisma.user.findUniqueOrThrow({ where: { email: "staff@platform.test" }, select: { id: true } });
-  const member = await prisma.user.findUniqueOrThrow({ where: { email: "member@acme.test" }, select: { id: true, memberships: { select: { organizationId: true } } } });
+  const member = await prisma.user.findUniqueOrThrow({
+    where: { email: "member@acme.test" },
+    select: { id: true, memberships: { select: { organizationId: true } } },
+  });
   // Signed in (second factor passed) an hour ago: no longer fresh enough for the admin pages.
   const anHourAgo = new Date(Date.now() - 60 * 60 * 1000);
   cookies.staleStaff = `session=${(await createSession(staff.id, { twoFactorVerified: true, now: anHourAgo })).token}`;
@@ -26,7 +29,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const page = (path: string, headers: Record<string, string> = {}) => fetch(`${server.origin}${path}`, { headers: { Accept: "text/html", ...headers }, redirect: "manual" });
+const page = (path: string, headers: Record<string, string> = {}) =>
+  fetch(`${server.origin}${path}`, { headers: { Accept: "text/html", ...headers }, redirect: "manual" });
 
 describe("the request edge on the production server", () => {
   it("sends a nonce-based Content-Security-Policy, and every script of the page carries the nonce", async () => {
@@ -62,13 +66,22 @@ describe("the request edge on the production server", () => {
     const propfind = await rawRequest(server.port, { method: "PROPFIND", target: "/login", headers: { "Accept-Language": "de" } });
     expect(propfind.status).toBe(405);
     expect(propfind.head).toMatch(/\r\nAllow: GET, HEAD, POST, OPTIONS\r\n/i);
-    expect(JSON.parse(propfind.body.toString("utf8"))).toEqual({ code: "METHOD_NOT_SUPPORTED", message: "Diese Methode ist hier nicht erlaubt." });
+    expect(JSON.parse(propfind.body.toString("utf8"))).toEqual({
+      code: "METHOD_NOT_SUPPORTED",
+      message: "Diese Methode ist hier nicht erlaubt.",
+    });
   });
 
   it("renders React Router's own 405 (a POST to a page without an action) as a translated page", async () => {
     const response = await fetch(`${server.origin}/dashboard/organization-settings/audit-log`, {
       method: "POST",
-      headers: { Accept: "text/html", "Accept-Language": "de", Cookie: cookies.member, Origin: server.origin, "Content-Type": "application/x-www-form-urlencoded" },
+      headers: {
+        Accept: "text/html",
+        "Accept-Language": "de",
+        Cookie: cookies.member,
+        Origin: server.origin,
+        "Content-Type": "application/x-www-form-urlencoded",
+      },
       body: "x=1",
       redirect: "manual",
     });
@@ -86,7 +99,13 @@ describe("the request edge on the production server", () => {
 
   it("hides the admin tree: 404 for signed-out people and members, on every path", async () => {
     for (const cookie of [undefined, cookies.member]) {
-      for (const path of ["/admin", "/admin/", "/admin.data", "/admin/organizations", "/admin/organizations/00000000-0000-0000-0000-000000000000"]) {
+      for (const path of [
+        "/admin",
+        "/admin/",
+        "/admin.data",
+        "/admin/organizations",
+        "/admin/organizations/00000000-0000-0000-0000-000000000000",
+      ]) {
         const response = await page(path, cookie ? { Cookie: cookie } : {});
         expect(response.status, `${cookie ? "member" : "signed out"}: ${path}`).toBe(404);
         // A page like any other missing page, not a bare JSON body.

@@ -29,7 +29,13 @@ function ScopeChoices({ name, errors, selected }: { name: string; errors?: strin
               error ? "ring-red-300" : "ring-slate-200",
             )}
           >
-            <input type="checkbox" name={name} value={scope} defaultChecked={selected.includes(scope)} className="mt-0.5 h-4 w-4 shrink-0 accent-brand-600 focus:outline-none" />
+            <input
+              type="checkbox"
+              name={name}
+              value={scope}
+              defaultChecked={selected.includes(scope)}
+              className="mt-0.5 h-4 w-4 shrink-0 accent-brand-600 focus:outline-none"
+            />
             <span className="min-w-0">
               <span className="block font-medium text-slate-900">{t(scopeLabelKey(scope))}</span>
               <code className="block font-mono text-xs text-slate-500">{scope}</code>

@@ -9,7 +9,17 @@ import type { ApiKeyView } from "~/api-keys/api-keys.server";
 import { KEYS_PAGE_PATH } from "./key-page";
 
 /** The confirmation form itself, used by the no-JS confirm view and by the dialog. */
-function ConfirmForm({ intent, apiKey, cancel, body }: { intent: "rotate" | "revoke"; apiKey: ApiKeyView; cancel: ReactNode; body: ReactNode }) {
+function ConfirmForm({
+  intent,
+  apiKey,
+  cancel,
+  body,
+}: {
+  intent: "rotate" | "revoke";
+  apiKey: ApiKeyView;
+  cancel: ReactNode;
+  body: ReactNode;
+}) {
   const { t } = useTranslation("apiKeys");
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
@@ -59,7 +69,9 @@ export function ConfirmTrigger({ intent, apiKey }: { intent: "rotate" | "revoke"
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50 backdrop-blur-[1px]" />
         <Dialog.Content className="fixed left-1/2 top-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[min(32rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-6 shadow-xl ring-1 ring-slate-900/5 focus:outline-none">
-          <Dialog.Title className="pr-6 text-base font-semibold text-slate-900 [overflow-wrap:anywhere]">{t(`${intent}.heading`, { name: apiKey.name })}</Dialog.Title>
+          <Dialog.Title className="pr-6 text-base font-semibold text-slate-900 [overflow-wrap:anywhere]">
+            {t(`${intent}.heading`, { name: apiKey.name })}
+          </Dialog.Title>
           <div className="mt-3">
             <ConfirmForm
               intent={intent}

@@ -30,9 +30,23 @@ export function KeyList({ keys, unrevoked }: { keys: ApiKeyView[]; unrevoked: nu
   return (
     <Card title={t("list.heading")} description={t("list.count", { count: unrevoked, limit: MAX_UNREVOKED_KEYS })}>
       {keys.length === 0 ? (
-        <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed border-slate-300 px-6 py-10 text-center" data-testid="api-keys-empty">
-          <svg viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.4" aria-hidden="true" className="h-8 w-8 text-slate-400">
-            <path d="M11.8 8.2a3.3 3.3 0 1 1-1.03-2.4M11.8 8.2 17 13.4V16h-2.6v-1.6h-1.6v-1.6h-1.6l-1.65-1.65" strokeLinecap="round" strokeLinejoin="round" />
+        <div
+          className="flex flex-col items-center gap-2 rounded-lg border border-dashed border-slate-300 px-6 py-10 text-center"
+          data-testid="api-keys-empty"
+        >
+          <svg
+            viewBox="0 0 20 20"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.4"
+            aria-hidden="true"
+            className="h-8 w-8 text-slate-400"
+          >
+            <path
+              d="M11.8 8.2a3.3 3.3 0 1 1-1.03-2.4M11.8 8.2 17 13.4V16h-2.6v-1.6h-1.6v-1.6h-1.6l-1.65-1.65"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
           </svg>
           <p className="text-sm font-medium text-slate-900">{t("list.emptyTitle")}</p>
           <p className="max-w-sm text-sm text-slate-500">{t("list.empty")}</p>
@@ -68,7 +82,13 @@ export function KeyList({ keys, unrevoked }: { keys: ApiKeyView[]; unrevoked: nu
                     )}
                   >
                     <KeyCell className="col-span-2 md:min-w-40">
-                      <span className={cx("block font-medium break-words [overflow-wrap:anywhere]", revoked ? "text-slate-500" : "text-slate-900")} data-testid="key-name">
+                      <span
+                        className={cx(
+                          "block font-medium break-words [overflow-wrap:anywhere]",
+                          revoked ? "text-slate-500" : "text-slate-900",
+                        )}
+                        data-testid="key-name"
+                      >
                         {key.name}
                       </span>
                       <span className="mt-0.5 block font-mono text-xs text-slate-500" data-testid="key-prefix" title={t("list.prefix")}>
@@ -91,7 +111,11 @@ export function KeyList({ keys, unrevoked }: { keys: ApiKeyView[]; unrevoked: nu
                     <KeyCell label={t("list.created")} className="text-slate-600">
                       <span className="block whitespace-nowrap">{formats.date(key.createdAt)}</span>
                       <span className="block text-xs text-slate-500">
-                        {key.createdBy && !key.createdBy.deleted ? t("list.createdByName", { name: key.createdBy.name }) : <em>{t("list.deletedUser")}</em>}
+                        {key.createdBy && !key.createdBy.deleted ? (
+                          t("list.createdByName", { name: key.createdBy.name })
+                        ) : (
+                          <em>{t("list.deletedUser")}</em>
+                        )}
                       </span>
                     </KeyCell>
                     <KeyCell label={t("list.expires")} className="text-slate-600 md:whitespace-nowrap">
@@ -112,7 +136,12 @@ export function KeyList({ keys, unrevoked }: { keys: ApiKeyView[]; unrevoked: nu
                         <Badge tone={stateTone(key.state)}>{t(`states.${key.state}`)}</Badge>
                       </span>
                     </KeyCell>
-                    <td className={cx("col-span-2 md:table-cell md:w-px md:py-3 md:pl-3 md:pr-5 md:align-top", revoked ? "hidden" : "border-t border-slate-100 pt-3 md:border-0")}>
+                    <td
+                      className={cx(
+                        "col-span-2 md:table-cell md:w-px md:py-3 md:pl-3 md:pr-5 md:align-top",
+                        revoked ? "hidden" : "border-t border-slate-100 pt-3 md:border-0",
+                      )}
+                    >
                       {revoked ? null : (
                         <div className="flex gap-2 md:flex-col md:items-stretch md:whitespace-nowrap">
                           {key.state === "active" ? <ConfirmTrigger intent="rotate" apiKey={key} /> : null}

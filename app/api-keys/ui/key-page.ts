@@ -8,8 +8,7 @@ export const scopeLabelKey = (scope: string) => `scopes.${scope.replace(":", "_"
 
 /** What a successful key action reports: a secret (shown once) or the revoked key's name. */
 export type KeyActionOutcome =
-  | { intent: "issue" | "rotate"; name: string; secret: string; prefix: string }
-  | { intent: "revoke"; name: string };
+  { intent: "issue" | "rotate"; name: string; secret: string; prefix: string } | { intent: "revoke"; name: string };
 
 /** Every answer of the keys page's action: the form's reply, and the outcome when it succeeded. */
 export interface KeyActionData {

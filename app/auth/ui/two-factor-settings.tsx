@@ -18,12 +18,33 @@ export interface TwoFactorActionData {
   reply?: SubmissionResult<string[]>;
 }
 
-function CodeForm({ intent, label, submit, variant = "primary", errors }: { intent: string; label: string; submit: string; variant?: "primary" | "danger"; errors?: string[] }) {
+function CodeForm({
+  intent,
+  label,
+  submit,
+  variant = "primary",
+  errors,
+}: {
+  intent: string;
+  label: string;
+  submit: string;
+  variant?: "primary" | "danger";
+  errors?: string[];
+}) {
   return (
     <Form method="post" className="flex flex-col gap-3 sm:flex-row sm:items-end">
       <input type="hidden" name="intent" value={intent} />
       <div className="w-full sm:w-60">
-        <Field label={label} name="code" id={`code-${intent}`} inputMode="numeric" autoComplete="one-time-code" maxLength={8} required errors={errors} />
+        <Field
+          label={label}
+          name="code"
+          id={`code-${intent}`}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={8}
+          required
+          errors={errors}
+        />
       </div>
       <Button type="submit" variant={variant}>
         {submit}
@@ -32,7 +53,13 @@ function CodeForm({ intent, label, submit, variant = "primary", errors }: { inte
   );
 }
 
-export function TwoFactorSettings({ loaderData, actionData }: { loaderData: { enabled: boolean; recoveryCodesLeft: number }; actionData: TwoFactorActionData | undefined }) {
+export function TwoFactorSettings({
+  loaderData,
+  actionData,
+}: {
+  loaderData: { enabled: boolean; recoveryCodesLeft: number };
+  actionData: TwoFactorActionData | undefined;
+}) {
   const { t } = useTranslation("twoFactor");
   const result = actionData ?? { intent: null };
   const errors = result.reply?.error;
@@ -88,7 +115,10 @@ export function TwoFactorSettings({ loaderData, actionData }: { loaderData: { en
                 />
                 <div className="min-w-0 space-y-1.5">
                   <p className="text-sm font-medium text-slate-800">{t("manualKey")}</p>
-                  <code className="block rounded-md bg-slate-100 px-3 py-2 font-mono text-sm leading-6 tracking-wider break-words text-slate-900 select-all" data-testid="totp-manual-key">
+                  <code
+                    className="block rounded-md bg-slate-100 px-3 py-2 font-mono text-sm leading-6 tracking-wider break-words text-slate-900 select-all"
+                    data-testid="totp-manual-key"
+                  >
                     {result.enrollment.manualKey}
                   </code>
                   <p className="text-xs text-slate-500">{t("manualKeyHint")}</p>

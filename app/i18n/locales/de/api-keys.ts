@@ -2,11 +2,13 @@ import type en from "~/i18n/locales/en/api-keys";
 
 export default {
   title: "API-Schlüssel",
-  description: "Mit Schlüsseln weisen Ihre Integrationen nach, dass sie zu {{organization}} gehören. Ein Schlüssel enthält nur Leseberechtigungen und kann keine Schlüssel verwalten.",
+  description:
+    "Mit Schlüsseln weisen Ihre Integrationen nach, dass sie zu {{organization}} gehören. Ein Schlüssel enthält nur Leseberechtigungen und kann keine Schlüssel verwalten.",
   list: {
     heading: "Schlüssel",
     emptyTitle: "Noch keine API-Schlüssel",
-    empty: "Stellen Sie für jede Integration einen eigenen Schlüssel aus, damit Sie ihn rotieren oder widerrufen können, ohne die anderen zu berühren.",
+    empty:
+      "Stellen Sie für jede Integration einen eigenen Schlüssel aus, damit Sie ihn rotieren oder widerrufen können, ohne die anderen zu berühren.",
     count: "{{count}} von {{limit}} nicht widerrufenen Schlüsseln belegt (abgelaufene zählen, bis sie widerrufen sind).",
     name: "Name",
     prefix: "Präfix",
@@ -40,12 +42,14 @@ export default {
     expiresOn: "Läuft ab am (optional)",
     expiresOnHint: "Der Schlüssel gilt bis zum Ende dieses Tages (UTC). Leer lassen für keinen Ablauf.",
     submit: "Schlüssel ausstellen",
-    limitReached: "Diese Organisation hat die Grenze von {{limit}} nicht widerrufenen Schlüsseln erreicht. Widerrufen Sie einen, um einen neuen auszustellen.",
+    limitReached:
+      "Diese Organisation hat die Grenze von {{limit}} nicht widerrufenen Schlüsseln erreicht. Widerrufen Sie einen, um einen neuen auszustellen.",
   },
   secret: {
     issuedHeading: "Schlüssel „{{name}}“ ausgestellt",
     rotatedHeading: "Schlüssel „{{name}}“ rotiert",
-    warning: "Kopieren Sie dieses Geheimnis jetzt. Es wird nur einmal angezeigt und kann nicht erneut angezeigt werden; wir speichern nur einen Hash davon.",
+    warning:
+      "Kopieren Sie dieses Geheimnis jetzt. Es wird nur einmal angezeigt und kann nicht erneut angezeigt werden; wir speichern nur einen Hash davon.",
     rotatedWarning: "Das bisherige Geheimnis funktioniert nicht mehr. Aktualisieren Sie Ihre Integrationen mit diesem.",
     label: "Geheimnis",
     copy: "Kopieren",

@@ -31,9 +31,18 @@ export default {
   },
   actions: {
     api_key: {
-      issued: { label: "API-Schlüssel ausgestellt", description: "Ein neuer API-Schlüssel wurde ausgestellt. Sein Geheimnis wurde der ausstellenden Person einmal angezeigt." },
-      rotated: { label: "API-Schlüssel rotiert", description: "Das Geheimnis des Schlüssels wurde ersetzt. Das bisherige Geheimnis funktioniert sofort nicht mehr." },
-      revoked: { label: "API-Schlüssel widerrufen", description: "Der Schlüssel wurde endgültig widerrufen. Sein Geheimnis wird ab sofort abgelehnt." },
+      issued: {
+        label: "API-Schlüssel ausgestellt",
+        description: "Ein neuer API-Schlüssel wurde ausgestellt. Sein Geheimnis wurde der ausstellenden Person einmal angezeigt.",
+      },
+      rotated: {
+        label: "API-Schlüssel rotiert",
+        description: "Das Geheimnis des Schlüssels wurde ersetzt. Das bisherige Geheimnis funktioniert sofort nicht mehr.",
+      },
+      revoked: {
+        label: "API-Schlüssel widerrufen",
+        description: "Der Schlüssel wurde endgültig widerrufen. Sein Geheimnis wird ab sofort abgelehnt.",
+      },
     },
     invitation: {
       sent: { label: "Einladung gesendet", description: "Jemand wurde eingeladen, der Organisation beizutreten." },
@@ -46,10 +55,16 @@ export default {
     },
     organization: {
       created: { label: "Organisation erstellt", description: "Die Organisation wurde erstellt; wer sie erstellt hat, wurde Inhaber." },
-      settings_changed: { label: "Organisationseinstellungen geändert", description: "Name, Kürzel, Logo oder Sicherheitseinstellungen der Organisation haben sich geändert." },
+      settings_changed: {
+        label: "Organisationseinstellungen geändert",
+        description: "Name, Kürzel, Logo oder Sicherheitseinstellungen der Organisation haben sich geändert.",
+      },
     },
     audit: {
-      exported: { label: "Audit-Log exportiert", description: "Jemand hat das Audit-Log heruntergeladen. Die Datei selbst wird nicht gespeichert." },
+      exported: {
+        label: "Audit-Log exportiert",
+        description: "Jemand hat das Audit-Log heruntergeladen. Die Datei selbst wird nicht gespeichert.",
+      },
     },
   },
   details: {

@@ -21,7 +21,12 @@ export default {
   freshSessionRequired: "Bitte melden Sie sich erneut an, um fortzufahren.",
   platformAdminRequired: "Nur Plattform-Administratoren dürfen das.",
   rateLimited: "Zu viele Versuche. Versuchen Sie es in {{wait}} erneut.",
-  wait: { seconds_one: "{{count}} Sekunde", seconds_other: "{{count}} Sekunden", minutes_one: "{{count}} Minute", minutes_other: "{{count}} Minuten" },
+  wait: {
+    seconds_one: "{{count}} Sekunde",
+    seconds_other: "{{count}} Sekunden",
+    minutes_one: "{{count}} Minute",
+    minutes_other: "{{count}} Minuten",
+  },
   invalidCredentials: "E-Mail-Adresse oder Passwort ist falsch.",
   emailTaken: "Für diese E-Mail-Adresse gibt es bereits ein Konto.",
   slugTaken: "Dieses Kürzel ist bereits vergeben.",
@@ -52,11 +57,14 @@ export default {
     duplicateScopes: "Nennen Sie jede Berechtigung nur einmal.",
     invalidExpiry: "Geben Sie ein gültiges Ablaufdatum ein.",
     expiryInPast: "Das Ablaufdatum muss in der Zukunft liegen.",
-    limitReached: "Diese Organisation hat bereits {{limit}} nicht widerrufene Schlüssel (abgelaufene zählen mit). Widerrufen Sie einen Schlüssel, bevor Sie einen neuen ausstellen.",
-    nameTaken: "Es gibt bereits einen Schlüssel mit diesem Namen. Wählen Sie einen anderen Namen oder widerrufen Sie zuerst den anderen Schlüssel.",
+    limitReached:
+      "Diese Organisation hat bereits {{limit}} nicht widerrufene Schlüssel (abgelaufene zählen mit). Widerrufen Sie einen Schlüssel, bevor Sie einen neuen ausstellen.",
+    nameTaken:
+      "Es gibt bereits einen Schlüssel mit diesem Namen. Wählen Sie einen anderen Namen oder widerrufen Sie zuerst den anderen Schlüssel.",
     notFound: "Diesen API-Schlüssel gibt es in dieser Organisation nicht.",
     revokedCannotRotate: "Dieser Schlüssel ist widerrufen und kann nicht rotiert werden. Stellen Sie stattdessen einen neuen aus.",
-    expiredCannotRotate: "Dieser Schlüssel ist abgelaufen und kann nicht rotiert werden. Stellen Sie einen neuen aus und widerrufen Sie diesen.",
+    expiredCannotRotate:
+      "Dieser Schlüssel ist abgelaufen und kann nicht rotiert werden. Stellen Sie einen neuen aus und widerrufen Sie diesen.",
     alreadyRevoked: "Dieser Schlüssel ist bereits widerrufen.",
   },
   audit: {

@@ -12,7 +12,8 @@ export default {
     switch: "Wechseln",
     active: "Aktiv",
     noOrganizationsTitle: "Noch keine Organisation",
-    noOrganizations: "Sie gehören noch keiner Organisation an. Erstellen Sie eine, um API-Schlüssel zu verwalten und das Audit-Protokoll zu sehen.",
+    noOrganizations:
+      "Sie gehören noch keiner Organisation an. Erstellen Sie eine, um API-Schlüssel zu verwalten und das Audit-Protokoll zu sehen.",
     createFirst: "Organisation erstellen",
     quickLinks: "Schnellzugriff",
     twoFactorOff: "Die Zwei-Faktor-Authentifizierung ist für Ihr Konto ausgeschaltet.",
@@ -40,7 +41,8 @@ export default {
     logoUrl: "Logo-Adresse",
     logoHint: "Eine https://-Adresse eines quadratischen Bildes.",
     requireTwoFactor: "Zwei-Faktor-Authentifizierung verlangen",
-    requireTwoFactorHint: "Mitglieder ohne Zwei-Faktor-Authentifizierung können Schlüssel und Audit-Protokoll dieser Organisation nicht nutzen.",
+    requireTwoFactorHint:
+      "Mitglieder ohne Zwei-Faktor-Authentifizierung können Schlüssel und Audit-Protokoll dieser Organisation nicht nutzen.",
     saved: "Einstellungen gespeichert.",
     readOnly: "Nur Inhaber und Administratoren können diese Einstellungen ändern.",
     members: "Mitglieder",

@@ -20,7 +20,8 @@ export default {
   code: "6-stelliger Code aus der App",
   confirm: "Bestätigen und einschalten",
   recoveryTitle: "Wiederherstellungscodes sichern",
-  recoveryIntro: "Jeder Code meldet Sie einmal an, falls Sie Ihr Gerät verlieren. Sie werden nur jetzt angezeigt: Bewahren Sie sie sicher auf.",
+  recoveryIntro:
+    "Jeder Code meldet Sie einmal an, falls Sie Ihr Gerät verlieren. Sie werden nur jetzt angezeigt: Bewahren Sie sie sicher auf.",
   recoveryDone: "Ich habe meine Wiederherstellungscodes gesichert",
   recoveryRemaining: "Unbenutzte Wiederherstellungscodes: {{count}}",
   regenerate: "Neue Wiederherstellungscodes erstellen",

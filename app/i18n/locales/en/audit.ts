@@ -46,7 +46,10 @@ export default {
     },
     organization: {
       created: { label: "Organization created", description: "The organization was created; its creator became the owner." },
-      settings_changed: { label: "Organization settings changed", description: "The organization's name, slug, logo or security settings changed." },
+      settings_changed: {
+        label: "Organization settings changed",
+        description: "The organization's name, slug, logo or security settings changed.",
+      },
     },
     audit: {
       exported: { label: "Audit log exported", description: "Someone downloaded the audit log. The file itself is not stored." },

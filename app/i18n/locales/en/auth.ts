@@ -30,4 +30,4 @@ export default {
     cancel: "Sign in with a different account",
   },
   logout: { submit: "Sign out" },
-} ;
+};

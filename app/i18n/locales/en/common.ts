@@ -11,7 +11,13 @@ export default {
     openMenu: "Open menu",
     closeMenu: "Close menu",
   },
-  userMenu: { label: "Account menu", signedInAs: "Signed in as", security: "Two-factor authentication", signOut: "Sign out", platformAdmin: "Platform admin" },
+  userMenu: {
+    label: "Account menu",
+    signedInAs: "Signed in as",
+    security: "Two-factor authentication",
+    signOut: "Sign out",
+    platformAdmin: "Platform admin",
+  },
   language: { label: "Language", en: "English", de: "Deutsch" },
   orgSwitcher: { label: "Active organization", none: "No organization", switch: "Switch", create: "New organization" },
   roles: { owner: "Owner", admin: "Admin", member: "Member" },
@@ -32,4 +38,4 @@ export default {
     home: "Go to the dashboard",
   },
   dates: { never: "Never" },
-} ;
+};

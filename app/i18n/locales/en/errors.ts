@@ -20,7 +20,12 @@ export default {
   freshSessionRequired: "Please sign in again to continue.",
   platformAdminRequired: "Only platform administrators can do this.",
   rateLimited: "Too many attempts. Try again in {{wait}}.",
-  wait: { seconds_one: "{{count}} second", seconds_other: "{{count}} seconds", minutes_one: "{{count}} minute", minutes_other: "{{count}} minutes" },
+  wait: {
+    seconds_one: "{{count}} second",
+    seconds_other: "{{count}} seconds",
+    minutes_one: "{{count}} minute",
+    minutes_other: "{{count}} minutes",
+  },
   invalidCredentials: "The e-mail address or password is incorrect.",
   emailTaken: "An account with this e-mail address already exists.",
   slugTaken: "This slug is already in use.",
@@ -51,7 +56,8 @@ export default {
     duplicateScopes: "List each scope only once.",
     invalidExpiry: "Enter a valid expiry date.",
     expiryInPast: "The expiry must be in the future.",
-    limitReached: "This organization already has {{limit}} keys that are not revoked (expired keys count too). Revoke a key before issuing another.",
+    limitReached:
+      "This organization already has {{limit}} keys that are not revoked (expired keys count too). Revoke a key before issuing another.",
     nameTaken: "A key with this name already exists. Choose another name or revoke the other key first.",
     notFound: "This API key does not exist in this organization.",
     revokedCannotRotate: "This key is revoked and cannot be rotated. Issue a new key instead.",
@@ -78,4 +84,4 @@ export default {
     alreadyEnabled: "Two-factor authentication is already enabled.",
     noPendingEnrollment: "Start the setup again: the pending key has expired.",
   },
-} ;
+};

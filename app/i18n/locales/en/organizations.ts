@@ -52,4 +52,4 @@ export default {
     twoFactorEnabled: "On",
     twoFactorDisabled: "Off",
   },
-} ;
+};

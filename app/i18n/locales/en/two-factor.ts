@@ -27,4 +27,4 @@ export default {
   disableHint: "Confirm with a code from your app.",
   disabled: "Two-factor authentication is now off.",
   enabled: "Two-factor authentication is now on.",
-} ;
+};
