@@ -1,8 +1,8 @@
 // Demo data of docs/contract.md. `npm run db:seed` loads it into DATABASE_URL and refuses to run twice;
 // `npm start` loads it on the first start of the embedded database.
 import { randomUUID } from "node:crypto";
-import { hash } from "@node-rs/argon2";
 import pg from "pg";
+import { hashPassword } from "../app/auth/password.server.ts";
 
 export const DEMO_PASSWORD = "correct-horse-battery-staple";
 
@@ -32,7 +32,7 @@ export async function seedDemoData(databaseUrl: string): Promise<boolean> {
       await client.query("ROLLBACK");
       return false;
     }
-    const passwordHash = await hash(DEMO_PASSWORD, { memoryCost: 19456, timeCost: 2, parallelism: 1, outputLen: 32 });
+    const passwordHash = await hashPassword(DEMO_PASSWORD);
     const orgIds = new Map<string, string>();
     for (const org of DEMO_ORGANIZATIONS) {
       const id = randomUUID();

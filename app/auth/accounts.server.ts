@@ -1,7 +1,6 @@
 // Sign-up and sign-in. Sign-in answers one message for an unknown e-mail and a wrong password,
 // spends the same argon2 time on both, and limits failed attempts per account and per client address.
-import { prisma } from "~/db.server";
-import { Prisma } from "~/generated/prisma/client";
+import { isUniqueViolation, prisma } from "~/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { consume, refund, reset } from "~/lib/rate-limit.server";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "./password.server";
@@ -32,7 +31,7 @@ export async function signUp(input: { name: string; email: string; password: str
     const { token } = await createSession(user.id, { twoFactorVerified: false });
     return { token, twoFactorPending: false };
   } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+    if (isUniqueViolation(error)) {
       throw new DomainError("CONFLICT", "emailTaken");
     }
     throw error;
