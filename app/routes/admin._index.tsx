@@ -1,5 +1,6 @@
 // /admin itself: the organization list is the admin home.
 import { redirect } from "react-router";
+import { ErrorPanel } from "~/components/error-page";
 import type { Route } from "./+types/admin._index";
 import { requirePlatformAdmin } from "~/web/guards.server";
 
@@ -12,4 +13,8 @@ export async function loader(args: Route.LoaderArgs) {
  * route, so a refusal renders the error page instead of raw JSON. */
 export default function AdminHome() {
   return null;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPanel error={error} />;
 }

@@ -1,3 +1,5 @@
+// Create an organization: name and optional slug; the creator becomes its owner and it becomes
+// the active organization. Rules in app/organizations/organizations.server.ts.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";

@@ -1,5 +1,6 @@
 // The dashboard tree's layout: the app shell for any signed-in user. Its action switches the
 // active organization (the shell's switcher posts here; /dashboard?index answers the same).
+import { ErrorPage } from "~/components/error-page";
 import type { Route } from "./+types/dashboard";
 import { AppShell } from "~/shell/app-shell";
 import { loadAppShell } from "~/shell/app-shell.server";
@@ -16,4 +17,9 @@ export function action(args: Route.ActionArgs) {
 
 export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
   return <AppShell loaderData={loaderData} />;
+}
+
+/** Outside the app shell: the full error page, in the page's language. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPage error={error} />;
 }

@@ -1,3 +1,4 @@
+// `/`: to the dashboard when signed in, to the sign-in page otherwise.
 import { redirect } from "react-router";
 import type { Route } from "./+types/home";
 import { getAuth } from "~/web/guards.server";

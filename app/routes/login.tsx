@@ -1,8 +1,11 @@
+// Sign in. One message for an unknown e-mail and a wrong password; rate limited per account and
+// address (app/auth/accounts.server.ts). Returns to `redirectTo` when it is a path on this origin.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form, Link, redirect, useSearchParams } from "react-router";
 import { titleMeta } from "~/components/page-title";
+import { ErrorPage } from "~/components/error-page";
 import type { Route } from "./+types/login";
 import { signIn } from "~/auth/accounts.server";
 import { sessionCookie } from "~/auth/cookies.server";
@@ -81,4 +84,9 @@ export default function Login({ actionData }: Route.ComponentProps) {
       </Form>
     </AuthLayout>
   );
+}
+
+/** Outside the app shell: the full error page, in the page's language. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPage error={error} />;
 }

@@ -1,8 +1,10 @@
+// The second sign-in step for accounts with two-factor enabled: a TOTP or a recovery code.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form, redirect, useSearchParams } from "react-router";
 import { titleMeta } from "~/components/page-title";
+import { ErrorPage } from "~/components/error-page";
 import type { Route } from "./+types/login.two-factor";
 import { getAuth } from "~/web/guards.server";
 import { secondFactorSchema } from "~/auth/schemas";
@@ -74,4 +76,9 @@ export default function TwoFactorStep({ loaderData, actionData }: Route.Componen
       </Form>
     </AuthLayout>
   );
+}
+
+/** Outside the app shell: the full error page, in the page's language. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPage error={error} />;
 }

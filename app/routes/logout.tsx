@@ -1,3 +1,4 @@
+// Sign out (POST only): ends the session and clears its cookie.
 import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
 import { clearedSessionCookie } from "~/auth/cookies.server";

@@ -1,8 +1,10 @@
+// Sign up: name, e-mail, password (twice); signs the new account in.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form, Link, redirect } from "react-router";
 import { titleMeta } from "~/components/page-title";
+import { ErrorPage } from "~/components/error-page";
 import type { Route } from "./+types/signup";
 import { signUp } from "~/auth/accounts.server";
 import { sessionCookie } from "~/auth/cookies.server";
@@ -90,4 +92,9 @@ export default function SignUp({ actionData, loaderData }: Route.ComponentProps)
       </Form>
     </AuthLayout>
   );
+}
+
+/** Outside the app shell: the full error page, in the page's language. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPage error={error} />;
 }
