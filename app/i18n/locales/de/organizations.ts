@@ -21,7 +21,7 @@ export default {
     manageSecurity: "Sicherheit verwalten",
     settingsHint: "Name, Kürzel, Logo, Mitglieder und die Zwei-Faktor-Regel.",
     apiKeysHint: "Schlüssel für Ihre Dienste ausstellen, erneuern und widerrufen.",
-    auditLogHint: "Wer hat wann was getan? Filtern und exportieren.",
+    auditLogHint: "Wer hat wann was getan? Nach Aktion, Person und Zeitraum filtern.",
   },
   create: {
     title: "Neue Organisation",

@@ -18,7 +18,7 @@ export default {
     manageSecurity: "Manage security",
     settingsHint: "Name, slug, logo, members and the two-factor rule.",
     apiKeysHint: "Issue, rotate and revoke keys for your services.",
-    auditLogHint: "Who did what, and when. Filter and export.",
+    auditLogHint: "Who did what, and when. Filter by action, actor and dates.",
   },
   create: {
     title: "New organization",
