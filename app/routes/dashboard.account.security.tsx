@@ -43,25 +43,35 @@ export async function action(args: Route.ActionArgs) {
   const auth = requireUser(args);
   const { submission, formData } = await parseForm(args.request, schema);
   const intent = String(formData.get("intent") ?? "");
+  // The code is never sent back: the page does not refill it, and an answer should not repeat it.
+  const hideFields = ["code"];
   // A failed confirmation shows the same QR code again.
   const enrollmentIfPending = async () => (intent === "confirm" && !auth.user.twoFactorEnabled ? pendingEnrollment(auth) : undefined);
   if (submission.status !== "success") {
-    return data<TwoFactorActionData>({ intent, enrollment: await enrollmentIfPending(), reply: submission.reply() }, { status: 400 });
+    return data<TwoFactorActionData>(
+      { intent, enrollment: await enrollmentIfPending(), reply: submission.reply({ hideFields }) },
+      { status: 400 },
+    );
   }
   const value = submission.value;
-  const result = await withFormErrors(args.context, submission, async (): Promise<TwoFactorActionData> => {
-    switch (value.intent) {
-      case "begin":
-        return { intent: "confirm", enrollment: await beginEnrollment(auth) };
-      case "confirm":
-        return { intent: "done", recoveryCodes: await confirmEnrollment(auth, value.code) };
-      case "disable":
-        await disableTwoFactor(auth, value.code);
-        return { intent: "disabled", disabled: true };
-      case "regenerate":
-        return { intent: "done", recoveryCodes: await regenerateRecoveryCodes(auth, value.code) };
-    }
-  });
+  const result = await withFormErrors(
+    args.context,
+    submission,
+    async (): Promise<TwoFactorActionData> => {
+      switch (value.intent) {
+        case "begin":
+          return { intent: "confirm", enrollment: await beginEnrollment(auth) };
+        case "confirm":
+          return { intent: "done", recoveryCodes: await confirmEnrollment(auth, value.code) };
+        case "disable":
+          await disableTwoFactor(auth, value.code);
+          return { intent: "disabled", disabled: true };
+        case "regenerate":
+          return { intent: "done", recoveryCodes: await regenerateRecoveryCodes(auth, value.code) };
+      }
+    },
+    { hideFields },
+  );
   if (!result.ok) return data<TwoFactorActionData>({ intent, enrollment: await enrollmentIfPending(), reply: result.reply }, result.init);
   return data<TwoFactorActionData>(result.value);
 }
