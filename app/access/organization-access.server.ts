@@ -65,12 +65,31 @@ const organizationSelect = {
   requireTwoFactor: true,
 } as const;
 
-export async function authorizeOrganization<P extends Permission = never>(
+interface CheckOptions {
+  /** Default true; false only for switching to the organization. */
+  requireActive?: boolean;
+}
+
+/** Membership only (no permission named): proves nothing more than `OrganizationAccess`. Two
+ * signatures, so that the permission type is never guessed from where the result is used. */
+export async function authorizeOrganization(
   auth: Auth,
   organizationId: string,
-  permission?: P,
-  options: { requireActive?: boolean } = {},
-): Promise<OrganizationAccess<P>> {
+  permission?: undefined,
+  options?: CheckOptions,
+): Promise<OrganizationAccess>;
+export async function authorizeOrganization<P extends Permission>(
+  auth: Auth,
+  organizationId: string,
+  permission: P,
+  options?: CheckOptions,
+): Promise<OrganizationAccess<P>>;
+export async function authorizeOrganization(
+  auth: Auth,
+  organizationId: string,
+  permission?: Permission,
+  options: CheckOptions = {},
+): Promise<OrganizationAccess> {
   if (!isUuid(organizationId)) throw new DomainError("NOT_FOUND", "organizationNotFound");
   const found = await prisma.organization.findUnique({
     where: { id: organizationId },
@@ -87,7 +106,7 @@ export async function authorizeOrganization<P extends Permission = never>(
     throw new DomainError("FORBIDDEN", "twoFactorRequiredByOrganization");
   }
   if (permission && !roleHas(membership.role, permission)) throw new DomainError("FORBIDDEN", "missingPermission");
-  return { organization, role: membership.role, user: auth.user } as unknown as OrganizationAccess<P>;
+  return { organization, role: membership.role, user: auth.user } as unknown as OrganizationAccess;
 }
 
 /** The caller's role holds `permission` (for showing or hiding what a page offers). */

@@ -120,19 +120,32 @@ const auditPageQuerySchema = coreQuery
   .refine(...fromNotAfterTo)
   .transform(({ event, ...q }) => ({ ...toAuditQuery(q), event }));
 
-/** auditLog.list and support.auditLog.list input: the same query, plus the organization. */
-export const auditListInputSchema = coreQuery
-  .extend({ organizationId: z.string().max(64) })
-  .strict()
-  .refine(...fromNotAfterTo)
-  .transform(({ organizationId, ...q }) => ({ ...toAuditQuery(q), organizationId }));
+/**
+ * auditLog.list and support.auditLog.list input as it arrives: the same members, as bounded
+ * strings. The procedures check access first and then parse it with `parseAuditQuery`, like the
+ * page, so a caller without access learns nothing from the validation and a bad value gets the
+ * same translated message on both.
+ */
+export const auditListInputSchema = z
+  .object({
+    organizationId: z.string().max(64),
+    ...(Object.fromEntries([...AUDIT_FILTER_NAMES, "cursor"].map((name) => [name, z.string().max(200).optional()])) as Record<
+      AuditFilterName | "cursor",
+      z.ZodOptional<z.ZodString>
+    >),
+  })
+  .strict();
 
-/** Parses the page's search params; bad input is a 400 with a translated message. */
-export function parseAuditSearchParams(params: URLSearchParams) {
-  const raw = Object.fromEntries([...AUDIT_FILTER_NAMES, "cursor", "event"].map((key) => [key, params.get(key) ?? undefined]));
+/** The query from raw values; bad input is a 400 with a translated message. */
+export function parseAuditQuery(raw: Record<string, unknown>) {
   const result = auditPageQuerySchema.safeParse(raw);
   if (!result.success) throw new DomainError("BAD_REQUEST", result.error.issues[0]?.message ?? "badRequest");
   return result.data;
+}
+
+/** Parses the page's search params; bad input is a 400 with a translated message. */
+export function parseAuditSearchParams(params: URLSearchParams) {
+  return parseAuditQuery(Object.fromEntries([...AUDIT_FILTER_NAMES, "cursor", "event"].map((key) => [key, params.get(key) ?? undefined])));
 }
 
 /** The filters as URL parameters (for links that keep them, and the export link). */

@@ -17,12 +17,6 @@ export function languageCookie(language: Language): string {
   return serialize("lng", language, { path: "/", sameSite: "lax", maxAge: ONE_YEAR });
 }
 
-/** The ?lng= parameter when it names a supported language (it then also becomes the cookie). */
-export function languageFromSearchParams(url: URL): Language | null {
-  const value = url.searchParams.get("lng");
-  return isLanguage(value) ? value : null;
-}
-
 /** lng cookie, then Accept-Language (by quality), then English. Unknown values are ignored. */
 export function languageFromHeaders(headers: Headers): Language {
   const cookie = readCookie(headers.get("cookie"), "lng");
@@ -54,6 +48,16 @@ const detection: LanguageDetectorOption = {
 };
 
 const detector = new LanguageDetector(detection);
+/** The same detector's first step alone: no fallback, so "" means the parameter chose nothing. */
+const searchParamsDetector = new LanguageDetector({ ...detection, order: ["searchParams"], fallbackLanguage: "" });
+
+/** The language `?lng=` chose (`de`, `DE`, `de-AT`…), read exactly as the page's detection reads
+ * it, so the remembered cookie always matches the language the page was rendered in. */
+export async function languageFromSearchParams(request: Request): Promise<Language | null> {
+  if (!new URL(request.url).searchParams.has("lng")) return null;
+  const chosen = await searchParamsDetector.detect(request);
+  return isLanguage(chosen) ? chosen : null;
+}
 
 export async function detectLanguage(request: Request): Promise<Language> {
   const detected = await detector.detect(request);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectLanguage, languageFromHeaders } from "./i18next.server";
+import { detectLanguage, languageFromHeaders, languageFromSearchParams } from "./i18next.server";
 import { resources } from "./resources";
 
 const headers = (init: Record<string, string>) => new Headers(init);
@@ -9,6 +9,15 @@ describe("language detection", () => {
     expect(await detectLanguage(new Request("http://x/?lng=de", { headers: { cookie: "lng=en", "accept-language": "en" } }))).toBe("de");
     expect(await detectLanguage(new Request("http://x/", { headers: { cookie: "lng=de", "accept-language": "en" } }))).toBe("de");
     expect(await detectLanguage(new Request("http://x/", { headers: { "accept-language": "fr;q=1, de-AT;q=0.8, en;q=0.5" } }))).toBe("de");
+  });
+
+  it("remembers exactly the language ?lng= chose, and nothing for values that choose none", async () => {
+    const chosen = (query: string) => languageFromSearchParams(new Request(`http://x/${query}`, { headers: { cookie: "lng=en" } }));
+    for (const query of ["?lng=de", "?lng=DE", "?lng=de-AT"]) {
+      expect(await chosen(query)).toBe("de");
+      expect(await detectLanguage(new Request(`http://x/${query}`, { headers: { cookie: "lng=en" } }))).toBe("de");
+    }
+    for (const query of ["", "?lng=", "?lng=fr", "?lng=../../etc/passwd", "?lng=%00"]) expect(await chosen(query)).toBeNull();
   });
 
   it("ignores tampered values and falls back to English", async () => {

@@ -7,7 +7,7 @@ import { issueKey, listKeys, revokeKey, rotateKey } from "~/api-keys/api-keys.se
 import { authenticateKey, unauthorizedKey } from "~/api-keys/authenticate.server";
 import { issueKeyRpcInputSchema, requestedScopesSchema } from "~/api-keys/scopes";
 import { bearerSecret } from "~/api-keys/secret.server";
-import { auditEventIdSchema, auditListInputSchema } from "~/audit/audit-query";
+import { auditEventIdSchema, auditListInputSchema, parseAuditQuery } from "~/audit/audit-query";
 import { getAuditEvent, listAuditActors, listAuditEvents } from "~/audit/query.server";
 import { uuidSchema } from "~/lib/ids";
 import { noteRequest } from "~/lib/logger.server";
@@ -72,7 +72,7 @@ const auditReader = (auth: Parameters<typeof authorizeOrganization>[0], organiza
 const auditLog = {
   list: sessionProcedure
     .input(auditListInputSchema)
-    .handler(async ({ context, input }) => listAuditEvents(await auditReader(context.auth, input.organizationId), input)),
+    .handler(async ({ context, input }) => listAuditEvents(await auditReader(context.auth, input.organizationId), parseAuditQuery(input))),
   detail: sessionProcedure
     .input(auditEventInput)
     .handler(async ({ context, input }) => getAuditEvent(await auditReader(context.auth, input.organizationId), input.eventId)),
@@ -90,7 +90,9 @@ const support = {
   auditLog: {
     list: supportProcedure
       .input(auditListInputSchema)
-      .handler(async ({ context, input }) => listAuditEvents(await authorizeSupport(context.admin, input.organizationId), input)),
+      .handler(async ({ context, input }) =>
+        listAuditEvents(await authorizeSupport(context.admin, input.organizationId), parseAuditQuery(input)),
+      ),
     detail: supportProcedure
       .input(auditEventInput)
       .handler(async ({ context, input }) => getAuditEvent(await authorizeSupport(context.admin, input.organizationId), input.eventId)),

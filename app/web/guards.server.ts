@@ -46,16 +46,18 @@ export function requireAnonymous({ request, context }: GuardArgs) {
 }
 
 /** The session's active organization, with the caller's access to it proven (404/403 otherwise).
- * Without an active organization the dashboard asks the user to pick or create one. */
-export async function requireActiveOrganization<P extends Permission = never>(
-  args: GuardArgs,
-  permission?: P,
-): Promise<OrganizationAccess<P>> {
+ * Without an active organization the dashboard asks the user to pick or create one. Like the
+ * check itself, two signatures: no permission named proves membership only. */
+export async function requireActiveOrganization(args: GuardArgs): Promise<OrganizationAccess>;
+export async function requireActiveOrganization<P extends Permission>(args: GuardArgs, permission: P): Promise<OrganizationAccess<P>>;
+export async function requireActiveOrganization(args: GuardArgs, permission?: Permission): Promise<OrganizationAccess> {
   const auth = requireUser(args);
   const organizationId = auth.session.activeOrganizationId;
   if (!organizationId) throw redirect("/dashboard");
   noteRequest(args.context.get(requestLogContext), { organizationId });
-  return orHttpError(args.context, () => authorizeOrganization(auth, organizationId, permission));
+  return orHttpError(args.context, () =>
+    permission ? authorizeOrganization(auth, organizationId, permission) : authorizeOrganization(auth, organizationId),
+  );
 }
 
 /** The admin tree answers 404 to anyone who is not a platform admin, signed in or not: it does not

@@ -8,7 +8,7 @@ import { languageCookie, languageFromSearchParams } from "~/i18n/i18next.server"
 
 /** ?lng=de also remembers the choice in the lng cookie. */
 export const rememberLanguage: MiddlewareFunction<Response> = async ({ request }, next) => {
-  const language = languageFromSearchParams(new URL(request.url));
+  const language = await languageFromSearchParams(request);
   const response = await next();
   if (language) appendCookie(response, languageCookie(language));
   return response;

@@ -5,7 +5,9 @@ import { describe, expect, it } from "vitest";
 import type { listKeys, issueKey } from "~/api-keys/api-keys.server";
 import type { listAuditEvents } from "~/audit/query.server";
 import type { listMembers } from "~/organizations/organizations.server";
-import type { OrganizationAccess, SupportAccess } from "~/access/organization-access.server";
+import type { authorizeOrganization, OrganizationAccess, SupportAccess } from "~/access/organization-access.server";
+import type { Auth } from "~/auth/session.server";
+import type { requireActiveOrganization } from "~/web/guards.server";
 
 declare const member: OrganizationAccess;
 declare const auditor: OrganizationAccess<"audit:view">;
@@ -16,6 +18,10 @@ declare const list: typeof listKeys;
 declare const issue: typeof issueKey;
 declare const members: typeof listMembers;
 declare const auditList: typeof listAuditEvents;
+declare const authorize: typeof authorizeOrganization;
+declare const requireActive: typeof requireActiveOrganization;
+declare const auth: Auth;
+declare const guardArgs: Parameters<typeof requireActiveOrganization>[0];
 
 export function typeChecks() {
   const organization = {
@@ -33,6 +39,20 @@ export function typeChecks() {
   void issue(auditor, { name: "k", scopes: ["audit:view"] });
   // @ts-expect-error mere membership does not read the audit log
   void auditList(member, { filters: {} });
+  // A check that names no permission proves membership only, wherever its result is used.
+  void (async () => {
+    // @ts-expect-error no permission named: not a key manager
+    void list(await authorize(auth, "org"));
+    // @ts-expect-error no permission named: not an audit reader
+    void auditList(await authorize(auth, "org"), { filters: {} });
+    // @ts-expect-error a permission cannot be asserted by a type argument alone
+    void list(await authorize<"apiKey:manage">(auth, "org"));
+    // @ts-expect-error the page guard works the same way
+    void list(await requireActive(guardArgs));
+    void list(await authorize(auth, "org", "apiKey:manage"));
+    void list(await requireActive(guardArgs, "apiKey:manage"));
+    void members(await authorize(auth, "org"));
+  })();
   // Proven for more permissions is accepted where fewer are needed, and for membership reads.
   void list(keyManager);
   void list(both);
