@@ -116,6 +116,13 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
     const method = req.method ?? "GET";
     const isRpc = target.ok && target.url.pathname.startsWith(`${RPC_PREFIX}/`);
     const reply = (edgeReply: EdgeReply) => sendEdgeReply(req, res, edgeReply, { rpc: isRpc });
+    /** The body, read up to `limit`; undefined once a 413 has answered or the client has gone. */
+    const bodyWithin = async (limit: number) => {
+      const read = await readLimitedBody(req, limit);
+      if (read.ok) return read.body;
+      if (read.reason === "tooLarge") reply({ status: 413, code: "PAYLOAD_TOO_LARGE", messageKey: "payloadTooLarge", close: true });
+      return undefined;
+    };
     if (!target.ok) return reply({ status: 400, code: "BAD_REQUEST", messageKey: "badRequestTarget", close: true });
     const url = target.url;
     scope.path = url.pathname.slice(0, 256);
@@ -145,15 +152,12 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
       if (contentType !== undefined && !/^application\/json\s*(;|$)/i.test(contentType)) {
         return reply({ status: 415, code: "UNSUPPORTED_MEDIA_TYPE", messageKey: "unsupportedMediaType", close: true });
       }
-      const body = await readLimitedBody(req, MAX_RPC_BODY_BYTES);
-      if (!body.ok)
-        return body.reason === "tooLarge"
-          ? reply({ status: 413, code: "PAYLOAD_TOO_LARGE", messageKey: "payloadTooLarge", close: true })
-          : undefined;
-      if (body.body.length > 0) {
+      const body = await bodyWithin(MAX_RPC_BODY_BYTES);
+      if (!body) return;
+      if (body.length > 0) {
         let parsed: unknown;
         try {
-          parsed = JSON.parse(body.body.toString("utf8"));
+          parsed = JSON.parse(body.toString("utf8"));
         } catch {
           return reply({ status: 400, code: "BAD_REQUEST", messageKey: "invalidJson" });
         }
@@ -179,12 +183,8 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
       if (isCrossSiteRequest(headers, applicationOrigin(url.href))) {
         return reply({ status: 403, code: "FORBIDDEN", messageKey: "crossSite", close: true });
       }
-      const read = await readLimitedBody(req, MAX_PAGE_BODY_BYTES);
-      if (!read.ok)
-        return read.reason === "tooLarge"
-          ? reply({ status: 413, code: "PAYLOAD_TOO_LARGE", messageKey: "payloadTooLarge", close: true })
-          : undefined;
-      body = read.body;
+      body = await bodyWithin(MAX_PAGE_BODY_BYTES);
+      if (!body) return;
     }
     const controller = new AbortController();
     res.once("close", () => {
