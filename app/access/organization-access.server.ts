@@ -47,7 +47,7 @@ export interface PlatformAdminAccess {
 
 /** A platform admin looking at one organization for support: no membership involved. */
 export interface SupportAccess {
-  readonly organization: AccessibleOrganization & { createdAt: Date; memberCount: number };
+  readonly organization: AccessibleOrganization;
   readonly user: SessionUser;
   readonly [supportGrant]: true;
 }
@@ -126,9 +126,8 @@ export async function authorizeSupport(admin: PlatformAdminAccess, organizationI
   if (!isUuid(organizationId)) throw new DomainError("NOT_FOUND", "organizationNotFound");
   const found = await prisma.organization.findUnique({
     where: { id: organizationId },
-    select: { ...organizationSelect, createdAt: true, _count: { select: { memberships: true } } },
+    select: organizationSelect,
   });
   if (!found) throw new DomainError("NOT_FOUND", "organizationNotFound");
-  const { _count, ...organization } = found;
-  return { organization: { ...organization, memberCount: _count.memberships }, user: admin.user } as unknown as SupportAccess;
+  return { organization: found, user: admin.user } as unknown as SupportAccess;
 }

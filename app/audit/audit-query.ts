@@ -98,11 +98,6 @@ export interface AuditQuery {
 const coreQuery = z.object({ ...filterFields, cursor: cursorField });
 type CoreQuery = z.output<typeof coreQuery>;
 
-const fromNotAfterTo: [(q: CoreQuery) => boolean, { path: string[]; message: string }] = [
-  (q) => !q.from || !q.to || q.from <= q.to,
-  { path: ["to"], message: "auditLog.badRange" },
-];
-
 function toAuditQuery(q: CoreQuery): AuditQuery {
   const filters: AuditFilters = {};
   for (const name of AUDIT_FILTER_NAMES) if (q[name] !== undefined) filters[name] = q[name];
@@ -117,7 +112,7 @@ function toAuditQuery(q: CoreQuery): AuditQuery {
 /** The page's search params, plus `event` (the open detail). */
 const auditPageQuerySchema = coreQuery
   .extend({ event: optional(auditEventIdSchema) })
-  .refine(...fromNotAfterTo)
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ["to"], message: "auditLog.badRange" })
   .transform(({ event, ...q }) => ({ ...toAuditQuery(q), event }));
 
 /**

@@ -7,6 +7,7 @@ import type { Route } from "./+types/admin.organizations.$organizationId";
 import { requireSupportAccess } from "~/web/guards.server";
 import { planName } from "~/billing/plans";
 import { useFormats } from "~/components/use-formats";
+import { organizationOverview } from "~/organizations/admin.server";
 import { ErrorPanel } from "~/components/error-page";
 import { ButtonLink, Card, PageHeader } from "~/components/ui";
 
@@ -15,19 +16,10 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { organization } = await requireSupportAccess(args, args.params.organizationId);
-  const { id, name, slug, planId, requireTwoFactor, createdAt, memberCount } = organization;
-  return {
-    organization: {
-      id,
-      name,
-      slug,
-      planName: planName(planId),
-      requireTwoFactor,
-      createdAt: createdAt.toISOString(),
-      members: memberCount,
-    },
-  };
+  const support = await requireSupportAccess(args, args.params.organizationId);
+  const { id, name, slug, planId, requireTwoFactor } = support.organization;
+  const overview = await organizationOverview(support);
+  return { organization: { id, name, slug, planName: planName(planId), requireTwoFactor, ...overview } };
 }
 
 export default function AdminOrganization({ loaderData }: Route.ComponentProps) {
