@@ -339,14 +339,15 @@ test.describe("API keys as an organization owner", () => {
       expect(await overflow(), JSON.stringify(viewport)).toEqual({ page: 0, table: 0 });
     }
     await page.setViewportSize({ width: 390, height: 844 });
-    await apiKeyRow(page, long)
-      .getByRole("link", { name: `Widerrufen: ${long}` })
-      .click();
+    const trigger = apiKeyRow(page, long).getByRole("link", { name: `Widerrufen: ${long}` });
+    await trigger.click();
     const dialog = page.getByRole("dialog");
     await expect(dialog).toBeInViewport({ ratio: 1 });
     await expect(dialog.getByRole("button", { name: "Schlüssel widerrufen" })).toBeInViewport();
     await page.keyboard.press("Escape");
     await expect(dialog).toBeHidden();
+    // Keyboard users land where they were: the focus returns to the link that opened the dialog.
+    await expect(trigger).toBeFocused();
   });
 });
 

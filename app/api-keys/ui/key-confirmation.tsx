@@ -53,19 +53,22 @@ export function ConfirmTrigger({ intent, apiKey }: { intent: "rotate" | "revoke"
   const href = `?confirm=${intent}&key=${encodeURIComponent(apiKey.id)}`;
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Link
-        to={href}
-        preventScrollReset
-        aria-label={`${t(`${intent}.button`)}: ${apiKey.name}`}
-        onClick={(event) => {
-          // With JavaScript the dialog confirms; without it, the link opens the confirm view.
-          event.preventDefault();
-          setOpen(true);
-        }}
-        className={buttonClass(intent === "revoke" ? "dangerOutline" : "secondary", "flex-1 md:flex-none", "sm")}
-      >
-        {t(`${intent}.button`)}
-      </Link>
+      {/* The trigger Radix knows: Esc and Cancel return the focus to it. */}
+      <Dialog.Trigger asChild>
+        <Link
+          to={href}
+          preventScrollReset
+          aria-label={`${t(`${intent}.button`)}: ${apiKey.name}`}
+          onClick={(event) => {
+            // With JavaScript the dialog confirms; without it, the link opens the confirm view.
+            event.preventDefault();
+            setOpen(true);
+          }}
+          className={buttonClass(intent === "revoke" ? "dangerOutline" : "secondary", "flex-1 md:flex-none", "sm")}
+        >
+          {t(`${intent}.button`)}
+        </Link>
+      </Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50 backdrop-blur-[1px]" />
         <Dialog.Content className="fixed left-1/2 top-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[min(32rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-6 shadow-xl ring-1 ring-slate-900/5 focus:outline-none">
