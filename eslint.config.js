@@ -11,6 +11,8 @@ const LAYERS = {
   platform: { files: ["app/env.server.ts", "app/db.server.ts"], specifiers: ["~/env.server", "~/db.server", "~/generated/*"] },
   lib: { files: ["app/lib/**"], specifiers: ["~/lib/*"] },
   i18n: { files: ["app/i18n/**"], specifiers: ["~/i18n/*"] },
+  jobs: { files: ["app/jobs/**"], specifiers: ["~/jobs/*"] },
+  mail: { files: ["app/mail/**"], specifiers: ["~/mail/*"] },
   components: { files: ["app/components/**"], specifiers: ["~/components/*"] },
   billing: { files: ["app/billing/**"], specifiers: ["~/billing/*"] },
   auth: { files: ["app/auth/**"], specifiers: ["~/auth/*"] },
@@ -33,19 +35,22 @@ const MAY_IMPORT = {
   platform: [],
   lib: ["platform"],
   i18n: ["lib"],
+  jobs: ["lib", "platform"],
+  mail: ["lib", "platform"],
   components: ["lib", "i18n"],
   billing: ["lib"],
   auth: ["components", "i18n", "lib", "platform"],
   access: ["auth", "billing", "lib", "platform"],
   audit: ["access", "auth", "components", "i18n", "lib", "platform"],
-  organizations: ["access", "audit", "auth", "billing", "components", "i18n", "lib", "platform"],
+  organizations: ["access", "audit", "auth", "billing", "components", "i18n", "jobs", "mail", "lib", "platform"],
   "api-keys": ["access", "audit", "auth", "components", "i18n", "lib", "platform"],
   web: [...domain, "i18n", "lib", "platform"],
   shell: [...domain, "components", "i18n", "lib"],
   rpc: [...domain, "web", "i18n", "lib", "platform"],
   edge: ["rpc", "web", "i18n", "lib", "platform"],
   routes: [...domain, "web", "shell", "components", "i18n", "lib"],
-  entry: ["edge", "web", "components", "i18n", "lib", "platform"],
+  // The entry also starts the background worker with the domains' tasks.
+  entry: ["edge", "web", "components", "i18n", "jobs", "mail", "organizations", "lib", "platform"],
 };
 
 const noParentImports = { group: ["../*", "../**"], message: "Import through the ~/ alias, so the layer rules can see the edge." };

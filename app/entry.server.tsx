@@ -12,10 +12,19 @@ import { createRequestEdge } from "~/edge/request-edge.server";
 import type { ServerHooks } from "~/edge/server-hooks";
 import { documentContentSecurityPolicy } from "~/edge/security-headers";
 import { getInstance, standaloneInstance, languageFromHeaders } from "~/i18n/i18next.server";
+import { startWorker } from "~/jobs/queue.server";
 import { logRequestError, logger } from "~/lib/logger.server";
+import { mailOutboxDir } from "~/mail/mailer.server";
+import { organizationTasks } from "~/organizations/tasks.server";
 
 /** What the servers in server/ take from the bundle (app/edge/server-hooks.ts). */
-export const serverHooks: ServerHooks = { createRequestEdge, disconnectDb, logger };
+export const serverHooks: ServerHooks = {
+  createRequestEdge,
+  startWorker: () => startWorker(organizationTasks, logger),
+  mailOutboxDir,
+  disconnectDb,
+  logger,
+};
 
 export const streamTimeout = 5_000;
 

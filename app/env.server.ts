@@ -26,6 +26,20 @@ const schema = z.object({
     .transform((v) => v === "true" || v === "1"),
   DATABASE_POOL_SIZE: z.coerce.number({ error: "DATABASE_POOL_SIZE must be a number." }).int().min(1).max(500).default(20),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}.` }).default("info"),
+  /** Where mail goes. Unset: every message is written as an .eml file to MAIL_OUTBOX_DIR instead. */
+  SMTP_URL: z
+    .string()
+    .refine(
+      (v) => /^smtps?:\/\/[^\s]+$/.test(v),
+      "SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587.",
+    )
+    .optional(),
+  MAIL_OUTBOX_DIR: z.string().min(1).default(".data/outbox"),
+  MAIL_FROM: z
+    .string()
+    .max(320)
+    .refine((v) => /^[^\r\n]*<?[^\s@<>]+@[^\s@<>]+>?$/.test(v), "MAIL_FROM must be an address, e.g. KeyLedger <keys@example.com>.")
+    .default("KeyLedger <no-reply@keyledger.localhost>"),
 });
 
 export type Env = z.infer<typeof schema>;

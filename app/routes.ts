@@ -6,10 +6,15 @@ export default [
   route("login/two-factor", "routes/login.two-factor.tsx"),
   route("signup", "routes/signup.tsx"),
   route("logout", "routes/logout.tsx"),
+  route("invitations/accept", "routes/invitations.accept.tsx"),
+  // Logos: uploaded (POST, organization:update) and served (GET, members) by the app itself.
+  route("api/organizations/:organizationId/logos", "routes/api.organizations.$organizationId.logos.ts"),
+  route("api/organizations/:organizationId/logos/:logoId", "routes/api.organizations.$organizationId.logos.$logoId.ts"),
   route("dashboard", "routes/dashboard.tsx", [
     index("routes/dashboard._index.tsx"),
     route("organizations/new", "routes/dashboard.organizations.new.tsx"),
     route("organization-settings", "routes/dashboard.organization-settings.tsx"),
+    route("organization-settings/members", "routes/dashboard.organization-settings.members.tsx"),
     route("organization-settings/api-keys", "routes/dashboard.organization-settings.api-keys.tsx"),
     route("organization-settings/audit-log", "routes/dashboard.organization-settings.audit-log.tsx"),
     route("account/security", "routes/dashboard.account.security.tsx"),

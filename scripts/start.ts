@@ -45,9 +45,16 @@ async function main() {
     app.server.once("error", reject);
     app.server.listen(env.PORT, env.HOST, resolve);
   });
+  const worker = await app.hooks.startWorker();
   const url = env.APP_ORIGIN ?? `http://localhost:${env.PORT}`;
   const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
   console.log(`\nKeyLedger is ready at ${url} (started in ${seconds} s)`);
+  const outbox = app.hooks.mailOutboxDir();
+  console.log(
+    outbox
+      ? `Mail: SMTP_URL is not set, so messages are written as .eml files to ${relative(root, outbox) || outbox}/`
+      : "Mail: sent through SMTP_URL.",
+  );
   if (usingEmbedded) {
     console.log(`\nDemo accounts (password: correct-horse-battery-staple):
   owner@acme.test      owner of Acme (Enterprise plan, audit export on)
@@ -61,6 +68,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.log(`\n${signal} received, shutting down…`);
+    await worker.stop().catch((error) => console.error(error));
     await app.close().catch((error) => console.error(error));
     await embedded?.stop().catch((error) => console.error(error));
     process.exit(0);

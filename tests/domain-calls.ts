@@ -13,7 +13,7 @@ import { filtersToSearchParams, parseAuditSearchParams, type AuditCursor, type A
 import * as audit from "~/audit/query.server";
 import type { Auth } from "~/auth/session.server";
 import * as organizations from "~/organizations/organizations.server";
-import type { OrganizationSettingsInput } from "~/organizations/schemas";
+import type { OrganizationUpdate } from "~/organizations/schemas";
 import { createUser, signedIn } from "./factories";
 
 const keyManager = (auth: Auth, organizationId: string) => authorizeOrganization(auth, organizationId, "apiKey:manage");
@@ -43,5 +43,5 @@ export const getAuditEvent = async (organizationId: string, eventId: string) =>
   audit.getAuditEvent(await auditReader(organizationId), eventId);
 export const listAuditActors = async (organizationId: string) => audit.listAuditActors(await auditReader(organizationId));
 
-export const updateOrganizationSettings = async (auth: Auth, organizationId: string, input: OrganizationSettingsInput) =>
+export const updateOrganizationSettings = async (auth: Auth, organizationId: string, input: OrganizationUpdate) =>
   organizations.updateOrganizationSettings(await authorizeOrganization(auth, organizationId, "organization:update"), input);

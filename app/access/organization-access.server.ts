@@ -21,7 +21,7 @@ export interface AccessibleOrganization {
   id: string;
   name: string;
   slug: string;
-  logoUrl: string | null;
+  logoId: string | null;
   planId: string;
   billingState: string;
   requireTwoFactor: boolean;
@@ -59,7 +59,7 @@ const organizationSelect = {
   id: true,
   name: true,
   slug: true,
-  logoUrl: true,
+  logoId: true,
   planId: true,
   billingState: true,
   requireTwoFactor: true,
@@ -112,6 +112,12 @@ export async function authorizeOrganization(
 /** The caller's role holds `permission` (for showing or hiding what a page offers). */
 export function accessHas(access: OrganizationAccess, permission: Permission): boolean {
   return roleHas(access.role, permission);
+}
+
+/** The same access, proven for `permission` too when the role (loaded by the check) holds it: a
+ * page that any member may open can offer more to those who may do more, without a second check. */
+export function accessFor<P extends Permission>(access: OrganizationAccess, permission: P): OrganizationAccess<P> | null {
+  return roleHas(access.role, permission) ? (access as unknown as OrganizationAccess<P>) : null;
 }
 
 /** Platform admins only; support work also needs a fresh session (signed in again recently). */

@@ -66,7 +66,8 @@ export const auditCatalog = {
       .object({
         name: change(text(200)).optional(),
         slug: change(text(64)).optional(),
-        logoUrl: change(text(2048).nullable()).optional(),
+        // The uploaded image's id (the image itself is served by the app; docs/decisions/0022-organization-logos.md).
+        logo: change(z.uuid().nullable()).optional(),
         requireTwoFactor: change(z.boolean()).optional(),
       })
       .strict()

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { asciiLowerCase, storedText } from "~/lib/text";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password-rules";
 
-const emailSchema = storedText({ max: 254 })
+export const emailSchema = storedText({ max: 254 })
   .transform(asciiLowerCase)
   .pipe(z.email({ error: "field.email" }));
 
@@ -23,6 +23,7 @@ export const signUpSchema = z
       .min(PASSWORD_MIN_LENGTH, "field.passwordTooShort")
       .max(PASSWORD_MAX_LENGTH, "field.passwordTooLong"),
     confirmPassword: z.string({ error: "field.required" }).max(PASSWORD_MAX_LENGTH, "field.passwordTooLong"),
+    redirectTo: z.string().max(2048).optional(),
   })
   .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: "field.passwordsDiffer" });
 

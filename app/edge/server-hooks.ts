@@ -10,6 +10,10 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
 
 export interface ServerHooks {
   createRequestEdge(options: RequestEdgeOptions): RequestListener;
+  /** Starts this instance's background worker (invitation mail); stop it before disconnectDb. */
+  startWorker(): Promise<{ stop(): Promise<void> }>;
+  /** Where mail is written when SMTP_URL is unset (null when it is set), for the start banner. */
+  mailOutboxDir(): string | null;
   disconnectDb(): Promise<void>;
   logger: Logger;
 }

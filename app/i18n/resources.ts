@@ -9,6 +9,7 @@ import enTwoFactor from "./locales/en/two-factor";
 import enApiKeys from "./locales/en/api-keys";
 import enAudit from "./locales/en/audit";
 import enAdmin from "./locales/en/admin";
+import enMail from "./locales/en/mail";
 import deCommon from "./locales/de/common";
 import deErrors from "./locales/de/errors";
 import deAuth from "./locales/de/auth";
@@ -17,6 +18,7 @@ import deTwoFactor from "./locales/de/two-factor";
 import deApiKeys from "./locales/de/api-keys";
 import deAudit from "./locales/de/audit";
 import deAdmin from "./locales/de/admin";
+import deMail from "./locales/de/mail";
 
 export const resources = {
   en: {
@@ -28,6 +30,7 @@ export const resources = {
     apiKeys: enApiKeys,
     audit: enAudit,
     admin: enAdmin,
+    mail: enMail,
   },
   de: {
     common: deCommon,
@@ -38,6 +41,7 @@ export const resources = {
     apiKeys: deApiKeys,
     audit: deAudit,
     admin: deAdmin,
+    mail: deMail,
   },
 };
 

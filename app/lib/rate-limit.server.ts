@@ -21,6 +21,11 @@ const POLICIES = {
   "auth.signup.address": { points: 20, durationSeconds: 60 * 60 },
   /** Second-factor attempts per user. */
   "auth.twofactor.user": { points: 10, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
+  /** Invitation mails (new invitations and resends) per organization and per inviter. */
+  "invitation.organization": { points: 50, durationSeconds: 60 * 60 },
+  "invitation.inviter": { points: 20, durationSeconds: 60 * 60 },
+  /** Logo uploads per organization. */
+  "logo.organization": { points: 30, durationSeconds: 60 * 60 },
 } satisfies Record<string, Policy>;
 
 export type PolicyName = keyof typeof POLICIES;
@@ -56,6 +61,21 @@ export async function consume(policy: PolicyName, key: string): Promise<void> {
       throw new DomainError("TOO_MANY_REQUESTS", "rateLimited", { retryAfterSeconds: seconds });
     }
     throw error;
+  }
+}
+
+/** Consumes one point of each policy, or none: when one is exhausted, the points already taken
+ * are given back and its TOO_MANY_REQUESTS (with the longest wait) is thrown. */
+export async function consumeEach(entries: [PolicyName, string][]): Promise<void> {
+  const taken: [PolicyName, string][] = [];
+  for (const [policy, key] of entries) {
+    try {
+      await consume(policy, key);
+      taken.push([policy, key]);
+    } catch (error) {
+      await Promise.all(taken.map(([p, k]) => refund(p, k)));
+      throw error;
+    }
   }
 }
 

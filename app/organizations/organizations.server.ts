@@ -1,14 +1,15 @@
-// Organizations: creating one, switching the session's active one, settings and members.
+// Organizations: creating one, switching the session's active one, settings, deleting one.
 // Organization-scoped functions take the caller's proven access (app/access/).
 import { authorizeOrganization, type OrganizationAccess } from "~/access/organization-access.server";
 import type { AuditDetails } from "~/audit/catalog";
 import { recordAuditEvent, userActor } from "~/audit/record.server";
-import { setActiveOrganization, type Auth } from "~/auth/session.server";
+import { isFresh, setActiveOrganization, type Auth } from "~/auth/session.server";
 import { DEFAULT_PLAN } from "~/billing/plans";
-import { isUniqueViolation, prisma } from "~/db.server";
+import { isUniqueViolation, lockOrganizationRow, prisma } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
 import { DomainError } from "~/lib/domain-error";
-import { slugFromName, type OrganizationInput, type OrganizationSettingsInput } from "./schemas";
+import { moveSessionsOff } from "./members.server";
+import { slugFromName, type OrganizationInput, type OrganizationUpdate } from "./schemas";
 
 export interface OrganizationSummary {
   id: string;
@@ -85,35 +86,52 @@ export async function switchActiveOrganization(auth: Auth, organizationId: strin
 
 /** The settings as the access check loaded them: any member may read them. */
 export function organizationSettings(access: OrganizationAccess) {
-  const { id, name, slug, logoUrl, planId, requireTwoFactor } = access.organization;
-  return { id, name, slug, logoUrl, planId, requireTwoFactor };
+  const { id, name, slug, logoId, planId, requireTwoFactor } = access.organization;
+  return { id, name, slug, logoId, planId, requireTwoFactor };
 }
 
-const settingsSelect = { id: true, name: true, slug: true, logoUrl: true, planId: true, requireTwoFactor: true } as const;
+export type OrganizationSettings = ReturnType<typeof organizationSettings>;
+
+const settingsSelect = { id: true, name: true, slug: true, logoId: true, planId: true, requireTwoFactor: true } as const;
+const SETTINGS_FIELDS = ["name", "slug", "logoId", "requireTwoFactor"] as const;
 
 /**
- * Saves the settings and records `organization.settings_changed` with what actually changed, in
- * the same transaction. The row is locked and re-read first, so the recorded "from" values are the
- * ones this change replaced; an unchanged submission records nothing (docs/product-rules.md, Recording rules 1-3).
+ * Saves the settings given (absent ones stay) and records `organization.settings_changed` with
+ * what actually changed, in the same transaction. The row is locked and re-read first, so the
+ * recorded "from" values are the ones this change replaced; an unchanged submission records
+ * nothing (docs/product-rules.md, Recording rules 1-3). A logo must be one of this
+ * organization's uploads (404 otherwise, as for any id of another organization).
  */
-export async function updateOrganizationSettings(access: OrganizationAccess<"organization:update">, input: OrganizationSettingsInput) {
+export async function updateOrganizationSettings(
+  access: OrganizationAccess<"organization:update">,
+  input: OrganizationUpdate,
+): Promise<OrganizationSettings> {
   const organizationId = access.organization.id;
   // Turning the requirement on without a second factor of one's own would lock the caller out.
-  if (input.requireTwoFactor && !access.user.twoFactorEnabled) {
-    throw new DomainError("CONFLICT", "twoFactorRequiredByOrganization");
+  if (input.requireTwoFactor && !access.user.twoFactorEnabled && !access.organization.requireTwoFactor) {
+    throw new DomainError("CONFLICT", "organization.enableTwoFactorFirst");
   }
   try {
     return await prisma.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT 1 FROM organizations WHERE id = ${organizationId}::uuid FOR NO KEY UPDATE`;
+      await lockOrganizationRow(tx, organizationId);
       const current = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: settingsSelect });
+      if (input.logoId && input.logoId !== current.logoId) {
+        const owned = await tx.organizationLogo.findUnique({
+          where: { id_organizationId: { id: input.logoId, organizationId } },
+          select: { id: true },
+        });
+        if (!owned) throw new DomainError("NOT_FOUND", "organization.logoNotFound");
+      }
       const changes: Record<string, { from: unknown; to: unknown }> = {};
-      for (const field of ["name", "slug", "logoUrl", "requireTwoFactor"] as const) {
-        if (current[field] !== input[field]) changes[field] = { from: current[field], to: input[field] };
+      for (const field of SETTINGS_FIELDS) {
+        const next = input[field];
+        if (next !== undefined && current[field] !== next)
+          changes[field === "logoId" ? "logo" : field] = { from: current[field], to: next };
       }
       if (Object.keys(changes).length === 0) return current;
       const updated = await tx.organization.update({
         where: { id: organizationId },
-        data: { name: input.name, slug: input.slug, logoUrl: input.logoUrl, requireTwoFactor: input.requireTwoFactor },
+        data: { name: input.name, slug: input.slug, logoId: input.logoId, requireTwoFactor: input.requireTwoFactor },
         select: settingsSelect,
       });
       await recordAuditEvent(tx, {
@@ -131,10 +149,29 @@ export async function updateOrganizationSettings(access: OrganizationAccess<"org
   }
 }
 
-export async function listMembers(access: OrganizationAccess) {
-  return prisma.membership.findMany({
-    where: { organizationId: access.organization.id },
-    select: { role: true, createdAt: true, user: { select: { id: true, name: true, email: true, twoFactorEnabledAt: true } } },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+/**
+ * Deletes the organization with everything in it: keys, invitations, memberships, logos and its
+ * audit log, which goes by the cascade and is not recorded anywhere (docs/product-rules.md,
+ * Recording rules 6-7). Owners only, with a fresh session and the name typed to confirm. Sessions
+ * that had it active move to another of their organizations first.
+ */
+export async function deleteOrganization(
+  access: OrganizationAccess<"organization:delete">,
+  auth: Auth,
+  confirmName: string,
+): Promise<void> {
+  if (!isFresh(auth)) throw new DomainError("FORBIDDEN", "freshSessionRequired");
+  const organizationId = access.organization.id;
+  await prisma.$transaction(async (tx) => {
+    await lockOrganizationRow(tx, organizationId);
+    const current = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { name: true } });
+    if (confirmName.trim().normalize("NFC") !== current.name) throw new DomainError("BAD_REQUEST", "organization.confirmNameMismatch");
+    const caller = await tx.membership.findUnique({
+      where: { organizationId_userId: { organizationId, userId: access.user.id } },
+      select: { role: true },
+    });
+    if (caller?.role !== "owner") throw new DomainError("FORBIDDEN", "missingPermission");
+    await moveSessionsOff(tx, organizationId);
+    await tx.organization.delete({ where: { id: organizationId }, select: { id: true } });
   });
 }

@@ -1,4 +1,6 @@
-// Sign up: name, e-mail, password (twice); signs the new account in.
+// Sign up: name, e-mail, password (twice); signs the new account in. Like sign-in, it returns to
+// `redirectTo` when that is a path on this origin (an invitation's accept page sends people here
+// with the invited address filled in).
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
@@ -9,6 +11,7 @@ import type { Route } from "./+types/signup";
 import { signUp } from "~/auth/accounts.server";
 import { sessionCookie } from "~/auth/cookies.server";
 import { requireAnonymous } from "~/web/guards.server";
+import { safeRedirectPath, signInHref } from "~/lib/safe-redirect";
 import { PASSWORD_MIN_LENGTH } from "~/auth/password-rules";
 import { signUpSchema } from "~/auth/schemas";
 import { AuthLayout } from "~/components/auth-layout";
@@ -24,7 +27,13 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export function loader(args: Route.LoaderArgs) {
   requireAnonymous(args);
-  return { title: getInstance(args.context).t("auth:signup.title"), passwordMinLength: PASSWORD_MIN_LENGTH };
+  const params = new URL(args.request.url).searchParams;
+  return {
+    title: getInstance(args.context).t("auth:signup.title"),
+    passwordMinLength: PASSWORD_MIN_LENGTH,
+    email: (params.get("email") ?? "").slice(0, 254),
+    redirectTo: safeRedirectPath(params.get("redirectTo"), ""),
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -35,13 +44,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     hideFields,
   });
   if (!result.ok) return result.response;
-  return redirect("/dashboard", { headers: { "Set-Cookie": sessionCookie(result.value.token) } });
+  return redirect(safeRedirectPath(submission.value.redirectTo), { headers: { "Set-Cookie": sessionCookie(result.value.token) } });
 }
 
 export default function SignUp({ actionData, loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");
   const [form, fields] = useForm({
     lastResult: actionData,
+    defaultValue: { email: loaderData.email },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: signUpSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -52,7 +62,10 @@ export default function SignUp({ actionData, loaderData }: Route.ComponentProps)
       footer={
         <>
           {t("signup.haveAccount")}{" "}
-          <Link to="/login" className="font-semibold text-brand-600 hover:text-brand-700">
+          <Link
+            to={loaderData.redirectTo ? signInHref(loaderData.redirectTo) : "/login"}
+            className="font-semibold text-brand-600 hover:text-brand-700"
+          >
             {t("signup.signInLink")}
           </Link>
         </>
@@ -60,6 +73,7 @@ export default function SignUp({ actionData, loaderData }: Route.ComponentProps)
     >
       <Form method="post" className="space-y-5" {...getFormProps(form)}>
         <FormErrors errors={form.errors} id={form.errorId} />
+        <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
         <Field
           label={t("signup.name")}
           autoComplete="name"

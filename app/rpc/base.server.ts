@@ -3,7 +3,7 @@
 import { os } from "@orpc/server";
 import { isCrossSiteRequest } from "~/web/cross-site.server";
 import { isFullyAuthenticated } from "~/auth/session.server";
-import { DomainError } from "~/lib/domain-error";
+import { DomainError, isDomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
 import { noteRequest } from "~/lib/logger.server";
 import type { RpcContext } from "./context.server";
@@ -16,6 +16,9 @@ export const base = os.$context<RpcContext>().use(async ({ context, next }, inpu
   try {
     return await next();
   } catch (error) {
+    // A rate limit says when to come back, in the header HTTP clients already understand.
+    if (isDomainError(error) && error.retryAfterSeconds !== undefined)
+      context.resHeaders?.set("Retry-After", String(error.retryAfterSeconds));
     throw toRpcError(error, context.t);
   }
 });

@@ -17,6 +17,8 @@ export interface RpcContext {
   /** The request's log record; null when called outside the request edge (tests). */
   requestLog: RequestLog | null;
   loadAuth: () => Promise<Auth | null>;
+  /** Response headers a procedure adds (oRPC's ResponseHeadersPlugin fills this in). */
+  resHeaders?: Headers;
 }
 
 export function createRpcContext(url: string, headers: Headers, clientAddress: string, requestLog: RequestLog | null = null): RpcContext {

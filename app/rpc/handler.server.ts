@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ORPCError } from "@orpc/server";
 import { BodyLimitPlugin as FetchBodyLimit, RPCHandler as FetchRPCHandler } from "@orpc/server/fetch";
 import { RPCHandler as NodeRPCHandler } from "@orpc/server/node";
+import { ResponseHeadersPlugin } from "@orpc/server/plugins";
 import { headersFromNode } from "~/lib/node-headers";
 import { logRequestError, type RequestLog } from "~/lib/logger.server";
 import { createRpcContext, type RpcContext } from "./context.server";
@@ -52,9 +53,13 @@ const logUnexpectedErrors: ClientInterceptor = async (options) => {
 };
 
 /** Served behind the request edge (app/edge), which has already read the body with its limit. */
-const nodeHandler = new NodeRPCHandler(router, { interceptors: [translateMalformedRequest], clientInterceptors: [logUnexpectedErrors] });
+const nodeHandler = new NodeRPCHandler(router, {
+  plugins: [new ResponseHeadersPlugin()],
+  interceptors: [translateMalformedRequest],
+  clientInterceptors: [logUnexpectedErrors],
+});
 const fetchHandler = new FetchRPCHandler(router, {
-  plugins: [new FetchBodyLimit({ maxBodySize: MAX_RPC_BODY_BYTES })],
+  plugins: [new FetchBodyLimit({ maxBodySize: MAX_RPC_BODY_BYTES }), new ResponseHeadersPlugin()],
   interceptors: [translateMalformedRequest],
   clientInterceptors: [logUnexpectedErrors],
 });

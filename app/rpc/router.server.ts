@@ -11,9 +11,42 @@ import { auditEventIdSchema, auditListInputSchema, parseAuditQuery } from "~/aud
 import { getAuditEvent, listAuditActors, listAuditEvents } from "~/audit/query.server";
 import { uuidSchema } from "~/lib/ids";
 import { noteRequest } from "~/lib/logger.server";
-import { createOrganization, listOrganizationsOf, switchActiveOrganization } from "~/organizations/organizations.server";
-import { organizationInputSchema } from "~/organizations/schemas";
+import {
+  acceptInvitation,
+  cancelInvitation,
+  inviteMember,
+  listPendingInvitations,
+  resendInvitation,
+  type MailDelivery,
+} from "~/organizations/invitations.server";
+import { leaveOrganization, listMembers, removeMember, updateMemberRole } from "~/organizations/members.server";
+import {
+  createOrganization,
+  deleteOrganization,
+  listOrganizationsOf,
+  switchActiveOrganization,
+  updateOrganizationSettings,
+} from "~/organizations/organizations.server";
+import {
+  confirmNameSchema,
+  invitationTokenSchema,
+  inviteMemberSchema,
+  memberRoleSchema,
+  organizationInputSchema,
+  organizationUpdateSchema,
+} from "~/organizations/schemas";
 import { base, sessionProcedure } from "./base.server";
+
+type Caller = Parameters<typeof authorizeOrganization>[0];
+const memberManager = (auth: Caller, organizationId: string) => authorizeOrganization(auth, organizationId, "member:manage");
+const organizationIdOnly = z.object({ organizationId: z.string().max(64) }).strict();
+const invitationIdInput = z.object({ organizationId: z.string().max(64), invitationId: z.string().max(64) }).strict();
+const memberIdInput = z.object({ organizationId: z.string().max(64), userId: z.string().max(64) }).strict();
+/** The mail goes out in the inviter's language, with links to the address they used. */
+const mailDelivery = (context: { language: MailDelivery["language"]; appOrigin: string }): MailDelivery => ({
+  language: context.language,
+  origin: context.appOrigin,
+});
 
 const organization = {
   list: sessionProcedure.input(z.object({}).strict().optional()).handler(({ context }) => listOrganizationsOf(context.auth.user.id)),
@@ -21,6 +54,54 @@ const organization = {
   setActive: sessionProcedure
     .input(z.object({ organizationId: uuidSchema }).strict())
     .handler(({ context, input }) => switchActiveOrganization(context.auth, input.organizationId)),
+  members: sessionProcedure
+    .input(organizationIdOnly)
+    .handler(async ({ context, input }) => listMembers(await authorizeOrganization(context.auth, input.organizationId))),
+  invitations: sessionProcedure
+    .input(organizationIdOnly)
+    .handler(async ({ context, input }) => listPendingInvitations(await memberManager(context.auth, input.organizationId))),
+  inviteMember: sessionProcedure
+    .input(inviteMemberSchema.extend({ organizationId: z.string().max(64) }))
+    .handler(async ({ context, input }) => {
+      const access = await memberManager(context.auth, input.organizationId);
+      return (await inviteMember(access, input, mailDelivery(context))).invitation;
+    }),
+  resendInvitation: sessionProcedure
+    .input(invitationIdInput)
+    .handler(async ({ context, input }) =>
+      resendInvitation(await memberManager(context.auth, input.organizationId), input.invitationId, mailDelivery(context)),
+    ),
+  cancelInvitation: sessionProcedure
+    .input(invitationIdInput)
+    .handler(async ({ context, input }) => cancelInvitation(await memberManager(context.auth, input.organizationId), input.invitationId)),
+  acceptInvitation: sessionProcedure
+    .input(z.object({ token: invitationTokenSchema }).strict())
+    .handler(({ context, input }) => acceptInvitation(context.auth, input.token)),
+  updateMemberRole: sessionProcedure
+    .input(memberRoleSchema.extend({ organizationId: z.string().max(64) }))
+    .handler(async ({ context, input }) =>
+      updateMemberRole(await memberManager(context.auth, input.organizationId), input.userId, input.role),
+    ),
+  removeMember: sessionProcedure.input(memberIdInput).handler(async ({ context, input }) => {
+    await removeMember(await memberManager(context.auth, input.organizationId), input.userId);
+    return {};
+  }),
+  leave: sessionProcedure.input(organizationIdOnly).handler(async ({ context, input }) => {
+    await leaveOrganization(await authorizeOrganization(context.auth, input.organizationId));
+    return {};
+  }),
+  update: sessionProcedure
+    .input(organizationUpdateSchema)
+    .handler(async ({ context, input: { organizationId, ...changes } }) =>
+      updateOrganizationSettings(await authorizeOrganization(context.auth, organizationId, "organization:update"), changes),
+    ),
+  delete: sessionProcedure
+    .input(z.object({ organizationId: z.string().max(64), confirmName: confirmNameSchema }).strict())
+    .handler(async ({ context, input }) => {
+      const access = await authorizeOrganization(context.auth, input.organizationId, "organization:delete");
+      await deleteOrganization(access, context.auth, input.confirmName);
+      return {};
+    }),
 };
 
 /**
@@ -36,8 +117,7 @@ const keyProcedure = base.use(({ context, next }) => {
 
 // Key ids are not checked for shape: one we do not know is "not found", whatever it looks like.
 const keyIdInput = z.object({ organizationId: z.string(), keyId: z.string() }).strict();
-const keyManager = (auth: Parameters<typeof authorizeOrganization>[0], organizationId: string) =>
-  authorizeOrganization(auth, organizationId, "apiKey:manage");
+const keyManager = (auth: Caller, organizationId: string) => authorizeOrganization(auth, organizationId, "apiKey:manage");
 
 const apiKey = {
   authenticate: keyProcedure
@@ -63,12 +143,10 @@ const apiKey = {
     .handler(async ({ context, input }) => revokeKey(await keyManager(context.auth, input.organizationId), input.keyId)),
 };
 
-const organizationIdInput = z.object({ organizationId: z.string().max(64) }).strict();
 const auditEventInput = z.object({ organizationId: z.string().max(64), eventId: auditEventIdSchema }).strict();
 
 /** Tenant audit procedures: membership, active organization and audit:view (docs/product-rules.md, Authentication 3-4). */
-const auditReader = (auth: Parameters<typeof authorizeOrganization>[0], organizationId: string) =>
-  authorizeOrganization(auth, organizationId, "audit:view");
+const auditReader = (auth: Caller, organizationId: string) => authorizeOrganization(auth, organizationId, "audit:view");
 const auditLog = {
   list: sessionProcedure
     .input(auditListInputSchema)
@@ -77,7 +155,7 @@ const auditLog = {
     .input(auditEventInput)
     .handler(async ({ context, input }) => getAuditEvent(await auditReader(context.auth, input.organizationId), input.eventId)),
   actors: sessionProcedure
-    .input(organizationIdInput)
+    .input(organizationIdOnly)
     .handler(async ({ context, input }) => listAuditActors(await auditReader(context.auth, input.organizationId))),
 };
 
@@ -97,7 +175,7 @@ const support = {
       .input(auditEventInput)
       .handler(async ({ context, input }) => getAuditEvent(await authorizeSupport(context.admin, input.organizationId), input.eventId)),
     actors: supportProcedure
-      .input(organizationIdInput)
+      .input(organizationIdOnly)
       .handler(async ({ context, input }) => listAuditActors(await authorizeSupport(context.admin, input.organizationId))),
   },
 };

@@ -4,7 +4,7 @@ import { redirect, type RouterContextProvider } from "react-router";
 import { authContext, requestLogContext } from "~/web/context.server";
 import { noteRequest } from "~/lib/logger.server";
 import { DomainError } from "~/lib/domain-error";
-import { orHttpError } from "~/web/http-errors.server";
+import { httpErrorOf, orHttpError } from "~/web/http-errors.server";
 import { signInHref } from "~/lib/safe-redirect";
 import {
   authorizeOrganization,
@@ -35,6 +35,13 @@ export function requireUser({ request, context }: GuardArgs): Auth {
   const auth = getAuth(context);
   if (!auth) throw loginRedirect(request);
   if (!isFullyAuthenticated(auth)) throw loginRedirect(request, "/login/two-factor");
+  return auth;
+}
+
+/** For endpoints that programs call (uploads): no redirect to a page, a 401 in the caller's language. */
+export function requireApiUser({ context }: GuardArgs): Auth {
+  const auth = getAuth(context);
+  if (!auth || !isFullyAuthenticated(auth)) throw httpErrorOf(context, new DomainError("UNAUTHORIZED", "unauthenticated"));
   return auth;
 }
 

@@ -24,6 +24,11 @@ export function translatorFor(context: Readonly<RouterContextProvider>): TFuncti
   return getInstance(context).t;
 }
 
+/** A DomainError as the HTTP error to throw from a loader or action. */
+export function httpErrorOf(context: Readonly<RouterContextProvider>, error: DomainError) {
+  return httpError(error, translatorFor(context));
+}
+
 /** A 400 for a request no form of ours sends (e.g. a hand-made switch request). */
 export function badRequest(context: Readonly<RouterContextProvider>) {
   return httpError(new DomainError("BAD_REQUEST", "badRequest"), translatorFor(context));

@@ -6,6 +6,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { Logger, runMigrations } from "graphile-worker";
 import pg from "pg";
 
 /** The lock key Prisma Migrate uses, so a concurrent `prisma migrate deploy` waits for us. */
@@ -94,5 +95,12 @@ export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promis
     await client.query("SELECT pg_advisory_unlock($1)", [PRISMA_ADVISORY_LOCK]).catch(() => {});
     await client.end();
   }
+  if (dir === MIGRATIONS_DIR) await migrateJobQueue(databaseUrl);
   return applied;
+}
+
+/** The job queue's own schema (graphile_worker), kept by graphile-worker's migrations, which take
+ * their own lock. Installed with ours so the first add_job in a transaction never waits for it. */
+async function migrateJobQueue(databaseUrl: string) {
+  await runMigrations({ connectionString: databaseUrl, logger: new Logger(() => () => {}) });
 }

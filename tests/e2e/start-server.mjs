@@ -8,6 +8,8 @@ import { join } from "node:path";
 
 const root = join(import.meta.dirname, "..", "..");
 const dataDir = join(root, ".data", "e2e-postgres");
+/** Without SMTP_URL the app writes each mail as an .eml file here; tests/e2e/mail.ts reads them. */
+const outboxDir = join(root, ".data", "e2e-outbox");
 const port = process.env.E2E_PORT ?? "3210";
 const pgPort = process.env.E2E_POSTGRES_PORT ?? "54339";
 
@@ -39,6 +41,7 @@ async function stopLeftoverPostgres() {
 
 await stopLeftoverPostgres();
 rmSync(dataDir, { recursive: true, force: true });
+rmSync(outboxDir, { recursive: true, force: true });
 
 const { DATABASE_URL: _ignored, ...inherited } = process.env;
 const child = spawn(process.execPath, [join(root, "node_modules", "tsx", "dist", "cli.mjs"), join(root, "scripts", "start.ts")], {
@@ -50,6 +53,8 @@ const child = spawn(process.execPath, [join(root, "node_modules", "tsx", "dist",
     PORT: port,
     EMBEDDED_POSTGRES_PORT: pgPort,
     EMBEDDED_POSTGRES_DIR: dataDir,
+    MAIL_OUTBOX_DIR: outboxDir,
+    SMTP_URL: "",
   },
 });
 

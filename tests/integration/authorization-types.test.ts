@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { listKeys, issueKey } from "~/api-keys/api-keys.server";
 import type { listAuditEvents } from "~/audit/query.server";
-import type { listMembers } from "~/organizations/organizations.server";
+import type { listMembers } from "~/organizations/members.server";
 import type { authorizeOrganization, OrganizationAccess, SupportAccess } from "~/access/organization-access.server";
 import type { Auth } from "~/auth/session.server";
 import type { requireActiveOrganization } from "~/web/guards.server";
@@ -28,7 +28,7 @@ export function typeChecks() {
     id: "6f1c1f1e-9a1b-4c47-9f57-0c9a4e1f2b3c",
     name: "x",
     slug: "x",
-    logoUrl: null,
+    logoId: null,
     planId: "free",
     billingState: "active",
     requireTwoFactor: false,

@@ -78,7 +78,7 @@ describe("organization access", () => {
     const user = await createUser();
     const { auth } = await signedIn(user.id);
     const org = await createOrganization(auth, { name: "Lockout Inc" });
-    const settings = { name: "Lockout Inc", slug: org.slug, logoUrl: null, requireTwoFactor: true };
+    const settings = { name: "Lockout Inc", slug: org.slug, requireTwoFactor: true };
     expect((await failure(updateOrganizationSettings(auth, org.id, settings))).code).toBe("CONFLICT");
     expect((await prisma.organization.findUniqueOrThrow({ where: { id: org.id } })).requireTwoFactor).toBe(false);
   });
@@ -149,12 +149,12 @@ describe("organization settings are audited", () => {
     const user = await createUser();
     const { auth } = await signedIn(user.id);
     const org = await createOrganization(auth, { name: "Before" });
-    const base = { name: "Before", slug: org.slug, logoUrl: null, requireTwoFactor: false };
+    const base = { name: "Before", slug: org.slug, requireTwoFactor: false };
     const settingsEvents = () => prisma.auditEvent.count({ where: { organizationId: org.id, action: "organization.settings_changed" } });
     await updateOrganizationSettings(auth, org.id, base);
     expect(await settingsEvents()).toBe(0);
-    await updateOrganizationSettings(auth, org.id, { ...base, name: "After", logoUrl: "https://cdn.example.com/logo.png" });
-    await updateOrganizationSettings(auth, org.id, { ...base, name: "Before", logoUrl: "https://cdn.example.com/logo.png" });
+    await updateOrganizationSettings(auth, org.id, { ...base, name: "After", requireTwoFactor: true });
+    await updateOrganizationSettings(auth, org.id, { ...base, name: "Before", requireTwoFactor: true });
     const events = await prisma.auditEvent.findMany({
       where: { organizationId: org.id, action: "organization.settings_changed" },
       orderBy: { id: "asc" },
@@ -163,7 +163,7 @@ describe("organization settings are audited", () => {
     expect(events[0]).toMatchObject({ actorKind: "user", actorId: user.id, targetType: "organization", targetId: org.id });
     expect(events[0]!.details).toEqual({
       name: { from: "Before", to: "After" },
-      logoUrl: { from: null, to: "https://cdn.example.com/logo.png" },
+      requireTwoFactor: { from: false, to: true },
     });
     expect(events[1]!.details).toEqual({ name: { from: "After", to: "Before" } });
   });
@@ -173,9 +173,7 @@ describe("organization settings are audited", () => {
     const { auth } = await signedIn(user.id);
     const first = await createOrganization(auth, { name: "Taken", slug: "taken-slug" });
     const second = await createOrganization(auth, { name: "Second" });
-    await failure(
-      updateOrganizationSettings(auth, second.id, { name: "Second", slug: "taken-slug", logoUrl: null, requireTwoFactor: false }),
-    );
+    await failure(updateOrganizationSettings(auth, second.id, { name: "Second", slug: "taken-slug", requireTwoFactor: false }));
     expect(
       await prisma.auditEvent.count({ where: { organizationId: { in: [first.id, second.id] }, action: "organization.settings_changed" } }),
     ).toBe(0);

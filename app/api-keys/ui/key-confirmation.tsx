@@ -1,9 +1,9 @@
 // Confirming rotate and revoke: a dialog with JavaScript (focus moves in, Esc closes), and the same
 // form on a `?confirm=rotate&key=<id>` view without it.
-import * as Dialog from "@radix-ui/react-dialog";
-import { useEffect, useState, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
+import { ConfirmDialogTrigger } from "~/components/confirm-dialog";
 import { Alert, Button, ButtonLink, Card, buttonClass } from "~/components/ui";
 import type { ApiKeyView } from "~/api-keys/api-keys.server";
 import { KEYS_PAGE_PATH } from "./key-page";
@@ -44,54 +44,17 @@ function ConfirmForm({
 
 export function ConfirmTrigger({ intent, apiKey }: { intent: "rotate" | "revoke"; apiKey: ApiKeyView }) {
   const { t } = useTranslation("apiKeys");
-  const [open, setOpen] = useState(false);
-  const navigation = useNavigation();
-  // Close once the confirmed submission has gone through.
-  useEffect(() => {
-    if (navigation.state === "idle") setOpen(false);
-  }, [navigation.state]);
-  const href = `?confirm=${intent}&key=${encodeURIComponent(apiKey.id)}`;
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      {/* The trigger Radix knows: Esc and Cancel return the focus to it. */}
-      <Dialog.Trigger asChild>
-        <Link
-          to={href}
-          preventScrollReset
-          aria-label={`${t(`${intent}.button`)}: ${apiKey.name}`}
-          onClick={(event) => {
-            // With JavaScript the dialog confirms; without it, the link opens the confirm view.
-            event.preventDefault();
-            setOpen(true);
-          }}
-          className={buttonClass(intent === "revoke" ? "dangerOutline" : "secondary", "flex-1 md:flex-none", "sm")}
-        >
-          {t(`${intent}.button`)}
-        </Link>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50 backdrop-blur-[1px]" />
-        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[min(32rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-6 shadow-xl ring-1 ring-slate-900/5 focus:outline-none">
-          <Dialog.Title className="pr-6 text-base font-semibold text-slate-900 [overflow-wrap:anywhere]">
-            {t(`${intent}.heading`, { name: apiKey.name })}
-          </Dialog.Title>
-          <div className="mt-3">
-            <ConfirmForm
-              intent={intent}
-              apiKey={apiKey}
-              body={<Dialog.Description className="text-sm text-slate-700">{t(`${intent}.body`)}</Dialog.Description>}
-              cancel={
-                <Dialog.Close asChild>
-                  <Button type="button" variant="secondary">
-                    {t("cancel")}
-                  </Button>
-                </Dialog.Close>
-              }
-            />
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <ConfirmDialogTrigger
+      href={`?confirm=${intent}&key=${encodeURIComponent(apiKey.id)}`}
+      label={t(`${intent}.button`)}
+      ariaLabel={`${t(`${intent}.button`)}: ${apiKey.name}`}
+      className={buttonClass(intent === "revoke" ? "dangerOutline" : "secondary", "flex-1 md:flex-none", "sm")}
+      title={t(`${intent}.heading`, { name: apiKey.name })}
+      description={t(`${intent}.body`)}
+      cancelLabel={t("cancel")}
+      renderForm={({ description, cancel }) => <ConfirmForm intent={intent} apiKey={apiKey} body={description} cancel={cancel} />}
+    />
   );
 }
 

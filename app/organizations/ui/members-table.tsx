@@ -1,26 +1,62 @@
-// The organization's members: name, e-mail, role, two-factor status and join date.
+// The organization's members: name, e-mail, role, two-factor status and join date. Those who may
+// manage members change roles here (a small form per row) and remove people (confirmed first).
 import { useTranslation } from "react-i18next";
-import { Badge, Card } from "~/components/ui";
+import { Form, useNavigation } from "react-router";
+import { Badge, Button, Card, controlClass } from "~/components/ui";
 import { useFormats } from "~/components/use-formats";
 import type { Role } from "~/generated/prisma/enums";
+import type { MemberView } from "~/organizations/members.server";
+import { ConfirmTrigger } from "./member-confirmation";
+import { MEMBERS_PAGE_PATH } from "./members-page";
 
-export interface MemberRow {
-  id: string;
-  name: string;
-  email: string;
-  role: Role;
-  since: string;
-  twoFactor: boolean;
+export interface MembersTableProps {
+  members: MemberView[];
+  currentUserId: string;
+  /** The caller's role when they may manage members, else null (read-only list). */
+  managerRole: Role | null;
+  assignableRoles: Role[];
 }
 
-export function MembersTable({ members }: { members: MemberRow[] }) {
+/** Owners' rows are managed by owners only; nobody manages their own row here (they leave instead). */
+function canManageRow(managerRole: Role | null, member: MemberView, currentUserId: string): boolean {
+  if (!managerRole || member.userId === currentUserId) return false;
+  return member.role !== "owner" || managerRole === "owner";
+}
+
+function RoleForm({ member, roles }: { member: MemberView; roles: Role[] }) {
+  const { t } = useTranslation("organizations");
+  const { t: tc } = useTranslation("common");
+  const busy = useNavigation().state !== "idle";
+  const id = `role-${member.userId}`;
+  return (
+    <Form method="post" action={MEMBERS_PAGE_PATH} className="flex items-center gap-2" preventScrollReset>
+      <input type="hidden" name="intent" value="role" />
+      <input type="hidden" name="userId" value={member.userId} />
+      <label htmlFor={id} className="sr-only">
+        {t("members.roleFor", { name: member.name })}
+      </label>
+      <select id={id} name="role" defaultValue={member.role} className={`${controlClass} w-auto`}>
+        {roles.map((role) => (
+          <option key={role} value={role}>
+            {tc(`roles.${role}`)}
+          </option>
+        ))}
+      </select>
+      <Button type="submit" variant="secondary" size="sm" disabled={busy}>
+        {t("members.changeRole")}
+      </Button>
+    </Form>
+  );
+}
+
+export function MembersTable({ members, currentUserId, managerRole, assignableRoles }: MembersTableProps) {
   const { t } = useTranslation("organizations");
   const { t: tc } = useTranslation("common");
   const formats = useFormats();
   return (
     <Card title={t("settings.members")} description={t("settings.memberCount", { count: members.length })}>
       <div className="-mx-5 -my-5 overflow-x-auto">
-        <table className="min-w-full text-sm">
+        <table className="min-w-full text-sm" data-testid="members-table">
           <thead className="bg-slate-50">
             <tr className="text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
               <th scope="col" className="px-5 py-2.5">
@@ -29,39 +65,57 @@ export function MembersTable({ members }: { members: MemberRow[] }) {
               <th scope="col" className="px-3 py-2.5">
                 {t("settings.memberRole")}
               </th>
-              <th scope="col" className="hidden px-3 py-2.5 sm:table-cell">
+              <th scope="col" className="hidden px-3 py-2.5 md:table-cell">
                 {t("settings.twoFactor")}
               </th>
-              <th scope="col" className="hidden px-5 py-2.5 sm:table-cell">
+              <th scope="col" className="hidden px-3 py-2.5 md:table-cell">
                 {t("settings.memberSince")}
               </th>
+              {managerRole ? (
+                <th scope="col" className="px-5 py-2.5">
+                  <span className="sr-only">{t("members.actions")}</span>
+                </th>
+              ) : null}
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
-            {members.map((member) => (
-              <tr key={member.id}>
-                <td className="px-5 py-3">
-                  <p className="font-medium text-slate-900">{member.name}</p>
-                  <p className="break-all text-slate-500">{member.email}</p>
-                </td>
-                <td className="px-3 py-3">
-                  <div className="flex flex-col items-start gap-1">
-                    <Badge tone={member.role === "member" ? "slate" : "brand"}>{tc(`roles.${member.role}`)}</Badge>
-                    <span className="sm:hidden">
-                      <Badge tone={member.twoFactor ? "green" : "amber"}>
-                        {t("settings.twoFactor")}: {member.twoFactor ? t("settings.twoFactorEnabled") : t("settings.twoFactorDisabled")}
-                      </Badge>
-                    </span>
-                  </div>
-                </td>
-                <td className="hidden whitespace-nowrap px-3 py-3 sm:table-cell">
-                  <Badge tone={member.twoFactor ? "green" : "amber"}>
-                    {member.twoFactor ? t("settings.twoFactorEnabled") : t("settings.twoFactorDisabled")}
-                  </Badge>
-                </td>
-                <td className="hidden whitespace-nowrap px-5 py-3 text-slate-600 sm:table-cell">{formats.date(member.since)}</td>
-              </tr>
-            ))}
+            {members.map((member) => {
+              const manageable = canManageRow(managerRole, member, currentUserId);
+              // A role outside what the caller may hand out (an owner, for an admin) is never offered.
+              const roles = assignableRoles.includes(member.role) ? assignableRoles : [member.role, ...assignableRoles];
+              return (
+                <tr key={member.userId} data-testid={`member-${member.email}`}>
+                  <td className="px-5 py-3">
+                    <p className="font-medium text-slate-900 [overflow-wrap:anywhere]">
+                      {member.name}
+                      {member.userId === currentUserId ? (
+                        <span className="ml-1 font-normal text-slate-500">({t("members.you")})</span>
+                      ) : null}
+                    </p>
+                    <p className="break-all text-slate-500">{member.email}</p>
+                    <p className="text-slate-500 md:hidden">{t("members.joined", { date: formats.date(member.joinedAt) })}</p>
+                  </td>
+                  <td className="px-3 py-3">
+                    {manageable ? (
+                      <RoleForm member={member} roles={roles} />
+                    ) : (
+                      <Badge tone={member.role === "member" ? "slate" : "brand"}>{tc(`roles.${member.role}`)}</Badge>
+                    )}
+                  </td>
+                  <td className="hidden whitespace-nowrap px-3 py-3 md:table-cell">
+                    <Badge tone={member.twoFactor ? "green" : "amber"}>
+                      {member.twoFactor ? t("settings.twoFactorEnabled") : t("settings.twoFactorDisabled")}
+                    </Badge>
+                  </td>
+                  <td className="hidden whitespace-nowrap px-3 py-3 text-slate-600 md:table-cell">{formats.date(member.joinedAt)}</td>
+                  {managerRole ? (
+                    <td className="px-5 py-3 text-right">
+                      {manageable ? <ConfirmTrigger confirm={{ intent: "remove", userId: member.userId, name: member.name }} /> : null}
+                    </td>
+                  ) : null}
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       </div>

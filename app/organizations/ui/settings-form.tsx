@@ -1,41 +1,42 @@
-// The organization's general settings form (name, slug, logo URL, two-factor requirement).
-// Read-only for members without organization:update; the route's action saves it.
+// The organization's general settings form: name, slug, logo (upload or remove) and the two-factor
+// requirement. Read-only for members without organization:update; the route's action saves it.
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { FormErrors } from "~/components/form-errors";
 import { Alert, Button, Card, Field } from "~/components/ui";
+import { LOGO_MAX_BYTES, LOGO_TYPES, logoPath } from "~/organizations/logo-path";
 import { organizationSettingsSchema } from "~/organizations/schemas";
 
 export interface SettingsFormValues {
+  id: string;
   name: string;
   slug: string;
-  logoUrl: string | null;
+  logoId: string | null;
   requireTwoFactor: boolean;
 }
 
 export function SettingsForm({
   settings,
   canEdit,
+  ownTwoFactor,
   lastResult,
   saved,
 }: {
   settings: SettingsFormValues;
   canEdit: boolean;
+  /** Whether the signed-in user has two-factor authentication on. */
+  ownTwoFactor: boolean;
   lastResult: SubmissionResult<string[]> | undefined;
   saved: boolean;
 }) {
   const { t } = useTranslation("organizations");
   const { t: tc } = useTranslation("common");
   const [form, fields] = useForm({
+    id: "settings",
     lastResult,
-    defaultValue: {
-      name: settings.name,
-      slug: settings.slug,
-      logoUrl: settings.logoUrl ?? "",
-      requireTwoFactor: settings.requireTwoFactor ? "on" : undefined,
-    },
+    defaultValue: { name: settings.name, slug: settings.slug, requireTwoFactor: settings.requireTwoFactor ? "on" : undefined },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: organizationSettingsSchema }),
     shouldValidate: "onBlur",
   });
@@ -51,7 +52,8 @@ export function SettingsForm({
           <Alert tone="success">{t("settings.saved")}</Alert>
         </div>
       ) : null}
-      <Form method="post" className="max-w-xl space-y-5" {...getFormProps(form)}>
+      <Form method="post" encType="multipart/form-data" className="max-w-xl space-y-5" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="settings" />
         <FormErrors errors={form.errors} id={form.errorId} />
         <fieldset disabled={!canEdit} className="space-y-5">
           <Field
@@ -61,13 +63,40 @@ export function SettingsForm({
             {...getInputProps(fields.name, { type: "text" })}
           />
           <Field label={t("settings.slug")} errors={fields.slug.errors} {...getInputProps(fields.slug, { type: "text" })} />
-          <Field
-            label={t("settings.logoUrl")}
-            hint={t("settings.logoHint")}
-            errors={fields.logoUrl.errors}
-            errorParams={{ max: 2048 }}
-            {...getInputProps(fields.logoUrl, { type: "url" })}
-          />
+          <div className="space-y-2">
+            <p className="text-sm font-medium text-slate-800">{t("settings.logo")}</p>
+            <div className="flex items-center gap-4">
+              {settings.logoId ? (
+                <img
+                  src={logoPath(settings.id, settings.logoId)}
+                  alt={t("settings.logoAlt", { name: settings.name })}
+                  className="h-14 w-14 rounded-md bg-white object-contain ring-1 ring-slate-200"
+                />
+              ) : (
+                <span className="flex h-14 w-14 items-center justify-center rounded-md bg-slate-100 text-xs text-slate-500">
+                  {t("settings.noLogo")}
+                </span>
+              )}
+              <Field
+                label={t("settings.logoUpload")}
+                hint={t("settings.logoHint", { max: LOGO_MAX_BYTES / 1024 })}
+                errors={fields.logo.errors}
+                name={fields.logo.name}
+                id={fields.logo.id}
+                type="file"
+                accept={LOGO_TYPES.join(",")}
+              />
+            </div>
+            {settings.logoId ? (
+              <label className="flex items-center gap-2 text-sm text-slate-700">
+                <input
+                  {...getInputProps(fields.removeLogo, { type: "checkbox" })}
+                  className="h-4 w-4 rounded border-slate-300 accent-brand-600"
+                />
+                {t("settings.removeLogo")}
+              </label>
+            ) : null}
+          </div>
           <div className="flex items-start gap-3 rounded-lg bg-slate-50 p-4 ring-1 ring-inset ring-slate-200">
             <input
               {...getInputProps(fields.requireTwoFactor, { type: "checkbox" })}
@@ -78,6 +107,15 @@ export function SettingsForm({
                 {t("settings.requireTwoFactor")}
               </label>
               <p className="text-sm text-slate-500">{t("settings.requireTwoFactorHint")}</p>
+              {/* Turning it on needs a second factor of one's own (else the caller locks themselves out): say how. */}
+              {canEdit && !ownTwoFactor && !settings.requireTwoFactor ? (
+                <p className="mt-1 text-sm text-slate-700">
+                  {t("settings.ownTwoFactorFirst")}{" "}
+                  <Link to="/dashboard/account/security" className="font-semibold text-brand-600 hover:text-brand-700">
+                    {t("settings.enableTwoFactorLink")}
+                  </Link>
+                </p>
+              ) : null}
             </div>
           </div>
           {canEdit ? <Button type="submit">{tc("actions.save")}</Button> : null}

@@ -79,7 +79,7 @@ export default {
     to: "Bis",
     automatic: "Automatisch",
     slug: "Kürzel",
-    logoUrl: "Logo",
+    logo: "Logo",
     requireTwoFactor: "Zwei-Faktor-Authentifizierung verlangt",
     format: "Format",
     filters: "Filter",

@@ -6,6 +6,7 @@ export default {
   nav: {
     dashboard: "Übersicht",
     organizationSettings: "Organisationseinstellungen",
+    members: "Mitglieder",
     apiKeys: "API-Schlüssel",
     auditLog: "Audit-Protokoll",
     security: "Sicherheit",

@@ -39,6 +39,8 @@ export default {
     passwordTooLong: "Verwenden Sie höchstens {{max}} Zeichen.",
     passwordsDiffer: "Die Passwörter stimmen nicht überein.",
     slug: "Verwenden Sie Kleinbuchstaben, Ziffern und Bindestriche (3–48 Zeichen), beginnend mit Buchstabe oder Ziffer.",
+    slugReserved: "Dieses Kürzel ist reserviert. Wählen Sie ein anderes.",
+    role: "Wählen Sie Inhaber, Admin oder Mitglied.",
     url: "Geben Sie eine https://-Adresse ein.",
     totpCode: "Geben Sie den 6-stelligen Code aus Ihrer Authenticator-App ein.",
     invalidChoice: "Wählen Sie eine der angebotenen Optionen.",
@@ -47,6 +49,35 @@ export default {
     unexpected: "Dieses Feld wird hier nicht erwartet.",
     controlCharacters: "Entfernen Sie Steuerzeichen wie Zeilenumbrüche, Tabulatoren oder NUL.",
     invalidCharacters: "Dieser Text enthält Zeichen, die kein gültiges Unicode sind.",
+  },
+  organization: {
+    logoNotFound: "Dieses Logo gibt es in dieser Organisation nicht. Laden Sie es zuerst hoch.",
+    enableTwoFactorFirst:
+      "Aktivieren Sie zuerst die Zwei-Faktor-Authentifizierung für Ihr eigenes Konto (unter Sicherheit) und schreiben Sie sie dann für die Organisation vor.",
+    confirmNameMismatch: "Geben Sie den Namen der Organisation zur Bestätigung genau so ein, wie er angezeigt wird.",
+  },
+  logo: {
+    empty: "Wählen Sie ein Bild zum Hochladen.",
+    tooLarge: "Das Bild ist zu groß. Verwenden Sie eines mit höchstens {{max}} KB.",
+    unsupportedType: "Die Datei ist kein PNG-, JPEG- oder WebP-Bild.",
+  },
+  member: {
+    notFound: "Diese Person ist kein Mitglied dieser Organisation.",
+    ownerOnly: "Nur Inhaber können jemanden zum Inhaber machen oder einen Inhaber ändern oder entfernen.",
+    lastOwner: "Eine Organisation braucht mindestens einen Inhaber. Machen Sie zuerst jemand anderen zum Inhaber.",
+    lastOwnerCannotLeave:
+      "Sie sind der einzige Inhaber. Machen Sie jemand anderen zum Inhaber, bevor Sie gehen, oder löschen Sie die Organisation.",
+    cannotRemoveSelf: "Um sich selbst zu entfernen, verlassen Sie die Organisation.",
+  },
+  invitation: {
+    notFound: "Diese Einladung gibt es in dieser Organisation nicht.",
+    ownerOnly: "Nur Inhaber können jemanden als Inhaber einladen.",
+    alreadyMember: "Diese Person ist bereits Mitglied der Organisation.",
+    notPending: "Diese Einladung ist nicht mehr offen: Sie wurde bereits angenommen oder zurückgezogen.",
+    expired: "Diese Einladung ist abgelaufen. Laden Sie die Person erneut ein, um einen neuen Link zu senden.",
+    invalidToken:
+      "Dieser Einladungslink ist nicht gültig. Vielleicht wurde die Einladung zurückgezogen oder durch eine neuere E-Mail ersetzt.",
+    wrongAccount: "Diese Einladung wurde an eine andere E-Mail-Adresse gesendet. Melden Sie sich mit dieser Adresse an, um sie anzunehmen.",
   },
   apiKey: {
     unauthorized: "Der API-Schlüssel fehlt, ist ungültig, abgelaufen oder widerrufen.",

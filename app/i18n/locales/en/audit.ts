@@ -67,7 +67,7 @@ export default {
     to: "To",
     automatic: "Automatic",
     slug: "Slug",
-    logoUrl: "Logo",
+    logo: "Logo",
     requireTwoFactor: "Two-factor authentication required",
     format: "Format",
     filters: "Filters",

@@ -4,6 +4,7 @@ export default {
   nav: {
     dashboard: "Dashboard",
     organizationSettings: "Organization settings",
+    members: "Members",
     apiKeys: "API keys",
     auditLog: "Audit log",
     security: "Security",

@@ -38,6 +38,8 @@ export default {
     passwordTooLong: "Use at most {{max}} characters.",
     passwordsDiffer: "The passwords do not match.",
     slug: "Use lowercase letters, digits and hyphens (3–48 characters), starting with a letter or digit.",
+    slugReserved: "This slug is reserved. Choose another one.",
+    role: "Choose owner, admin or member.",
     url: "Enter an https:// URL.",
     totpCode: "Enter the 6-digit code from your authenticator app.",
     invalidChoice: "Choose one of the offered options.",
@@ -46,6 +48,33 @@ export default {
     unexpected: "This field is not expected here.",
     controlCharacters: "Remove control characters such as line breaks, tabs or NUL.",
     invalidCharacters: "This text contains characters that are not valid Unicode.",
+  },
+  organization: {
+    logoNotFound: "This logo does not exist in this organization. Upload it first.",
+    enableTwoFactorFirst:
+      "Enable two-factor authentication for your own account first (under Security), then require it for the organization.",
+    confirmNameMismatch: "Type the organization's name exactly as shown to confirm.",
+  },
+  logo: {
+    empty: "Choose an image to upload.",
+    tooLarge: "The image is too large. Use one of at most {{max}} KB.",
+    unsupportedType: "The file is not a PNG, JPEG or WebP image.",
+  },
+  member: {
+    notFound: "This person is not a member of this organization.",
+    ownerOnly: "Only owners can make someone owner, or change or remove an owner.",
+    lastOwner: "An organization needs at least one owner. Make someone else owner first.",
+    lastOwnerCannotLeave: "You are the only owner. Make someone else owner before you leave, or delete the organization.",
+    cannotRemoveSelf: "To remove yourself, leave the organization instead.",
+  },
+  invitation: {
+    notFound: "This invitation does not exist in this organization.",
+    ownerOnly: "Only owners can invite someone as owner.",
+    alreadyMember: "This person is already a member of the organization.",
+    notPending: "This invitation is no longer pending: it was already accepted or canceled.",
+    expired: "This invitation has expired. Invite the person again to send a new link.",
+    invalidToken: "This invitation link is not valid. It may have been canceled or replaced by a newer invitation mail.",
+    wrongAccount: "This invitation was sent to another e-mail address. Sign in with that address to accept it.",
   },
   apiKey: {
     unauthorized: "The API key is missing, invalid, expired or revoked.",

@@ -1,0 +1,56 @@
+// Background jobs: graphile-worker on the app's own PostgreSQL (docs/decisions/0021-invitations-and-outbox.md).
+// A job is added with SQL inside the caller's transaction, so it exists exactly when the change
+// that asked for it commits: the job table is the transactional outbox. Every app instance runs
+// a worker; graphile-worker locks a job row while one worker runs it (SKIP LOCKED), so several
+// instances never run one job at the same time, and a failed job is retried with exponential
+// backoff (about e^attempt seconds).
+import { Logger, run, runOnce, type Runner, type TaskList } from "graphile-worker";
+import type { Logger as Pino } from "pino";
+import { pool, type Tx } from "~/db.server";
+
+export interface JobOptions {
+  /** At most one waiting job per key: adding another replaces the waiting one (no duplicates). */
+  jobKey?: string;
+  maxAttempts?: number;
+}
+
+/** Adds a job in the caller's transaction (the outbox row commits or rolls back with the change). */
+export async function enqueueJob(tx: Tx, task: string, payload: Record<string, unknown>, options: JobOptions = {}): Promise<void> {
+  await tx.$queryRaw`SELECT (graphile_worker.add_job(
+      ${task},
+      ${JSON.stringify(payload)}::json,
+      job_key => ${options.jobKey ?? null}::text,
+      max_attempts => ${options.maxAttempts ?? null}::int
+    )).id`;
+}
+
+const PINO_LEVEL: Record<string, "error" | "warn" | "info" | "debug"> = { error: "error", warning: "warn", info: "info", debug: "debug" };
+
+function workerLogger(logger: Pino | undefined): Logger {
+  return new Logger((scope) => (level, message, meta) => {
+    if (!logger) return;
+    // Job payloads never reach the log: only the worker's own message and the job's name and id.
+    logger[PINO_LEVEL[String(level)] ?? "info"](
+      { job: scope.taskIdentifier, jobId: scope.jobId, ...(meta?.error ? { err: meta.error } : {}) },
+      message,
+    );
+  });
+}
+
+/** Starts this instance's worker. It listens for new jobs and also polls, so none waits long. */
+export function startWorker(tasks: TaskList, logger?: Pino): Promise<Runner> {
+  return run({
+    pgPool: pool(),
+    taskList: tasks,
+    crontab: "",
+    concurrency: 2,
+    pollInterval: 2_000,
+    noHandleSignals: true,
+    logger: workerLogger(logger),
+  });
+}
+
+/** Runs every job that is due now, then returns (tests, and scripts that must not linger). */
+export function runDueJobs(tasks: TaskList): Promise<void> {
+  return runOnce({ pgPool: pool(), taskList: tasks, logger: workerLogger(undefined) });
+}

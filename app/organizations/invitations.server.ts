@@ -1,0 +1,313 @@
+// Invitations: invite, resend, cancel, accept, and the pending list. The page's actions and the
+// organization.* procedures call these. Each change locks the organization's row (then the
+// invitation's), re-reads, checks, writes, records its event with an idempotency key scoped to
+// organization, action and invitation, and, for a mail, adds the job in the same transaction: the
+// invitation, its event and the outbox row commit together (docs/decisions/0021-invitations-and-outbox.md).
+import { createHash } from "node:crypto";
+import type { Auth } from "~/auth/session.server";
+import { recordAuditEvent, userActor } from "~/audit/record.server";
+import { lockOrganizationRow, prisma, type Tx } from "~/db.server";
+import type { Role } from "~/generated/prisma/enums";
+import { enqueueJob } from "~/jobs/queue.server";
+import type { Language } from "~/i18n/config";
+import { DomainError } from "~/lib/domain-error";
+import { isUuid } from "~/lib/ids";
+import { consumeEach } from "~/lib/rate-limit.server";
+import type { MemberManager } from "./members.server";
+import { inviteRefusal } from "./member-rules";
+import type { InviteMemberInput } from "./schemas";
+
+/** How long an invitation link stays usable. A week covers a holiday; longer links linger. */
+export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+export const SEND_INVITATION_TASK = "send-invitation-mail";
+/** Mail retries: e^1 … e^12 seconds apart, about two days in all. */
+const MAIL_MAX_ATTEMPTS = 12;
+
+/** Where the mail's link points and which language it is written in (the inviter's). */
+export interface MailDelivery {
+  language: Language;
+  origin: string;
+}
+
+export interface InvitationView {
+  id: string;
+  email: string;
+  role: Role;
+  /** "expired" is computed: a pending invitation past its expiry (expiry is not a recorded move). */
+  status: "pending" | "accepted" | "canceled" | "expired";
+  expiresAt: string;
+  createdAt: string;
+  lastSentAt: string | null;
+  invitedBy: { id: string; name: string } | null;
+}
+
+const invitationSelect = {
+  id: true,
+  email: true,
+  role: true,
+  status: true,
+  expiresAt: true,
+  createdAt: true,
+  lastSentAt: true,
+  invitedBy: { select: { id: true, name: true } },
+} as const;
+
+type InvitationRow = {
+  id: string;
+  email: string;
+  role: Role;
+  status: InvitationView["status"];
+  expiresAt: Date;
+  createdAt: Date;
+  lastSentAt: Date | null;
+  invitedBy: { id: string; name: string } | null;
+};
+
+function isExpired(row: { status: string; expiresAt: Date }, now = Date.now()): boolean {
+  return row.status === "pending" && row.expiresAt.getTime() <= now;
+}
+
+function toView(row: InvitationRow): InvitationView {
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    status: isExpired(row) ? "expired" : row.status,
+    expiresAt: row.expiresAt.toISOString(),
+    createdAt: row.createdAt.toISOString(),
+    lastSentAt: row.lastSentAt?.toISOString() ?? null,
+    invitedBy: row.invitedBy,
+  };
+}
+
+/** Pending invitations, newest first; expired ones stay listed (marked) until invited again or canceled. */
+export async function listPendingInvitations(access: MemberManager): Promise<InvitationView[]> {
+  const rows = await prisma.invitation.findMany({
+    where: { organizationId: access.organization.id, status: "pending" },
+    select: invitationSelect,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+  return rows.map(toView);
+}
+
+/** The caller's role under the organization's lock: demoted or removed since the access check means no. */
+async function lockAsManager(tx: Tx, access: MemberManager): Promise<Role> {
+  await lockOrganizationRow(tx, access.organization.id);
+  const membership = await tx.membership.findUnique({
+    where: { organizationId_userId: { organizationId: access.organization.id, userId: access.user.id } },
+    select: { role: true },
+  });
+  if (!membership) throw new DomainError("FORBIDDEN", "notAMember");
+  if (membership.role === "member") throw new DomainError("FORBIDDEN", "missingPermission");
+  return membership.role;
+}
+
+/** Invitation mails count against the organization's and the inviter's hourly budget. */
+function spendMailBudget(access: MemberManager) {
+  return consumeEach([
+    ["invitation.inviter", access.user.id],
+    ["invitation.organization", access.organization.id],
+  ]);
+}
+
+function enqueueInvitationMail(tx: Tx, invitationId: string, delivery: MailDelivery) {
+  return enqueueJob(
+    tx,
+    SEND_INVITATION_TASK,
+    { invitationId, language: delivery.language, origin: delivery.origin },
+    { jobKey: `invitation-mail:${invitationId}`, maxAttempts: MAIL_MAX_ATTEMPTS },
+  );
+}
+
+/**
+ * Invites an address. Inviting an address that already has a pending, unexpired invitation
+ * returns that invitation and changes nothing: no event, no mail (docs/product-rules.md,
+ * Invitation). A pending one that has expired is closed (unrecorded) and a new one issued.
+ */
+export async function inviteMember(
+  access: MemberManager,
+  input: InviteMemberInput,
+  delivery: MailDelivery,
+): Promise<{ invitation: InvitationView; created: boolean }> {
+  const organizationId = access.organization.id;
+  return prisma.$transaction(async (tx) => {
+    const actorRole = await lockAsManager(tx, access);
+    const refusal = inviteRefusal(actorRole, input.role);
+    if (refusal) throw new DomainError("FORBIDDEN", refusal);
+    const member = await tx.membership.findFirst({ where: { organizationId, user: { email: input.email } }, select: { id: true } });
+    if (member) throw new DomainError("CONFLICT", "invitation.alreadyMember");
+    const pending = await tx.invitation.findFirst({
+      where: { organizationId, email: input.email, status: "pending" },
+      select: invitationSelect,
+    });
+    if (pending && !isExpired(pending)) return { invitation: toView(pending), created: false };
+    if (pending) await tx.invitation.update({ where: { id: pending.id }, data: { status: "expired" }, select: { id: true } });
+    await spendMailBudget(access);
+    const created = await tx.invitation.create({
+      data: {
+        organizationId,
+        email: input.email,
+        role: input.role,
+        invitedById: access.user.id,
+        expiresAt: new Date(Date.now() + INVITATION_LIFETIME_MS),
+      },
+      select: invitationSelect,
+    });
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: "invitation.sent",
+      actor: userActor(access.user),
+      target: { type: "invitation", id: created.id },
+      details: { role: created.role },
+      idempotencyKey: `invitation.sent/${created.id}`,
+    });
+    await enqueueInvitationMail(tx, created.id, delivery);
+    return { invitation: toView(created), created: true };
+  });
+}
+
+/** Locks one of the organization's invitations (404 for ids of other organizations or none). */
+async function lockInvitation(tx: Tx, organizationId: string, invitationId: string): Promise<InvitationRow> {
+  if (!isUuid(invitationId)) throw new DomainError("NOT_FOUND", "invitation.notFound");
+  const locked = await tx.$queryRaw<unknown[]>`
+    SELECT 1 FROM invitations WHERE id = ${invitationId}::uuid AND organization_id = ${organizationId}::uuid FOR UPDATE`;
+  if (locked.length === 0) throw new DomainError("NOT_FOUND", "invitation.notFound");
+  return tx.invitation.findUniqueOrThrow({ where: { id: invitationId }, select: invitationSelect });
+}
+
+function assertPending(row: InvitationRow) {
+  if (row.status !== "pending") throw new DomainError("CONFLICT", "invitation.notPending");
+  if (isExpired(row)) throw new DomainError("CONFLICT", "invitation.expired");
+}
+
+/** Sends the mail again with a new link (the old one stops working). Not an issuance: no event. */
+export async function resendInvitation(access: MemberManager, invitationId: string, delivery: MailDelivery): Promise<InvitationView> {
+  return prisma.$transaction(async (tx) => {
+    await lockAsManager(tx, access);
+    const invitation = await lockInvitation(tx, access.organization.id, invitationId);
+    assertPending(invitation);
+    await spendMailBudget(access);
+    await enqueueInvitationMail(tx, invitation.id, delivery);
+    return toView(invitation);
+  });
+}
+
+/** Cancels a pending invitation (expired ones too: canceling clears them from the list). */
+export async function cancelInvitation(access: MemberManager, invitationId: string): Promise<InvitationView> {
+  const organizationId = access.organization.id;
+  return prisma.$transaction(async (tx) => {
+    await lockAsManager(tx, access);
+    const invitation = await lockInvitation(tx, organizationId, invitationId);
+    if (invitation.status !== "pending") throw new DomainError("CONFLICT", "invitation.notPending");
+    const canceled = await tx.invitation.update({
+      where: { id: invitation.id },
+      data: { status: "canceled", tokenHash: null },
+      select: invitationSelect,
+    });
+    await recordAuditEvent(tx, {
+      organizationId,
+      action: "invitation.canceled",
+      actor: userActor(access.user),
+      target: { type: "invitation", id: invitation.id },
+      details: {},
+      idempotencyKey: `invitation.canceled/${invitation.id}`,
+    });
+    return toView(canceled);
+  });
+}
+
+/** SHA-256 of a token; only this is stored. Tokens carry 256 random bits, so a fast hash is enough. */
+export function hashInvitationToken(token: string): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(createHash("sha256").update(token, "utf8").digest());
+}
+
+export function newInvitationToken(): { token: string; hash: Uint8Array<ArrayBuffer> } {
+  const token = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+  return { token, hash: hashInvitationToken(token) };
+}
+
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** What the accept page shows for a link, without changing anything. */
+export type InvitationPreview =
+  | { state: "invalid" }
+  | {
+      state: "pending" | "expired" | "accepted";
+      organizationName: string;
+      email: string;
+      role: Role;
+      inviterName: string | null;
+      expiresAt: string;
+    };
+
+export async function previewInvitation(token: string): Promise<InvitationPreview> {
+  if (!TOKEN_PATTERN.test(token)) return { state: "invalid" };
+  const row = await prisma.invitation.findUnique({
+    where: { tokenHash: hashInvitationToken(token) },
+    select: {
+      status: true,
+      email: true,
+      role: true,
+      expiresAt: true,
+      organization: { select: { name: true } },
+      invitedBy: { select: { name: true } },
+    },
+  });
+  if (!row || row.status === "canceled" || row.status === "expired") return { state: "invalid" };
+  return {
+    state: row.status === "accepted" ? "accepted" : isExpired(row) ? "expired" : "pending",
+    organizationName: row.organization.name,
+    email: row.email,
+    role: row.role,
+    inviterName: row.invitedBy?.name ?? null,
+    expiresAt: row.expiresAt.toISOString(),
+  };
+}
+
+/**
+ * Accepts with the signed-in account whose e-mail the invitation names. The status change, the
+ * membership and the event commit in one transaction (docs/product-rules.md, Recording rule 5);
+ * a cancel racing with it waits for the invitation's lock, so exactly one of them wins.
+ */
+export async function acceptInvitation(auth: Auth, token: string): Promise<{ organizationId: string; role: Role }> {
+  if (!TOKEN_PATTERN.test(token)) throw new DomainError("NOT_FOUND", "invitation.invalidToken");
+  const hash = hashInvitationToken(token);
+  const found = await prisma.invitation.findUnique({ where: { tokenHash: hash }, select: { id: true, organizationId: true } });
+  if (!found) throw new DomainError("NOT_FOUND", "invitation.invalidToken");
+  return prisma.$transaction(async (tx) => {
+    await lockOrganizationRow(tx, found.organizationId);
+    const locked = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM invitations WHERE id = ${found.id}::uuid AND token_hash = ${hash} FOR UPDATE`;
+    // Canceled, or replaced by a newer mail's link, while we waited for the lock.
+    if (locked.length === 0) throw new DomainError("NOT_FOUND", "invitation.invalidToken");
+    const invitation = await tx.invitation.findUniqueOrThrow({
+      where: { id: found.id },
+      select: { id: true, email: true, role: true, status: true, expiresAt: true, organization: { select: { requireTwoFactor: true } } },
+    });
+    if (invitation.status !== "pending") throw new DomainError("CONFLICT", "invitation.notPending");
+    if (isExpired(invitation)) throw new DomainError("CONFLICT", "invitation.expired");
+    if (invitation.email !== auth.user.email.toLowerCase()) throw new DomainError("FORBIDDEN", "invitation.wrongAccount");
+    if (invitation.organization.requireTwoFactor && !auth.user.twoFactorEnabled) {
+      throw new DomainError("FORBIDDEN", "twoFactorRequiredByOrganization");
+    }
+    const member = await tx.membership.findUnique({
+      where: { organizationId_userId: { organizationId: found.organizationId, userId: auth.user.id } },
+      select: { id: true },
+    });
+    if (member) throw new DomainError("CONFLICT", "invitation.alreadyMember");
+    await tx.invitation.update({ where: { id: invitation.id }, data: { status: "accepted" }, select: { id: true } });
+    await tx.membership.create({
+      data: { organizationId: found.organizationId, userId: auth.user.id, role: invitation.role },
+      select: { id: true },
+    });
+    await recordAuditEvent(tx, {
+      organizationId: found.organizationId,
+      action: "invitation.accepted",
+      actor: userActor(auth.user),
+      target: { type: "invitation", id: invitation.id },
+      details: { role: invitation.role, userId: auth.user.id },
+      idempotencyKey: `invitation.accepted/${invitation.id}`,
+    });
+    return { organizationId: found.organizationId, role: invitation.role };
+  });
+}

@@ -1,0 +1,18 @@
+// Shared by the members page's parts: its path, and the action's typed answer.
+import type { SubmissionResult } from "@conform-to/react";
+
+export const MEMBERS_PAGE_PATH = "/dashboard/organization-settings/members";
+
+/** What a successful action reports, for the page's confirmation message. */
+export type MemberActionOutcome =
+  | { intent: "invite"; email: string; created: boolean }
+  | { intent: "resend" | "cancel"; email: string }
+  | { intent: "role"; name: string; role: string; changed: boolean }
+  | { intent: "remove"; name: string };
+
+export interface MemberActionData {
+  reply: SubmissionResult<string[]>;
+  /** Which form was submitted, so its errors show beside it. */
+  intent: string | null;
+  outcome: MemberActionOutcome | null;
+}
