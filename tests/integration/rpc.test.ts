@@ -1,24 +1,8 @@
 // The /rpc wire format of docs/contract.md, through the same handler the server uses.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { handleRpcFetchRequest } from "~/rpc/handler.server";
 import { createOrganizationWith, createUser, signedIn } from "../factories";
-
-interface Call {
-  body?: string;
-  token?: string;
-  headers?: Record<string, string>;
-}
-
-async function rpc(path: string, { body = JSON.stringify({ json: {} }), token, headers = {} }: Call = {}) {
-  const request = new Request(`http://localhost/rpc/${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { cookie: `session=${token}` } : {}), ...headers },
-    body,
-  });
-  const response = await handleRpcFetchRequest(request, "127.0.0.1");
-  return { status: response.status, json: ((await response.json()) as { json: unknown }).json as Record<string, unknown> };
-}
+import { rpc } from "../rpc";
 
 describe("/rpc", () => {
   it("organization.list answers the caller's organizations in {json: ...}", async () => {

@@ -2,6 +2,7 @@
 // this test file's database, and keeps everything it prints, so tests can read its logs.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../scripts/lib/free-port.ts";
 
@@ -32,6 +33,9 @@ export async function startProductionServer(databaseUrl: string): Promise<Produc
       HOST: "127.0.0.1",
       LOG_LEVEL: "info",
       APP_ORIGIN: "",
+      // Mail as .eml files in a folder of this run, never the repository's .data/outbox.
+      SMTP_URL: "",
+      MAIL_OUTBOX_DIR: join(tmpdir(), `keyledger-outbox-${port}`),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
