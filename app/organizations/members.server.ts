@@ -103,16 +103,17 @@ export async function updateMemberRole(access: MemberManager, userId: string, ro
   });
 }
 
-/** Removes another member. Removing yourself is leaving (a separate action, with its own rule). */
-export async function removeMember(access: MemberManager, userId: string): Promise<void> {
+/** Removes another member and answers who it was. Removing yourself is leaving (its own rule). */
+export async function removeMember(access: MemberManager, userId: string): Promise<MemberView> {
   const organizationId = access.organization.id;
   if (userId === access.user.id) throw new DomainError("CONFLICT", "member.cannotRemoveSelf");
-  await prisma.$transaction(async (tx) => {
+  return prisma.$transaction(async (tx) => {
     const members = await lockMembers(tx, organizationId);
     const actor = callerRole(members, access);
     const role = targetRole(members, userId);
     const refusal = removalRefusal(actor, role, members.ownerCount);
     if (refusal) throw new DomainError(refusal === "member.lastOwner" ? "CONFLICT" : "FORBIDDEN", refusal);
+    const removed = await memberView(tx, organizationId, userId);
     await deleteMembership(tx, organizationId, userId);
     await recordAuditEvent(tx, {
       organizationId,
@@ -121,6 +122,7 @@ export async function removeMember(access: MemberManager, userId: string): Promi
       target: { type: "user", id: userId },
       details: { role, reason: "removed" },
     });
+    return removed;
   });
 }
 

@@ -22,7 +22,6 @@ import { MembersTable } from "~/organizations/ui/members-table";
 import { mailDeliveryFor } from "~/web/mail-delivery.server";
 import { parseForm, withFormErrors } from "~/web/forms.server";
 import { requireActiveOrganization } from "~/web/guards.server";
-import { orHttpError } from "~/web/http-errors.server";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);
@@ -63,7 +62,8 @@ export async function action(args: Route.ActionArgs) {
   if (submission.status !== "success") return data<MemberActionData>({ reply: submission.reply(), intent, outcome: null }, { status: 400 });
   const input = submission.value;
   if (input.intent === "leave") {
-    await orHttpError(args.context, () => leaveOrganization(access));
+    const left = await withFormErrors(args.context, submission, () => leaveOrganization(access));
+    if (!left.ok) return data<MemberActionData>({ reply: left.reply, intent, outcome: null }, left.init);
     throw redirect("/dashboard");
   }
   const manager = await requireActiveOrganization(args, "member:manage");
@@ -81,11 +81,8 @@ export async function action(args: Route.ActionArgs) {
         const member = await updateMemberRole(manager, input.userId, input.role);
         return { intent: "role", name: member.name, role: member.role, changed: true };
       }
-      case "remove": {
-        const name = (await listMembers(manager)).find((m) => m.userId === input.userId)?.name ?? input.userId;
-        await removeMember(manager, input.userId);
-        return { intent: "remove", name };
-      }
+      case "remove":
+        return { intent: "remove", name: (await removeMember(manager, input.userId)).name };
     }
   });
   if (!result.ok) return data<MemberActionData>({ reply: result.reply, intent, outcome: null }, result.init);

@@ -145,10 +145,18 @@ describe("inviting", () => {
   it("limits invitation mails per inviter and hour, with Retry-After, and records nothing when refused", async () => {
     const { org, token } = await setup();
     for (let i = 0; i < 20; i++) {
-      const ok = await call("organization/inviteMember", token, { organizationId: org.id, email: `limit-${i}@example.com`, role: "member" });
+      const ok = await call("organization/inviteMember", token, {
+        organizationId: org.id,
+        email: `limit-${i}@example.com`,
+        role: "member",
+      });
       expect(ok.status).toBe(200);
     }
-    const refused = await call("organization/inviteMember", token, { organizationId: org.id, email: "one-more@example.com", role: "member" });
+    const refused = await call("organization/inviteMember", token, {
+      organizationId: org.id,
+      email: "one-more@example.com",
+      role: "member",
+    });
     expect(refused.status).toBe(429);
     expect(refused.json).toMatchObject({ code: "TOO_MANY_REQUESTS" });
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -163,7 +171,9 @@ describe("inviting", () => {
     try {
       await invitations.inviteMember(manager, { email, role: "member" }, delivery);
       await deliverMail();
-      const job = await prisma.$queryRaw<{ attempts: number; last_error: string | null }[]>`SELECT attempts, last_error FROM graphile_worker.jobs`;
+      const job = await prisma.$queryRaw<
+        { attempts: number; last_error: string | null }[]
+      >`SELECT attempts, last_error FROM graphile_worker.jobs`;
       expect(job).toHaveLength(1);
       expect(job[0]!.attempts).toBe(1);
       expect(job[0]!.last_error).toBeTruthy();
@@ -195,10 +205,14 @@ describe("inviting", () => {
 
   it("an audit insert that fails rolls the invitation and its outbox job back", async () => {
     const { org, manager } = await setup();
-    await prisma.$executeRawUnsafe(`CREATE FUNCTION fail_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit down'; END $$`);
+    await prisma.$executeRawUnsafe(
+      `CREATE FUNCTION fail_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit down'; END $$`,
+    );
     await prisma.$executeRawUnsafe(`CREATE TRIGGER fail_audit BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION fail_audit()`);
     try {
-      await expect(invitations.inviteMember(manager, { email: "rollback@example.com", role: "member" }, delivery)).rejects.toThrow(/audit down/);
+      await expect(invitations.inviteMember(manager, { email: "rollback@example.com", role: "member" }, delivery)).rejects.toThrow(
+        /audit down/,
+      );
     } finally {
       await prisma.$executeRawUnsafe(`DROP TRIGGER fail_audit ON audit_events`);
       await prisma.$executeRawUnsafe(`DROP FUNCTION fail_audit()`);
@@ -222,14 +236,19 @@ describe("accepting", () => {
     const invitee = await createUser({ email });
     const { auth } = await signedIn(invitee.id);
     expect(await invitations.acceptInvitation(auth, token)).toEqual({ organizationId: org.id, role: "admin" });
-    expect(await prisma.membership.findUnique({ where: { organizationId_userId: { organizationId: org.id, userId: invitee.id } } })).toMatchObject({
+    expect(
+      await prisma.membership.findUnique({ where: { organizationId_userId: { organizationId: org.id, userId: invitee.id } } }),
+    ).toMatchObject({
       role: "admin",
     });
     const events = await eventsOf(org.id, "invitation.accepted");
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ actorId: invitee.id, targetId: invitation.id, details: { role: "admin", userId: invitee.id } });
     // Twice: refused, nothing new.
-    expect(await failure(invitations.acceptInvitation(auth, token))).toMatchObject({ code: "CONFLICT", messageKey: "invitation.notPending" });
+    expect(await failure(invitations.acceptInvitation(auth, token))).toMatchObject({
+      code: "CONFLICT",
+      messageKey: "invitation.notPending",
+    });
     expect(await eventsOf(org.id, "invitation.accepted")).toHaveLength(1);
     expect((await invitations.previewInvitation(token)).state).toBe("accepted");
   });
@@ -238,7 +257,10 @@ describe("accepting", () => {
     const { org, email, invitation, token, manager } = await invited();
     const other = await createUser();
     const { auth: otherAuth } = await signedIn(other.id);
-    expect(await failure(invitations.acceptInvitation(otherAuth, token))).toMatchObject({ code: "FORBIDDEN", messageKey: "invitation.wrongAccount" });
+    expect(await failure(invitations.acceptInvitation(otherAuth, token))).toMatchObject({
+      code: "FORBIDDEN",
+      messageKey: "invitation.wrongAccount",
+    });
     for (const bad of ["", "x", "A".repeat(43), token.slice(0, -1), `${token}A`, "../../etc", "🙂".repeat(20)]) {
       expect(await failure(invitations.acceptInvitation(otherAuth, bad))).toMatchObject({ code: "NOT_FOUND" });
     }
@@ -269,7 +291,8 @@ describe("accepting", () => {
       expect(events).toHaveLength(1);
       const stored = await prisma.invitation.findUniqueOrThrow({ where: { id: invitation.id } });
       const member = await prisma.membership.count({ where: { organizationId: org.id, userId: invitee.id } });
-      if (accepted.status === "fulfilled") expect([events[0]!.action, stored.status, member]).toEqual(["invitation.accepted", "accepted", 1]);
+      if (accepted.status === "fulfilled")
+        expect([events[0]!.action, stored.status, member]).toEqual(["invitation.accepted", "accepted", 1]);
       else expect([events[0]!.action, stored.status, member]).toEqual(["invitation.canceled", "canceled", 0]);
     }
   });
@@ -304,7 +327,9 @@ describe("accepting", () => {
   it("an expired invitation is replaced by a new one when the address is invited again (expiry itself is not recorded)", async () => {
     const { org, email, invitation, manager } = await invited();
     await prisma.invitation.update({ where: { id: invitation.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    expect(await failure(invitations.resendInvitation(manager, invitation.id, delivery))).toMatchObject({ messageKey: "invitation.expired" });
+    expect(await failure(invitations.resendInvitation(manager, invitation.id, delivery))).toMatchObject({
+      messageKey: "invitation.expired",
+    });
     const again = await invitations.inviteMember(manager, { email, role: "member" }, delivery);
     expect(again.created).toBe(true);
     expect(again.invitation.id).not.toBe(invitation.id);
@@ -317,7 +342,11 @@ describe("another organization's ids", () => {
   it("answer 404 and change nothing", async () => {
     const mine = await setup();
     const theirs = await setup();
-    const { invitation } = await invitations.inviteMember(theirs.manager, { email: `theirs-${Date.now()}@example.com`, role: "member" }, delivery);
+    const { invitation } = await invitations.inviteMember(
+      theirs.manager,
+      { email: `theirs-${Date.now()}@example.com`, role: "member" },
+      delivery,
+    );
     expect(await failure(invitations.cancelInvitation(mine.manager, invitation.id))).toMatchObject({ code: "NOT_FOUND" });
     expect(await failure(invitations.resendInvitation(mine.manager, invitation.id, delivery))).toMatchObject({ code: "NOT_FOUND" });
     const viaRpc = await call("organization/cancelInvitation", mine.token, { organizationId: mine.org.id, invitationId: invitation.id });

@@ -153,8 +153,8 @@ describe("organization settings are audited", () => {
     const settingsEvents = () => prisma.auditEvent.count({ where: { organizationId: org.id, action: "organization.settings_changed" } });
     await updateOrganizationSettings(auth, org.id, base);
     expect(await settingsEvents()).toBe(0);
-    await updateOrganizationSettings(auth, org.id, { ...base, name: "After", requireTwoFactor: true });
-    await updateOrganizationSettings(auth, org.id, { ...base, name: "Before", requireTwoFactor: true });
+    await updateOrganizationSettings(auth, org.id, { ...base, name: "After", slug: `${org.slug}-x` });
+    await updateOrganizationSettings(auth, org.id, { ...base, name: "Before", slug: `${org.slug}-x` });
     const events = await prisma.auditEvent.findMany({
       where: { organizationId: org.id, action: "organization.settings_changed" },
       orderBy: { id: "asc" },
@@ -163,7 +163,7 @@ describe("organization settings are audited", () => {
     expect(events[0]).toMatchObject({ actorKind: "user", actorId: user.id, targetType: "organization", targetId: org.id });
     expect(events[0]!.details).toEqual({
       name: { from: "Before", to: "After" },
-      requireTwoFactor: { from: false, to: true },
+      slug: { from: org.slug, to: `${org.slug}-x` },
     });
     expect(events[1]!.details).toEqual({ name: { from: "After", to: "Before" } });
   });

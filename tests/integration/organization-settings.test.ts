@@ -32,7 +32,19 @@ async function failure(promise: Promise<unknown>) {
 describe("slugs", () => {
   it("accepts lowercase letters, digits and single hyphens, and lower-cases what it gets", () => {
     expect(slugSchema.parse("  Acme-Corp-42 ")).toBe("acme-corp-42");
-    for (const bad of ["ab", "-acme", "acme-", "ac me", "acme_corp", "acme--corp", "ácme", "a".repeat(49), "acme\u0000", "acme/..", "ａｃｍｅ"]) {
+    for (const bad of [
+      "ab",
+      "-acme",
+      "acme-",
+      "ac me",
+      "acme_corp",
+      "acme--corp",
+      "ácme",
+      "a".repeat(49),
+      "acme\u0000",
+      "acme/..",
+      "ａｃｍｅ",
+    ]) {
       expect(slugSchema.safeParse(bad).success, bad).toBe(false);
     }
   });
@@ -101,7 +113,10 @@ describe("logos", () => {
     await updateOrganizationSettings(await updater(), { logoId: logo.id });
     await updateOrganizationSettings(await updater(), { logoId: logo.id });
     await updateOrganizationSettings(await updater(), { logoId: null });
-    expect((await settingsEvents(org.id)).map((e) => e.details)).toEqual([{ logo: { from: null, to: logo.id } }, { logo: { from: logo.id, to: null } }]);
+    expect((await settingsEvents(org.id)).map((e) => e.details)).toEqual([
+      { logo: { from: null, to: logo.id } },
+      { logo: { from: logo.id, to: null } },
+    ]);
     const stored = await prisma.organizationLogo.findUniqueOrThrow({ where: { id: logo.id } });
     expect(Buffer.from(stored.bytes)).toEqual(IMAGES.png);
   });
@@ -168,12 +183,17 @@ describe("deleting an organization", () => {
 
   it("needs the owner, a fresh session and the exact name; refusals change nothing", async () => {
     const { org, token, adminSession, auth } = await populated();
-    expect((await call("organization/delete", adminSession.token, { organizationId: org.id, confirmName: "To be deleted" })).status).toBe(403);
+    expect((await call("organization/delete", adminSession.token, { organizationId: org.id, confirmName: "To be deleted" })).status).toBe(
+      403,
+    );
     expect((await call("organization/delete", token, { organizationId: org.id, confirmName: "to be deleted" })).status).toBe(400);
     expect((await call("organization/delete", token, { organizationId: org.id })).status).toBe(400);
     const stale = { ...auth, session: { ...auth.session, authenticatedAt: new Date(Date.now() - 60 * 60 * 1000) } };
     const access = await authorizeOrganization(auth, org.id, "organization:delete");
-    expect(await failure(deleteOrganization(access, stale, "To be deleted"))).toMatchObject({ code: "FORBIDDEN", messageKey: "freshSessionRequired" });
+    expect(await failure(deleteOrganization(access, stale, "To be deleted"))).toMatchObject({
+      code: "FORBIDDEN",
+      messageKey: "freshSessionRequired",
+    });
     expect(await prisma.organization.count({ where: { id: org.id } })).toBe(1);
   });
 

@@ -31,8 +31,8 @@ afterAll(async () => {
 });
 
 const sameOrigin = () => ({ Origin: server.origin, "Sec-Fetch-Site": "same-origin" });
-const upload = (organizationId: string, body: Uint8Array, headers: Record<string, string>) =>
-  fetch(`${server.origin}/api/organizations/${organizationId}/logos`, { method: "POST", body, headers: { ...sameOrigin(), ...headers } });
+const upload = (organizationId: string, bytes: Uint8Array, headers: Record<string, string>) =>
+  fetch(`${server.origin}/api/organizations/${organizationId}/logos`, { method: "POST", body: new Uint8Array(bytes), headers: { ...sameOrigin(), ...headers } });
 
 describe("logo upload and serving", () => {
   it("stores a PNG sent as the body, whatever type it claims, and serves it with safe headers to members only", async () => {
@@ -51,7 +51,10 @@ describe("logo upload and serving", () => {
     // Strangers learn nothing: signed out, another organization's owner, or the logo asked for under another organization.
     expect((await fetch(url)).status).toBe(404);
     expect((await fetch(url, { headers: { Cookie: cookies.globexOwner } })).status).toBe(404);
-    expect((await fetch(`${server.origin}/api/organizations/${ids.globex}/logos/${logoId}`, { headers: { Cookie: cookies.globexOwner } })).status).toBe(404);
+    expect(
+      (await fetch(`${server.origin}/api/organizations/${ids.globex}/logos/${logoId}`, { headers: { Cookie: cookies.globexOwner } }))
+        .status,
+    ).toBe(404);
   });
 
   it("refuses what is not a PNG, JPEG or WebP (whatever it claims), translated; and members, strangers and cross-site posts", async () => {
@@ -91,7 +94,9 @@ describe("logo upload and serving", () => {
     expect(organization.logoId).not.toBeNull();
     const logo = await prisma.organizationLogo.findUniqueOrThrow({ where: { id: organization.logoId! } });
     expect(logo.contentType).toBe("image/webp");
-    expect(await prisma.auditEvent.count({ where: { organizationId: ids.acme, action: "organization.settings_changed" } })).toBe(before + 1);
+    expect(await prisma.auditEvent.count({ where: { organizationId: ids.acme, action: "organization.settings_changed" } })).toBe(
+      before + 1,
+    );
   });
 });
 
@@ -104,14 +109,18 @@ describe("pages without JavaScript", () => {
     const html = await page.text();
     expect(html).toContain("Invite someone");
     expect(html).toContain("This person or invitation no longer exists here.");
-    const memberView = await (await fetch(`${server.origin}/dashboard/organization-settings/members`, { headers: { Cookie: cookies.member } })).text();
+    const memberView = await (
+      await fetch(`${server.origin}/dashboard/organization-settings/members`, { headers: { Cookie: cookies.member } })
+    ).text();
     expect(memberView).not.toContain("Invite someone");
     expect(memberView).toContain("owner@acme.test");
   });
 
   it("the accept page answers any token with a page (never 500), keeps out of caches, and says an unknown link is not valid", async () => {
     for (const token of ["", "x", "A".repeat(43), "%00", "<script>", "🙂".repeat(50)]) {
-      const page = await fetch(`${server.origin}/invitations/accept?token=${encodeURIComponent(token)}`, { headers: { "Accept-Language": "de" } });
+      const page = await fetch(`${server.origin}/invitations/accept?token=${encodeURIComponent(token)}`, {
+        headers: { "Accept-Language": "de" },
+      });
       expect(page.status, token).toBe(200);
       expect(page.headers.get("cache-control")).toBe("no-store");
       expect(await page.text()).toContain("Dieser Einladungslink ist nicht gültig.");
@@ -119,7 +128,16 @@ describe("pages without JavaScript", () => {
   });
 
   it("the disabled raw organization routes answer 404", async () => {
-    for (const path of ["invite-member", "accept-invitation", "cancel-invitation", "reject-invitation", "update", "update-member-role", "remove-member", "leave"]) {
+    for (const path of [
+      "invite-member",
+      "accept-invitation",
+      "cancel-invitation",
+      "reject-invitation",
+      "update",
+      "update-member-role",
+      "remove-member",
+      "leave",
+    ]) {
       const response = await fetch(`${server.origin}/api/auth/organization/${path}`, {
         method: "POST",
         headers: { ...sameOrigin(), Cookie: cookies.owner, "Content-Type": "application/json" },
