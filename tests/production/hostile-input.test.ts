@@ -37,6 +37,9 @@ const WATCHED_TABLES: Record<string, string> = {
   // Sessions may slide their expiry; who they belong to and what they point at may not change.
   sessions: "SELECT id, user_id, active_organization_id, two_factor_verified, authenticated_at FROM sessions",
   support_actions: "SELECT * FROM support_actions",
+  organization_logos: "SELECT id, organization_id, content_type, byte_size FROM organization_logos",
+  // No refused request may leave a mail behind to be sent.
+  mail_jobs: "SELECT id, task_identifier FROM graphile_worker.jobs",
 };
 
 async function fingerprint(): Promise<Record<string, string>> {
@@ -483,6 +486,55 @@ describe("hostile input against the production server", () => {
         path: fc.constantFrom("auditLog/actors", "support/auditLog/actors"),
         cookie: fc.constantFrom("owner", "staff"),
         input: fc.record({ organizationId: badJsonField }),
+      }),
+      fc.record({
+        path: fc.constant("organization/inviteMember"),
+        cookie: fc.constantFrom("owner", "member"),
+        input: fc.record({
+          organizationId: fc.oneof(fc.constant(0).map(acme), badJsonField),
+          email: fc.oneof(badJsonField, fc.constantFrom("owner@acme.test", "OWNER@ACME.TEST", "a@b", "x@example.com\u0000")),
+          role: fc.oneof(badJsonField, fc.constantFrom("superuser", "Owner", "")),
+        }),
+      }),
+      fc.record({
+        path: fc.constantFrom("organization/resendInvitation", "organization/cancelInvitation"),
+        cookie: fc.constantFrom("owner", "member"),
+        input: fc.record({ organizationId: fc.constant(0).map(acme), invitationId: fc.oneof(badJsonField, fc.uuid()) }),
+      }),
+      fc.record({
+        path: fc.constant("organization/acceptInvitation"),
+        cookie: fc.constantFrom("owner", "member"),
+        input: fc.record({ token: fc.oneof(badJsonField, fc.base64String({ minLength: 40, maxLength: 48 })) }),
+      }),
+      fc.record({
+        path: fc.constantFrom("organization/updateMemberRole", "organization/removeMember"),
+        cookie: fc.constantFrom("owner", "member"),
+        input: fc.record({
+          organizationId: fc.constant(0).map(acme),
+          userId: fc.oneof(badJsonField, fc.uuid()),
+          role: fc.oneof(badJsonField, fc.constantFrom("owner", "admin", "member")),
+        }),
+      }),
+      fc.record({
+        path: fc.constant("organization/update"),
+        cookie: fc.constantFrom("owner", "member"),
+        input: fc.record(
+          {
+            organizationId: fc.constant(0).map(acme),
+            name: badJsonField,
+            slug: fc.oneof(badJsonField, fc.constantFrom("admin", "globex", "a", "UPPER CASE")),
+            logoId: fc.oneof(badJsonField, fc.uuid()),
+          },
+          { requiredKeys: ["organizationId", "name"] },
+        ),
+      }),
+      fc.record({
+        path: fc.constantFrom("organization/delete", "organization/leave", "organization/members", "organization/invitations"),
+        cookie: fc.constantFrom("owner", "member"),
+        input: fc.record(
+          { organizationId: fc.oneof(badJsonField, fc.uuid()), confirmName: badJsonField },
+          { requiredKeys: ["organizationId"] },
+        ),
       }),
       fc.record({
         path: fc.constant("apiKey/authenticate"),
