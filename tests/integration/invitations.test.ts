@@ -109,6 +109,37 @@ describe("inviting", () => {
     expect(await eventsOf(org.id, "invitation.sent")).toHaveLength(1);
   });
 
+  it("through /rpc: differently-cased addresses are one invitee; malformed and overlong ones are 400 with nothing written", async () => {
+    const { org, token } = await setup();
+    const stamp = Date.now();
+    const first = await call("organization/inviteMember", token, {
+      organizationId: org.id,
+      email: `Bob.${stamp}@Example.COM`,
+      role: "member",
+    });
+    expect(first.status).toBe(200);
+    expect(first.json).toMatchObject({ email: `bob.${stamp}@example.com`, status: "pending" });
+    const again = await call("organization/inviteMember", token, {
+      organizationId: org.id,
+      email: ` BOB.${stamp}@example.com `,
+      role: "member",
+    });
+    expect(again.json).toMatchObject({ id: first.json.id });
+    for (const email of ["not-an-address", "a@", "@b.c", `${"x".repeat(250)}@example.com`, "bob@example.com\u0000", "", 42, null]) {
+      const refused = await call(
+        "organization/inviteMember",
+        token,
+        { organizationId: org.id, email, role: "member" },
+        { "accept-language": "de" },
+      );
+      expect(refused.status, String(email)).toBe(400);
+      expect(refused.json).toMatchObject({ code: "BAD_REQUEST", message: "Die Anfrage hat nicht die erwartete Form." });
+    }
+    expect(await prisma.invitation.count({ where: { organizationId: org.id } })).toBe(1);
+    expect(await eventsOf(org.id)).toHaveLength(1);
+    expect(await jobCount()).toBe(1);
+  });
+
   it("two simultaneous invites of one address make one invitation, one event and one mail", async () => {
     const { org, manager } = await setup();
     const email = `race-${Date.now()}@example.com`;
@@ -230,6 +261,15 @@ describe("accepting", () => {
     const [received] = await mail.waitFor(email);
     return { ...context, email, invitation, token: tokenFrom(received!) };
   }
+
+  it("organization.acceptInvitation answers {organizationId, role} to the invitee's session", async () => {
+    const { org, email, token } = await invited();
+    const invitee = await createUser({ email });
+    const session = await signedIn(invitee.id);
+    const answer = await call("organization/acceptInvitation", session.token, { token });
+    expect(answer).toMatchObject({ status: 200, json: { organizationId: org.id, role: "admin" } });
+    expect((await call("organization/acceptInvitation", session.token, { token })).status).toBe(409);
+  });
 
   it("makes the invitee a member with the invited role, and records invitation.accepted once", async () => {
     const { org, email, invitation, token } = await invited();

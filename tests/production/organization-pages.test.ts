@@ -32,7 +32,11 @@ afterAll(async () => {
 
 const sameOrigin = () => ({ Origin: server.origin, "Sec-Fetch-Site": "same-origin" });
 const upload = (organizationId: string, bytes: Uint8Array, headers: Record<string, string>) =>
-  fetch(`${server.origin}/api/organizations/${organizationId}/logos`, { method: "POST", body: new Uint8Array(bytes), headers: { ...sameOrigin(), ...headers } });
+  fetch(`${server.origin}/api/organizations/${organizationId}/logos`, {
+    method: "POST",
+    body: new Uint8Array(bytes),
+    headers: { ...sameOrigin(), ...headers },
+  });
 
 describe("logo upload and serving", () => {
   it("stores a PNG sent as the body, whatever type it claims, and serves it with safe headers to members only", async () => {
