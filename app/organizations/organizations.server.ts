@@ -18,11 +18,13 @@ export interface OrganizationSummary {
   role: Role;
 }
 
-/** The user's organizations with their plans, by name (the app shell's switcher and dashboard). */
-export async function listOrganizationsWithPlanOf(userId: string): Promise<(OrganizationSummary & { planId: string })[]> {
+/** The user's organizations with their plans and logos, by name (the app shell's switcher and dashboard). */
+export async function listOrganizationsWithPlanOf(
+  userId: string,
+): Promise<(OrganizationSummary & { planId: string; logoId: string | null })[]> {
   const memberships = await prisma.membership.findMany({
     where: { userId },
-    select: { role: true, organization: { select: { id: true, name: true, slug: true, planId: true } } },
+    select: { role: true, organization: { select: { id: true, name: true, slug: true, planId: true, logoId: true } } },
     orderBy: [{ organization: { name: "asc" } }, { organizationId: "asc" }],
   });
   return memberships.map(({ role, organization }) => ({ ...organization, role }));

@@ -7,6 +7,7 @@ import type { AppShellData } from "~/shell/app-shell.server";
 import { LanguageSwitch } from "~/components/language-switch";
 import { Logo } from "~/components/logo";
 import { cx } from "~/components/ui";
+import { logoPath } from "~/organizations/logo-path";
 
 type LayoutData = AppShellData;
 
@@ -134,6 +135,14 @@ function OrganizationSwitcher({ loaderData, idPrefix }: { loaderData: LayoutData
         {t("orgSwitcher.label")}
       </label>
       <div className="flex gap-2">
+        {loaderData.active?.logoId ? (
+          // Decorative: the select beside it names the organization.
+          <img
+            src={logoPath(loaderData.active.id, loaderData.active.logoId)}
+            alt=""
+            className="h-9 w-9 shrink-0 rounded-md bg-white object-contain ring-1 ring-slate-200"
+          />
+        ) : null}
         <div className="relative min-w-0 flex-1">
           <select
             id={selectId}
