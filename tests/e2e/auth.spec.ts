@@ -32,6 +32,8 @@ test.describe("accounts", () => {
     ).toBeVisible();
     await page.getByRole("complementary").getByRole("link", { name: "Organization settings" }).click();
     await expect(page).toHaveURL(/\/dashboard\/organization-settings$/);
+    await page.getByRole("complementary").getByRole("link", { name: "Members" }).click();
+    await expect(page).toHaveURL(/\/dashboard\/organization-settings\/members$/);
     await expect(page.getByRole("cell", { name: demo.acmeAdmin })).toBeVisible();
   });
 

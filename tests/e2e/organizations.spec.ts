@@ -28,6 +28,7 @@ test.describe("organizations", () => {
     await expect(page.getByTestId("active-organization")).toHaveText(`Alpha ${suffix}`);
     await page.goto("/dashboard/organization-settings");
     await expect(page.getByLabel("Name", { exact: true })).toHaveValue(`Alpha ${suffix}`);
+    await page.goto("/dashboard/organization-settings/members");
     await expect(page.getByRole("cell", { name: "Owner" })).toBeVisible();
   });
 

@@ -7,9 +7,9 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dirname, "..", "..");
-const dataDir = join(root, ".data", "e2e-postgres");
+const dataDir = process.env.E2E_DATA_DIR ?? join(root, ".data", "e2e-postgres");
 /** Without SMTP_URL the app writes each mail as an .eml file here; tests/e2e/mail.ts reads them. */
-const outboxDir = join(root, ".data", "e2e-outbox");
+const outboxDir = process.env.E2E_OUTBOX_DIR ?? join(root, ".data", "e2e-outbox");
 const port = process.env.E2E_PORT ?? "3210";
 const pgPort = process.env.E2E_POSTGRES_PORT ?? "54339";
 
