@@ -9,6 +9,7 @@ import { ErrorPanel } from "~/components/error-page";
 import { FormErrors } from "~/components/form-errors";
 import { titleMeta } from "~/components/page-title";
 import { Alert, Card, PageHeader } from "~/components/ui";
+import { useHydrated } from "~/components/use-hydrated";
 import { getInstance } from "~/i18n/i18next.server";
 import { cancelInvitation, inviteMember, listPendingInvitations, resendInvitation } from "~/organizations/invitations.server";
 import { assignableRoles } from "~/organizations/member-rules";
@@ -105,9 +106,11 @@ function OutcomeMessage({ outcome }: { outcome: MemberActionOutcome }) {
 export default function MembersPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("organizations");
   const { managerRole } = loaderData;
+  const hydrated = useHydrated();
   const formErrors = actionData?.intent !== "invite" ? (actionData?.reply.error?.[""] ?? undefined) : undefined;
   return (
-    <div className="space-y-6" data-testid="members-page">
+    // data-hydrated: the browser tests wait for it before using the dialogs.
+    <div className="space-y-6" data-testid="members-page" data-hydrated={hydrated ? "true" : undefined}>
       <PageHeader title={t("members.title")} description={t("members.description", { name: loaderData.organizationName })} />
       {actionData?.outcome ? <OutcomeMessage outcome={actionData.outcome} /> : null}
       {formErrors ? <FormErrors errors={formErrors} /> : null}

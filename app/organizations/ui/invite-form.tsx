@@ -23,7 +23,7 @@ export function InviteForm({ roles, lastResult }: { roles: Role[]; lastResult: S
   });
   const roleError = useFieldError(fields.role.errors);
   return (
-    <Card title={t("invite.title")} description={t("invite.description")} id="invite">
+    <Card title={t("invite.title")} description={t("invite.description")} id="invite-someone">
       <Form method="post" action={MEMBERS_PAGE_PATH} className="space-y-4" {...getFormProps(form)} preventScrollReset>
         <input type="hidden" name="intent" value="invite" />
         <FormErrors errors={form.errors} id={form.errorId} />
