@@ -29,13 +29,18 @@ function RoleForm({ member, roles }: { member: MemberView; roles: Role[] }) {
   const busy = useNavigation().state !== "idle";
   const id = `role-${member.userId}`;
   return (
-    <Form method="post" action={MEMBERS_PAGE_PATH} className="flex items-center gap-2" preventScrollReset>
+    <Form
+      method="post"
+      action={MEMBERS_PAGE_PATH}
+      className="flex flex-col items-stretch gap-2 sm:flex-row sm:items-center"
+      preventScrollReset
+    >
       <input type="hidden" name="intent" value="role" />
       <input type="hidden" name="userId" value={member.userId} />
       <label htmlFor={id} className="sr-only">
         {t("members.roleFor", { name: member.name })}
       </label>
-      <select id={id} name="role" defaultValue={member.role} className={`${controlClass} w-auto`}>
+      <select id={id} name="role" defaultValue={member.role} className={`${controlClass} sm:w-auto`}>
         {roles.map((role) => (
           <option key={role} value={role}>
             {tc(`roles.${role}`)}
@@ -72,7 +77,7 @@ export function MembersTable({ members, currentUserId, managerRole, assignableRo
                 {t("settings.memberSince")}
               </th>
               {managerRole ? (
-                <th scope="col" className="px-5 py-2.5">
+                <th scope="col" className="hidden px-5 py-2.5 md:table-cell">
                   <span className="sr-only">{t("members.actions")}</span>
                 </th>
               ) : null}
@@ -85,19 +90,25 @@ export function MembersTable({ members, currentUserId, managerRole, assignableRo
               const roles = assignableRoles.includes(member.role) ? assignableRoles : [member.role, ...assignableRoles];
               return (
                 <tr key={member.userId} data-testid={`member-${member.email}`}>
-                  <td className="px-5 py-3">
+                  <td className="min-w-[9rem] px-5 py-3">
                     <p className="font-medium text-slate-900 [overflow-wrap:anywhere]">
                       {member.name}
                       {member.userId === currentUserId ? (
                         <span className="ml-1 font-normal text-slate-500">({t("members.you")})</span>
                       ) : null}
                     </p>
-                    <p className="break-all text-slate-500">{member.email}</p>
+                    <p className="text-slate-500 [overflow-wrap:anywhere]">{member.email}</p>
                     <p className="text-slate-500 md:hidden">{t("members.joined", { date: formats.date(member.joinedAt) })}</p>
                   </td>
                   <td className="px-3 py-3">
                     {manageable ? (
-                      <RoleForm member={member} roles={roles} />
+                      <div className="space-y-2">
+                        <RoleForm member={member} roles={roles} />
+                        {/* On narrow screens the action column is hidden: Remove sits under the role. */}
+                        <div className="md:hidden">
+                          <ConfirmTrigger confirm={{ intent: "remove", userId: member.userId, name: member.name }} />
+                        </div>
+                      </div>
                     ) : (
                       <Badge tone={member.role === "member" ? "slate" : "brand"}>{tc(`roles.${member.role}`)}</Badge>
                     )}
@@ -109,7 +120,7 @@ export function MembersTable({ members, currentUserId, managerRole, assignableRo
                   </td>
                   <td className="hidden whitespace-nowrap px-3 py-3 text-slate-600 md:table-cell">{formats.date(member.joinedAt)}</td>
                   {managerRole ? (
-                    <td className="px-5 py-3 text-right">
+                    <td className="hidden px-5 py-3 text-right md:table-cell">
                       {manageable ? <ConfirmTrigger confirm={{ intent: "remove", userId: member.userId, name: member.name }} /> : null}
                     </td>
                   ) : null}
