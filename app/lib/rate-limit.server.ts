@@ -73,10 +73,15 @@ export async function consumeEach(entries: [PolicyName, string][]): Promise<void
       await consume(policy, key);
       taken.push([policy, key]);
     } catch (error) {
-      await Promise.all(taken.map(([p, k]) => refund(p, k)));
+      await refundEach(taken);
       throw error;
     }
   }
+}
+
+/** Gives back one point of each policy (what consumeEach took). */
+export async function refundEach(entries: [PolicyName, string][]): Promise<void> {
+  await Promise.all(entries.map(([policy, key]) => refund(policy, key)));
 }
 
 /** Gives back one point consumed for an attempt that turned out to be legitimate. */

@@ -1,9 +1,10 @@
 // The invitation mail and the job that sends it. The job runs after the invitation committed
-// (docs/decisions/0021-invitations-and-outbox.md). It makes the link's token only now, stores its
-// hash and sends while holding the invitation's lock, and commits only once the mail server has
-// accepted the message: a link that was never delivered never works, a failed send keeps the
-// previous link valid, and a cancel or accept waits until the send is done. The job's payload
-// holds no token, so none is ever stored in plain text.
+// (docs/decisions/0021-invitations-and-outbox.md). It makes the link's token only now, sends, and
+// stores the token's hash only once the mail server has accepted the message: a link that was
+// never delivered never works and a failed send keeps the previous link valid. Nothing is locked
+// during the send, so a cancel or accept never waits for a mail server; one that lands during the
+// send wins, and the link in that mail then does not work. The job's payload holds no token, so
+// none is ever stored in plain text.
 import type { Task } from "graphile-worker";
 import { renderToStaticMarkup } from "react-dom/server";
 import { z } from "zod";
@@ -81,34 +82,29 @@ export const sendInvitationMail: Task = async (rawPayload, helpers) => {
     return;
   }
   const { invitationId, language, origin } = payload.data;
-  await prisma.$transaction(
-    async (tx) => {
-      const rows = await tx.$queryRaw<{ id: string }[]>`
-        SELECT id FROM invitations WHERE id = ${invitationId}::uuid AND status = 'pending' AND expires_at > now() FOR UPDATE`;
-      // Canceled, accepted, expired or deleted with its organization since: nothing to send.
-      if (rows.length === 0) return;
-      const invitation = await tx.invitation.findUniqueOrThrow({
-        where: { id: invitationId },
-        select: {
-          email: true,
-          role: true,
-          expiresAt: true,
-          organization: { select: { name: true } },
-          invitedBy: { select: { name: true } },
-        },
-      });
-      const { token, hash } = newInvitationToken();
-      await tx.invitation.update({ where: { id: invitationId }, data: { tokenHash: hash, lastSentAt: new Date() }, select: { id: true } });
-      const mail = invitationMail(language, {
-        organization: invitation.organization.name,
-        inviter: invitation.invitedBy?.name ?? null,
-        role: invitation.role,
-        url: acceptUrl(origin, token),
-        expiresAt: invitation.expiresAt,
-      });
-      await sendMail({ to: invitation.email, ...mail, messageId: `<invitation-${invitationId}-${helpers.job.id}@keyledger>` });
-    },
-    // The mail server's own timeouts (app/mail) end a hung send well before this.
-    { timeout: 60_000, maxWait: 10_000 },
-  );
+  const stillOpen = { id: invitationId, status: "pending" as const, expiresAt: { gt: new Date() } };
+  const invitation = await prisma.invitation.findFirst({
+    where: stillOpen,
+    select: { email: true, role: true, expiresAt: true, organization: { select: { name: true } }, invitedBy: { select: { name: true } } },
+  });
+  // Canceled, accepted, expired or deleted with its organization since: nothing to send.
+  if (!invitation) return;
+  const { token, hash } = newInvitationToken();
+  const madeAt = new Date();
+  const mail = invitationMail(language, {
+    organization: invitation.organization.name,
+    inviter: invitation.invitedBy?.name ?? null,
+    role: invitation.role,
+    url: acceptUrl(origin, token),
+    expiresAt: invitation.expiresAt,
+  });
+  // No transaction or lock is held over the network: a slow mail server delays only this job.
+  await sendMail({ to: invitation.email, ...mail, messageId: `<invitation-${invitationId}-${helpers.job.id}@keyledger>` });
+  // The link starts working now, if the invitation is still open and no newer link was made
+  // meanwhile (a resend's job may overtake this one).
+  const stored = await prisma.invitation.updateMany({
+    where: { ...stillOpen, OR: [{ lastSentAt: null }, { lastSentAt: { lt: madeAt } }] },
+    data: { tokenHash: hash, lastSentAt: madeAt },
+  });
+  if (stored.count === 0) helpers.logger.info("invitation closed or sent again while its mail was sent: this mail's link does not work");
 };

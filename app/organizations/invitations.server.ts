@@ -6,13 +6,14 @@
 import { createHash } from "node:crypto";
 import type { Auth } from "~/auth/session.server";
 import { recordAuditEvent, userActor } from "~/audit/record.server";
-import { lockOrganizationRow, prisma, type Tx } from "~/db.server";
+import { prisma, type Tx } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
 import { enqueueJob } from "~/jobs/queue.server";
 import type { Language } from "~/i18n/config";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
-import { consumeEach } from "~/lib/rate-limit.server";
+import { consumeEach, refundEach, type PolicyName } from "~/lib/rate-limit.server";
+import { lockOrganization } from "./organization-lock.server";
 import type { MemberManager } from "./members.server";
 import { inviteRefusal } from "./member-rules";
 import type { InviteMemberInput } from "./schemas";
@@ -92,7 +93,7 @@ export async function listPendingInvitations(access: MemberManager): Promise<Inv
 
 /** The caller's role under the organization's lock: demoted or removed since the access check means no. */
 async function lockAsManager(tx: Tx, access: MemberManager): Promise<Role> {
-  await lockOrganizationRow(tx, access.organization.id);
+  await lockOrganization(tx, access.organization.id);
   const membership = await tx.membership.findUnique({
     where: { organizationId_userId: { organizationId: access.organization.id, userId: access.user.id } },
     select: { role: true },
@@ -102,12 +103,27 @@ async function lockAsManager(tx: Tx, access: MemberManager): Promise<Role> {
   return membership.role;
 }
 
-/** Invitation mails count against the organization's and the inviter's hourly budget. */
-function spendMailBudget(access: MemberManager) {
-  return consumeEach([
+/**
+ * Invitation mails count against the organization's and the inviter's hourly budget. The points
+ * are taken before the transaction and given back when no mail was queued: the limiter has its own
+ * connections from the shared pool, and taking one while a transaction holds another (and the
+ * organization's lock) would let a burst of invites starve the pool.
+ */
+async function withMailBudget<T>(access: MemberManager, work: () => Promise<T>, mailQueued: (result: T) => boolean): Promise<T> {
+  const budgets: [PolicyName, string][] = [
     ["invitation.inviter", access.user.id],
     ["invitation.organization", access.organization.id],
-  ]);
+  ];
+  await consumeEach(budgets);
+  let result: T;
+  try {
+    result = await work();
+  } catch (error) {
+    await refundEach(budgets);
+    throw error;
+  }
+  if (!mailQueued(result)) await refundEach(budgets);
+  return result;
 }
 
 function enqueueInvitationMail(tx: Tx, invitationId: string, delivery: MailDelivery) {
@@ -130,40 +146,41 @@ export async function inviteMember(
   delivery: MailDelivery,
 ): Promise<{ invitation: InvitationView; created: boolean }> {
   const organizationId = access.organization.id;
-  return prisma.$transaction(async (tx) => {
-    const actorRole = await lockAsManager(tx, access);
-    const refusal = inviteRefusal(actorRole, input.role);
-    if (refusal) throw new DomainError("FORBIDDEN", refusal);
-    const member = await tx.membership.findFirst({ where: { organizationId, user: { email: input.email } }, select: { id: true } });
-    if (member) throw new DomainError("CONFLICT", "invitation.alreadyMember");
-    const pending = await tx.invitation.findFirst({
-      where: { organizationId, email: input.email, status: "pending" },
-      select: invitationSelect,
-    });
-    if (pending && !isExpired(pending)) return { invitation: toView(pending), created: false };
-    if (pending) await tx.invitation.update({ where: { id: pending.id }, data: { status: "expired" }, select: { id: true } });
-    await spendMailBudget(access);
-    const created = await tx.invitation.create({
-      data: {
+  const invite = () =>
+    prisma.$transaction(async (tx) => {
+      const actorRole = await lockAsManager(tx, access);
+      const refusal = inviteRefusal(actorRole, input.role);
+      if (refusal) throw new DomainError("FORBIDDEN", refusal);
+      const member = await tx.membership.findFirst({ where: { organizationId, user: { email: input.email } }, select: { id: true } });
+      if (member) throw new DomainError("CONFLICT", "invitation.alreadyMember");
+      const pending = await tx.invitation.findFirst({
+        where: { organizationId, email: input.email, status: "pending" },
+        select: invitationSelect,
+      });
+      if (pending && !isExpired(pending)) return { invitation: toView(pending), created: false };
+      if (pending) await tx.invitation.update({ where: { id: pending.id }, data: { status: "expired" }, select: { id: true } });
+      const created = await tx.invitation.create({
+        data: {
+          organizationId,
+          email: input.email,
+          role: input.role,
+          invitedById: access.user.id,
+          expiresAt: new Date(Date.now() + INVITATION_LIFETIME_MS),
+        },
+        select: invitationSelect,
+      });
+      await recordAuditEvent(tx, {
         organizationId,
-        email: input.email,
-        role: input.role,
-        invitedById: access.user.id,
-        expiresAt: new Date(Date.now() + INVITATION_LIFETIME_MS),
-      },
-      select: invitationSelect,
+        action: "invitation.sent",
+        actor: userActor(access.user),
+        target: { type: "invitation", id: created.id },
+        details: { role: created.role },
+        idempotencyKey: `invitation.sent/${created.id}`,
+      });
+      await enqueueInvitationMail(tx, created.id, delivery);
+      return { invitation: toView(created), created: true };
     });
-    await recordAuditEvent(tx, {
-      organizationId,
-      action: "invitation.sent",
-      actor: userActor(access.user),
-      target: { type: "invitation", id: created.id },
-      details: { role: created.role },
-      idempotencyKey: `invitation.sent/${created.id}`,
-    });
-    await enqueueInvitationMail(tx, created.id, delivery);
-    return { invitation: toView(created), created: true };
-  });
+  return withMailBudget(access, invite, (result) => result.created);
 }
 
 /** Locks one of the organization's invitations (404 for ids of other organizations or none). */
@@ -182,14 +199,15 @@ function assertPending(row: InvitationRow) {
 
 /** Sends the mail again with a new link (the old one stops working). Not an issuance: no event. */
 export async function resendInvitation(access: MemberManager, invitationId: string, delivery: MailDelivery): Promise<InvitationView> {
-  return prisma.$transaction(async (tx) => {
-    await lockAsManager(tx, access);
-    const invitation = await lockInvitation(tx, access.organization.id, invitationId);
-    assertPending(invitation);
-    await spendMailBudget(access);
-    await enqueueInvitationMail(tx, invitation.id, delivery);
-    return toView(invitation);
-  });
+  const resend = () =>
+    prisma.$transaction(async (tx) => {
+      await lockAsManager(tx, access);
+      const invitation = await lockInvitation(tx, access.organization.id, invitationId);
+      assertPending(invitation);
+      await enqueueInvitationMail(tx, invitation.id, delivery);
+      return toView(invitation);
+    });
+  return withMailBudget(access, resend, () => true);
 }
 
 /** Cancels a pending invitation (expired ones too: canceling clears them from the list). */
@@ -275,7 +293,7 @@ export async function acceptInvitation(auth: Auth, token: string): Promise<{ org
   const found = await prisma.invitation.findUnique({ where: { tokenHash: hash }, select: { id: true, organizationId: true } });
   if (!found) throw new DomainError("NOT_FOUND", "invitation.invalidToken");
   return prisma.$transaction(async (tx) => {
-    await lockOrganizationRow(tx, found.organizationId);
+    await lockOrganization(tx, found.organizationId);
     const locked = await tx.$queryRaw<{ id: string }[]>`
       SELECT id FROM invitations WHERE id = ${found.id}::uuid AND token_hash = ${hash} FOR UPDATE`;
     // Canceled, or replaced by a newer mail's link, while we waited for the lock.

@@ -10,6 +10,7 @@ import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
 import { consume } from "~/lib/rate-limit.server";
 import { LOGO_MAX_BYTES, LOGO_TYPES } from "./logo-path";
+import { lockOrganization } from "./organization-lock.server";
 
 /** Uploads kept per organization besides the one in use: enough to switch back, not a file store. */
 const KEPT_UPLOADS = 5;
@@ -34,6 +35,9 @@ export async function storeLogo(
   const organizationId = access.organization.id;
   const id = uuidv4();
   await prisma.$transaction(async (tx) => {
+    // Under the organization's lock, so a settings change that picks an older upload cannot
+    // interleave with the prune below, and an organization deleted meanwhile is a 404.
+    await lockOrganization(tx, organizationId);
     await tx.organizationLogo.create({
       data: { id, organizationId, contentType, bytes: new Uint8Array(bytes), byteSize: bytes.byteLength, uploadedById: access.user.id },
       select: { id: true },

@@ -5,10 +5,11 @@
 // (docs/product-rules.md, Recording rules 1-3).
 import type { OrganizationAccess } from "~/access/organization-access.server";
 import { recordAuditEvent, userActor } from "~/audit/record.server";
-import { lockOrganizationRow, prisma, type Tx } from "~/db.server";
+import { prisma, type Tx } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
+import { lockOrganization } from "./organization-lock.server";
 import { leaveRefusal, removalRefusal, roleChangeRefusal } from "./member-rules";
 
 export type MemberManager = OrganizationAccess<"member:manage">;
@@ -46,7 +47,7 @@ interface LockedMembers {
 
 /** Locks the organization and reads every member's role under the lock. */
 async function lockMembers(tx: Tx, organizationId: string): Promise<LockedMembers> {
-  await lockOrganizationRow(tx, organizationId);
+  await lockOrganization(tx, organizationId);
   const rows = await tx.membership.findMany({ where: { organizationId }, select: { userId: true, role: true } });
   const roles = new Map(rows.map((r) => [r.userId, r.role]));
   return { roleOf: (userId) => roles.get(userId), ownerCount: rows.filter((r) => r.role === "owner").length };

@@ -5,9 +5,10 @@ import type { AuditDetails } from "~/audit/catalog";
 import { recordAuditEvent, userActor } from "~/audit/record.server";
 import { isFresh, setActiveOrganization, type Auth } from "~/auth/session.server";
 import { DEFAULT_PLAN } from "~/billing/plans";
-import { isUniqueViolation, lockOrganizationRow, prisma } from "~/db.server";
+import { isUniqueViolation, prisma } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
 import { DomainError } from "~/lib/domain-error";
+import { lockOrganization } from "./organization-lock.server";
 import { moveSessionsOff } from "./members.server";
 import { slugFromName, type OrganizationInput, type OrganizationUpdate } from "./schemas";
 
@@ -115,7 +116,7 @@ export async function updateOrganizationSettings(
   }
   try {
     return await prisma.$transaction(async (tx) => {
-      await lockOrganizationRow(tx, organizationId);
+      await lockOrganization(tx, organizationId);
       const current = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: settingsSelect });
       if (input.logoId && input.logoId !== current.logoId) {
         const owned = await tx.organizationLogo.findUnique({
@@ -165,7 +166,7 @@ export async function deleteOrganization(
   if (!isFresh(auth)) throw new DomainError("FORBIDDEN", "freshSessionRequired");
   const organizationId = access.organization.id;
   await prisma.$transaction(async (tx) => {
-    await lockOrganizationRow(tx, organizationId);
+    await lockOrganization(tx, organizationId);
     const current = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { name: true } });
     if (confirmName.trim().normalize("NFC") !== current.name) throw new DomainError("BAD_REQUEST", "organization.confirmNameMismatch");
     const caller = await tx.membership.findUnique({

@@ -79,7 +79,9 @@ export default function AcceptInvitation({ loaderData, actionData }: Route.Compo
   };
   return (
     <AuthLayout heading={t("accept.heading")}>
-      <div className="space-y-5" data-testid="accept-invitation">
+      {/* Invited addresses can be long words: let them break anywhere (inherited by the warning and
+          the "Sign in as …" button), so nothing runs out of its box or widens the page on phones. */}
+      <div className="space-y-5 [overflow-wrap:anywhere]" data-testid="accept-invitation">
         <p className="text-sm text-slate-700">{t("accept.body", values)}</p>
         <p className="text-sm text-slate-500">{t("accept.forAddress", { email: invitation.email })}</p>
         {invitation.state === "expired" ? (

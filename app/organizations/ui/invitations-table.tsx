@@ -26,7 +26,7 @@ export function InvitationsTable({ invitations }: { invitations: InvitationView[
             >
               <div className="min-w-0 flex-1 text-sm">
                 <p className="flex flex-wrap items-center gap-2">
-                  <span className="font-medium text-slate-900 break-all">{invitation.email}</span>
+                  <span className="font-medium text-slate-900 [overflow-wrap:anywhere]">{invitation.email}</span>
                   <Badge tone={invitation.role === "member" ? "slate" : "brand"}>{tc(`roles.${invitation.role}`)}</Badge>
                   {invitation.status === "expired" ? <Badge tone="amber">{t("invitations.expired")}</Badge> : null}
                 </p>
@@ -40,7 +40,9 @@ export function InvitationsTable({ invitations }: { invitations: InvitationView[
                     : t("invitations.notSentYet")}
                 </p>
               </div>
-              <div className="flex gap-2">
+              {/* Each button on one line; on phones the second moves below rather than both wrapping
+                  their words ("Einladung / zurückziehen"). */}
+              <div className="flex flex-wrap gap-2 whitespace-nowrap">
                 {invitation.status === "pending" ? (
                   <Form method="post" action={MEMBERS_PAGE_PATH} preventScrollReset>
                     <input type="hidden" name="intent" value="resend" />

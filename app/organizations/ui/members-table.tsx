@@ -40,7 +40,9 @@ function RoleForm({ member, roles }: { member: MemberView; roles: Role[] }) {
       <label htmlFor={id} className="sr-only">
         {t("members.roleFor", { name: member.name })}
       </label>
-      <select id={id} name="role" defaultValue={member.role} className={`${controlClass} sm:w-auto`}>
+      {/* Never narrower than its longest role name: on phones the column is narrow, and German's
+          "Administrator" was cut off. */}
+      <select id={id} name="role" defaultValue={member.role} className={`${controlClass} min-w-max sm:w-auto`}>
         {roles.map((role) => (
           <option key={role} value={role}>
             {tc(`roles.${role}`)}
@@ -64,10 +66,12 @@ export function MembersTable({ members, currentUserId, managerRole, assignableRo
         <table className="min-w-full text-sm" data-testid="members-table">
           <thead className="bg-slate-50">
             <tr className="text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-              <th scope="col" className="px-5 py-2.5">
+              {/* The same 24 px between columns as elsewhere; on phones the role column is the last one
+                  shown, so it keeps the card's 20 px edge, like the name column on the left. */}
+              <th scope="col" className="pl-5 pr-3 py-2.5">
                 {t("settings.memberName")}
               </th>
-              <th scope="col" className="px-3 py-2.5">
+              <th scope="col" className="pl-3 pr-5 py-2.5 md:pr-3">
                 {t("settings.memberRole")}
               </th>
               <th scope="col" className="hidden px-3 py-2.5 md:table-cell">
@@ -90,7 +94,7 @@ export function MembersTable({ members, currentUserId, managerRole, assignableRo
               const roles = assignableRoles.includes(member.role) ? assignableRoles : [member.role, ...assignableRoles];
               return (
                 <tr key={member.userId} data-testid={`member-${member.email}`}>
-                  <td className="min-w-[9rem] px-5 py-3">
+                  <td className="min-w-[8.5rem] pl-5 pr-3 py-3">
                     <p className="font-medium text-slate-900 [overflow-wrap:anywhere]">
                       {member.name}
                       {member.userId === currentUserId ? (
@@ -100,7 +104,7 @@ export function MembersTable({ members, currentUserId, managerRole, assignableRo
                     <p className="text-slate-500 [overflow-wrap:anywhere]">{member.email}</p>
                     <p className="text-slate-500 md:hidden">{t("members.joined", { date: formats.date(member.joinedAt) })}</p>
                   </td>
-                  <td className="px-3 py-3">
+                  <td className="pl-3 pr-5 py-3 md:pr-3">
                     {manageable ? (
                       <div className="space-y-2">
                         <RoleForm member={member} roles={roles} />
