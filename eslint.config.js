@@ -24,6 +24,7 @@ const LAYERS = {
   shell: { files: ["app/shell/**"], specifiers: ["~/shell/*"] },
   rpc: { files: ["app/rpc/**"], specifiers: ["~/rpc/*"] },
   edge: { files: ["app/edge/**"], specifiers: ["~/edge/*"] },
+  client: { files: ["app/client/**"], specifiers: ["~/client/*"] },
   routes: { files: ["app/routes/**", "app/root.tsx", "app/routes.ts", "app/entry.client.tsx"], specifiers: ["~/routes/*"] },
   entry: { files: ["app/entry.server.tsx"], specifiers: ["~/entry.server"] },
 };
@@ -48,7 +49,9 @@ const MAY_IMPORT = {
   shell: [...domain, "components", "i18n", "lib"],
   rpc: [...domain, "web", "i18n", "lib", "platform"],
   edge: ["rpc", "web", "i18n", "lib", "platform"],
-  routes: [...domain, "web", "shell", "components", "i18n", "lib"],
+  // The browser's RPC client: it knows the router's types, nothing of its code.
+  client: ["rpc", "lib"],
+  routes: [...domain, "web", "shell", "components", "client", "i18n", "lib"],
   // The entry also starts the background worker with the domains' tasks.
   entry: ["edge", "web", "components", "i18n", "jobs", "mail", "organizations", "lib", "platform"],
 };

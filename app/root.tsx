@@ -1,4 +1,5 @@
-import { useEffect } from "react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
@@ -44,7 +45,14 @@ export default function App({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (i18n.language !== loaderData.locale) void i18n.changeLanguage(loaderData.locale);
   }, [loaderData.locale, i18n]);
-  return <Outlet />;
+  // One cache per page session (per render on the server). Loaders stay the page data layer;
+  // the cache holds what pages load on demand, such as an audit event's details.
+  const [queryClient] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } }));
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Outlet />
+    </QueryClientProvider>
+  );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -9,7 +9,7 @@ import {
 } from "~/access/organization-access.server";
 import * as keys from "~/api-keys/api-keys.server";
 import type { IssueKeyInput } from "~/api-keys/scopes";
-import { filtersToSearchParams, parseAuditSearchParams, type AuditCursor, type AuditFilters } from "~/audit/audit-query";
+import { filtersToSearchParams, parseAuditSearchParams, type AuditFilters } from "~/audit/audit-query";
 import * as audit from "~/audit/query.server";
 import type { Auth } from "~/auth/session.server";
 import * as organizations from "~/organizations/organizations.server";
@@ -35,7 +35,7 @@ async function auditReader(organizationId: string) {
   return authorizeSupport(await supportAdmin, organizationId);
 }
 
-export async function listAuditEvents(organizationId: string, filters: AuditFilters, cursor?: AuditCursor) {
+export async function listAuditEvents(organizationId: string, filters: AuditFilters, cursor?: string) {
   const query = parseAuditSearchParams(filtersToSearchParams(filters));
   return audit.listAuditEvents(await auditReader(organizationId), { ...query, ...(cursor ? { cursor } : {}) });
 }

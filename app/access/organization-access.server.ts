@@ -1,7 +1,7 @@
 // Authorization as a value. Every organization-scoped domain function takes one of the access
 // values below instead of an organization id: the only way to get one is to pass its check here,
-// so a read or write that skipped the check does not compile. One query per check; the value
-// carries what the check loaded (the organization, the caller's role), so nothing asks again.
+// so a read or write that skipped the check does not compile. One query per check, shared by a
+// page's loaders (memberships.server.ts); the value carries what the check loaded (the organization, the caller's role), so nothing asks again.
 //
 // The organization check: the organization exists (404), the caller is a member (403), it is the
 // session's active organization (403), the organization's two-factor requirement is met (403),
@@ -11,6 +11,7 @@ import { prisma } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
+import { organizationsOf } from "./memberships.server";
 import { roleHas, type Permission } from "./permissions";
 
 declare const organizationGrant: unique symbol;
@@ -91,14 +92,14 @@ export async function authorizeOrganization(
   options: CheckOptions = {},
 ): Promise<OrganizationAccess> {
   if (!isUuid(organizationId)) throw new DomainError("NOT_FOUND", "organizationNotFound");
-  const found = await prisma.organization.findUnique({
-    where: { id: organizationId },
-    select: { ...organizationSelect, memberships: { where: { userId: auth.user.id }, select: { role: true } } },
-  });
-  if (!found) throw new DomainError("NOT_FOUND", "organizationNotFound");
-  const { memberships, ...organization } = found;
-  const membership = memberships[0];
-  if (!membership) throw new DomainError("FORBIDDEN", "notAMember");
+  const found = (await organizationsOf(auth)).find((o) => o.id === organizationId);
+  if (!found) {
+    // Not one of the caller's: 404 when it does not exist at all, else 403.
+    const exists = await prisma.organization.findUnique({ where: { id: organizationId }, select: { id: true } });
+    throw exists ? new DomainError("FORBIDDEN", "notAMember") : new DomainError("NOT_FOUND", "organizationNotFound");
+  }
+  const { role, ...organization } = found;
+  const membership = { role };
   if ((options.requireActive ?? true) && auth.session.activeOrganizationId !== organization.id) {
     throw new DomainError("FORBIDDEN", "notActiveOrganization");
   }

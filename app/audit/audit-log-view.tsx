@@ -1,21 +1,32 @@
 // The audit log view, shared by the tenant page and the platform-admin page: same records,
-// filters, pagination and detail panel; only the routes' authorization differs.
-// Works without JavaScript: the filters are a GET form, pages and the panel are plain links.
+// filters, chart, pagination and detail drawer; only the routes' authorization and the namespace
+// the drawer loads details from differ. Works without JavaScript: the filters are a GET form,
+// pages and the drawer are plain links and the loader serves an opened event. With JavaScript the
+// drawer is a modal dialog (focus inside, Esc closes, background inert, focus back on the row's
+// link) whose details load on demand through TanStack Query.
+import * as Dialog from "@radix-ui/react-dialog";
+import { useQuery, type QueryKey, type UseQueryOptions } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { Form, Link, useLocation } from "react-router";
+import { Form, Link, useLocation, useNavigate } from "react-router";
+import { LocalTime } from "~/components/local-time";
 import { Badge, Button, ButtonLink, Card, PageHeader, controlClass, cx } from "~/components/ui";
 import { useFormats } from "~/components/use-formats";
+import { useHydrated } from "~/components/use-hydrated";
 import { AUDIT_FILTER_NAMES, AUDIT_FILTERS, filtersToSearchParams, type AuditFilterName, type AuditFilters } from "./audit-query";
-import { AUDIT_ACTIONS, actionLabelKey, type DetailValue } from "./catalog";
-import type { AuditPageData, ResolvedName } from "./query.server";
+import { AUDIT_ACTIONS, actionLabelKey, presentDetails, type DetailValue } from "./catalog";
+import type { ActivityDay, AuditEventDetail, AuditPageData, ResolvedName } from "./query.server";
+
+/** How the drawer loads an event's details (the route decides the namespace: tenant or support). */
+export type AuditDetailQuery = (eventId: string) => UseQueryOptions<AuditEventDetail, Error, AuditEventDetail, QueryKey>;
 
 function useActionLabel() {
   const { t } = useTranslation("audit");
   return (action: string) => t(actionLabelKey(action), { defaultValue: t("unknownAction", { action }) });
 }
 
-function Name({ value, id }: { value: ResolvedName; id: string }) {
+function Name({ value, id, kind }: { value: ResolvedName; id: string; kind?: string }) {
   const { t } = useTranslation("audit");
+  if (kind === "system") return <span className="font-medium text-slate-900">{t("actorKinds.system")}</span>;
   if (value.name === null) {
     return (
       <span className="text-slate-500">
@@ -24,52 +35,70 @@ function Name({ value, id }: { value: ResolvedName; id: string }) {
     );
   }
   return (
-    <span>
+    <span className="[overflow-wrap:anywhere]">
       <span className="font-medium text-slate-900">{value.name}</span>
       {value.detail ? <span className="block text-xs text-slate-500">{value.detail}</span> : null}
     </span>
   );
 }
 
-function DetailValueView({ value }: { value: DetailValue }) {
+/** Roles, scopes and reasons are shown by their translated labels, never as raw identifiers. */
+function useValueLabel() {
+  const { t } = useTranslation(["audit", "common", "api-keys"]);
+  return (field: string, value: string) => {
+    if (field === "role" || ((field === "from" || field === "to") && ["owner", "admin", "member"].includes(value)))
+      return t(`common:roles.${value}`, { defaultValue: value });
+    if (field === "scopes") return t(`api-keys:scopes.${value.replace(":", "_")}`, { defaultValue: value });
+    if (field === "reason") return t(`audit:values.reason.${value}`, { defaultValue: value });
+    if (field === "format") return t(`audit:values.format.${value}`, { defaultValue: value });
+    if (value === "true") return t("audit:values.yes");
+    if (value === "false") return t("audit:values.no");
+    return value;
+  };
+}
+
+function DetailValueView({ field, value }: { field: string; value: DetailValue }) {
   const formats = useFormats();
+  const label = useValueLabel();
   switch (value.kind) {
     case "list":
       return (
         <span className="flex flex-wrap gap-1">
           {value.value.map((v) => (
-            <Badge key={v}>{v}</Badge>
+            <Badge key={v}>{label(field, v)}</Badge>
           ))}
         </span>
       );
     case "change":
       return (
-        <span>
-          <span className="text-slate-500 line-through">{value.from}</span> → <span className="font-medium">{value.to}</span>
+        <span className="[overflow-wrap:anywhere]">
+          <span className="text-slate-500 line-through">{label(field, value.from)}</span> →{" "}
+          <span className="font-medium">{label(field, value.to)}</span>
         </span>
       );
     case "datetime":
-      return <span>{formats.dateTime(value.value)}</span>;
+      return <span>{formats.dateTime(value.value)} UTC</span>;
     case "json":
       return <code className="block whitespace-pre-wrap break-all text-xs">{value.value}</code>;
     default:
-      return <span className="break-all">{value.value}</span>;
+      return <span className="[overflow-wrap:anywhere]">{label(field, value.value)}</span>;
   }
 }
 
-/** One filter's control, as AUDIT_FILTERS describes it. */
+/** One filter's control, as AUDIT_FILTERS describes it (the target filter is a chip, not a control). */
 function FilterControl({ name, filters, actors }: { name: AuditFilterName; filters: AuditFilters; actors: AuditPageData["actors"] }) {
   const { t } = useTranslation("audit");
   const actionLabel = useActionLabel();
   const { control, label } = AUDIT_FILTERS[name];
   const value = filters[name] ?? "";
+  if (control === "target") return value ? <input type="hidden" name={name} value={value} /> : null;
   return (
-    <label className="block space-y-1.5 text-sm font-medium text-slate-800">
+    <label className="block min-w-0 space-y-1.5 text-sm font-medium text-slate-800">
       <span>{t(label)}</span>
       {control === "date" ? (
         <input type="date" name={name} defaultValue={value} className={controlClass} />
       ) : (
-        <select name={name} defaultValue={value} className={controlClass}>
+        <select name={name} defaultValue={value} className={cx(controlClass, "truncate")}>
           {control === "action" ? (
             <>
               <option value="">{t("page.anyAction")}</option>
@@ -84,7 +113,7 @@ function FilterControl({ name, filters, actors }: { name: AuditFilterName; filte
               <option value="">{t("page.anyActor")}</option>
               {actors.map((actor) => (
                 <option key={`${actor.kind}:${actor.id}`} value={actor.id}>
-                  {actor.name ?? `${actor.id} (${t("page.deleted")})`}
+                  {actor.kind === "system" ? t("actorKinds.system") : (actor.name ?? `${actor.id} (${t("page.deleted")})`)}
                 </option>
               ))}
             </>
@@ -95,14 +124,226 @@ function FilterControl({ name, filters, actors }: { name: AuditFilterName; filte
   );
 }
 
-export function AuditLogView({ loaderData }: { loaderData: AuditPageData }) {
-  const { t } = useTranslation("audit");
+/** Events per day as bars: server-rendered SVG, one labelled bar per day, the busiest one marked. */
+function ActivityChart({ days }: { days: ActivityDay[] }) {
+  const { t, i18n } = useTranslation("audit");
   const formats = useFormats();
+  const number = new Intl.NumberFormat(i18n.language);
+  const first = days[0];
+  const last = days.at(-1);
+  if (!first || !last) return null;
+  const total = days.reduce((sum, d) => sum + d.events, 0);
+  const peak = days.reduce((best, d) => (d.events > best.events ? d : best), first);
+  const dayLabel = (day: string) => formats.date(`${day}T00:00:00.000Z`);
+  const range = { first: dayLabel(first.day), last: dayLabel(last.day) };
+  const summary =
+    total === 0
+      ? t("page.chart.summaryEmpty", range)
+      : t("page.chart.summary", { ...range, total: number.format(total), peakDay: dayLabel(peak.day), peak: number.format(peak.events) });
+  const height = 48;
+  const barWidth = 10;
+  if (total === 0) {
+    return (
+      <p className="text-sm text-slate-600" data-testid="audit-activity">
+        {summary}
+      </p>
+    );
+  }
+  return (
+    <figure className="space-y-2" data-testid="audit-activity">
+      <figcaption className="text-sm text-slate-600">{summary}</figcaption>
+      <svg
+        role="img"
+        aria-label={summary}
+        viewBox={`0 0 ${days.length * barWidth} ${height}`}
+        preserveAspectRatio="none"
+        className="h-16 w-full"
+      >
+        {days.map((d, i) => {
+          const h = Math.max(d.events > 0 ? 1.5 : 0, (d.events / peak.events) * height);
+          return (
+            <rect
+              key={d.day}
+              x={i * barWidth + 1}
+              y={height - h}
+              width={barWidth - 2}
+              height={h}
+              className={d === peak ? "fill-brand-600" : "fill-brand-300"}
+            >
+              <title>{t("page.chart.bar", { day: dayLabel(d.day), count: d.events })}</title>
+            </rect>
+          );
+        })}
+      </svg>
+      <div className="flex justify-between text-xs text-slate-500" aria-hidden="true">
+        <span>{range.first}</span>
+        <span>{range.last}</span>
+      </div>
+    </figure>
+  );
+}
+
+function DrawerBody({ event }: { event: AuditEventDetail }) {
+  const { t } = useTranslation("audit");
+  const rows = presentDetails(event.action, event.details);
+  return (
+    <dl className="mt-6 space-y-4 text-sm">
+      <div>
+        <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("page.time")}</dt>
+        <dd>
+          <LocalTime iso={event.createdAt} />
+        </dd>
+      </div>
+      <div>
+        <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("page.actor")}</dt>
+        <dd>
+          <Name value={event.actor} id={event.actorId} kind={event.actorKind} />{" "}
+          <span className="text-xs text-slate-500">({t(`actorKinds.${event.actorKind}`, { defaultValue: event.actorKind })})</span>
+        </dd>
+      </div>
+      <div>
+        <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("page.target")}</dt>
+        <dd>
+          <span className="mr-1 text-xs uppercase tracking-wide text-slate-400">
+            {t(`targetTypes.${event.targetType}`, { defaultValue: event.targetType })}
+          </span>
+          <Name value={event.target} id={event.targetId} />
+        </dd>
+      </div>
+      {rows.length === 0 ? <p className="text-slate-500">{t("page.noDetails")}</p> : null}
+      {rows.map((row) => (
+        <div key={row.field}>
+          <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">
+            {t(row.labelKey.replace(/^audit:/, ""), { defaultValue: row.field })}
+          </dt>
+          <dd>
+            <DetailValueView field={row.field} value={row.value} />
+          </dd>
+        </div>
+      ))}
+      <details className="rounded-md bg-slate-50 p-3">
+        <summary className="cursor-pointer text-xs font-semibold text-slate-600">{t("page.rawJson")}</summary>
+        <pre className="mt-2 whitespace-pre-wrap break-all text-xs" data-testid="audit-raw-json">
+          {JSON.stringify(event.details, null, 2)}
+        </pre>
+      </details>
+      <div className="border-t border-slate-100 pt-4 text-xs text-slate-500">
+        <p>
+          {t("page.eventId")}: <code className="break-all">{event.id}</code>
+        </p>
+        <p>
+          {t("page.actorId")}: <code className="break-all">{event.actorId}</code>
+        </p>
+        <p>
+          {t("page.targetId")}: <code className="break-all">{event.targetId}</code>
+        </p>
+        {event.correlationId ? (
+          <p>
+            {t("page.correlationId")}: <code className="break-all">{event.correlationId}</code>
+          </p>
+        ) : null}
+      </div>
+    </dl>
+  );
+}
+
+const drawerPanelClass = "h-full w-full max-w-md overflow-y-auto bg-white p-6 shadow-xl focus:outline-none";
+
+/** With JavaScript: a modal dialog whose details come from the query (seeded by the loader on a deep link). */
+function EventDrawer({
+  eventId,
+  initial,
+  detailQuery,
+  closeHref,
+}: {
+  eventId: string;
+  initial: AuditEventDetail | null;
+  detailQuery: AuditDetailQuery;
+  closeHref: string;
+}) {
+  const { t } = useTranslation("audit");
+  const actionLabel = useActionLabel();
+  const navigate = useNavigate();
+  const query = useQuery({ ...detailQuery(eventId), initialData: initial?.id === eventId ? initial : undefined });
+  const event = query.data;
+  return (
+    <Dialog.Root open onOpenChange={(open) => (open ? undefined : navigate(closeHref, { preventScrollReset: true }))}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/30" />
+        <Dialog.Content
+          className={cx(drawerPanelClass, "fixed inset-y-0 right-0 z-50")}
+          data-testid="audit-drawer"
+          aria-describedby={undefined}
+          onCloseAutoFocus={(e) => {
+            // Back to the link that opened it (it is not a Radix trigger: links work without JavaScript).
+            const link = document.getElementById(`event-link-${eventId}`);
+            if (link) {
+              e.preventDefault();
+              link.focus();
+            }
+          }}
+        >
+          <div className="flex items-start justify-between gap-4">
+            <div>
+              <Dialog.Title className="text-lg font-semibold text-slate-900">
+                {event ? actionLabel(event.action) : t("page.loading")}
+              </Dialog.Title>
+              {event ? (
+                <p className="mt-1 text-sm text-slate-500">{t(`actions.${event.action}.description`, { defaultValue: "" })}</p>
+              ) : null}
+            </div>
+            <Dialog.Close className="rounded-md px-2 py-1 text-sm font-medium text-slate-600 hover:bg-slate-100">
+              {t("page.close")}
+            </Dialog.Close>
+          </div>
+          {event ? <DrawerBody event={event} /> : null}
+          {query.isError ? (
+            <p role="alert" className="mt-6 text-sm text-red-700">
+              {query.error.message || t("page.loadFailed")}
+            </p>
+          ) : null}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/** Without JavaScript (and before hydration): the loader's event in a plain panel, closed by a link. */
+function StaticEventDrawer({ event, closeHref }: { event: AuditEventDetail; closeHref: string }) {
+  const { t } = useTranslation("audit");
+  const actionLabel = useActionLabel();
+  return (
+    <div className="fixed inset-0 z-30 flex justify-end bg-slate-900/30" data-testid="audit-drawer">
+      <Link to={closeHref} className="flex-1" aria-label={t("page.close")} preventScrollReset />
+      <aside role="dialog" aria-modal="true" aria-labelledby="audit-drawer-title" className={drawerPanelClass}>
+        <div className="flex items-start justify-between gap-4">
+          <div>
+            <h2 id="audit-drawer-title" className="text-lg font-semibold text-slate-900">
+              {actionLabel(event.action)}
+            </h2>
+            <p className="mt-1 text-sm text-slate-500">{t(`actions.${event.action}.description`, { defaultValue: "" })}</p>
+          </div>
+          <Link to={closeHref} className="rounded-md px-2 py-1 text-sm font-medium text-slate-600 hover:bg-slate-100" preventScrollReset>
+            {t("page.close")}
+          </Link>
+        </div>
+        <DrawerBody event={event} />
+      </aside>
+    </div>
+  );
+}
+
+export function AuditLogView({ loaderData, detailQuery }: { loaderData: AuditPageData; detailQuery: AuditDetailQuery }) {
+  const { t } = useTranslation("audit");
   const actionLabel = useActionLabel();
   const location = useLocation();
-  const { filters, events, nextCursor, isFirstPage, actors, event } = loaderData;
+  const hydrated = useHydrated();
+  const { filters, events, nextCursor, prevCursor, actors, event, activity, target } = loaderData;
   const filterParams = filtersToSearchParams(filters);
   const hasFilters = filterParams.size > 0;
+  const current = new URLSearchParams(location.search);
+  // With JavaScript the URL's `event` opens the drawer without reloading the page's data.
+  const openEventId = current.get("event");
   const withParams = (extra: Record<string, string>) => {
     const params = new URLSearchParams(location.search);
     params.delete("event");
@@ -114,24 +355,50 @@ export function AuditLogView({ loaderData }: { loaderData: AuditPageData }) {
     params.delete("event");
     return params.size ? `?${params.toString()}` : location.pathname;
   })();
+  const pageHref = (cursor: string | null) => {
+    const params = new URLSearchParams(filterParams);
+    if (cursor) params.set("cursor", cursor);
+    return params.size ? `?${params.toString()}` : location.pathname;
+  };
+  const withoutTarget = (() => {
+    const params = new URLSearchParams(filterParams);
+    params.delete("targetId");
+    return params.size ? `?${params.toString()}` : location.pathname;
+  })();
 
   return (
     <div className="space-y-6">
       <PageHeader title={t("page.title")} description={t("page.description")} />
       <Card title={t("page.filters")}>
-        <Form method="get" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5 lg:items-end">
+        <Form method="get" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-[repeat(4,minmax(0,1fr))_auto] xl:items-end">
           {AUDIT_FILTER_NAMES.map((name) => (
             <FilterControl key={name} name={name} filters={filters} actors={actors} />
           ))}
-          <div className="flex gap-2">
-            <Button type="submit">{t("page.apply")}</Button>
+          <div className="flex flex-wrap gap-2 sm:col-span-2 xl:col-span-1">
+            <Button type="submit" className="whitespace-nowrap">
+              {t("page.apply")}
+            </Button>
             {hasFilters ? (
-              <ButtonLink to={location.pathname} variant="secondary">
+              <ButtonLink to={location.pathname} variant="secondary" className="whitespace-nowrap">
                 {t("page.reset")}
               </ButtonLink>
             ) : null}
           </div>
         </Form>
+        {target ? (
+          <p className="mt-4 flex flex-wrap items-center gap-2 text-sm" data-testid="audit-target-filter">
+            <Badge tone="brand">
+              {target.name ? t("page.targetFilter", { name: target.name }) : t("page.targetFilterUnknown", { id: target.id })}
+            </Badge>
+            <Link to={withoutTarget} className="font-medium text-brand-600 hover:text-brand-700">
+              {t("page.removeTargetFilter")}
+            </Link>
+          </p>
+        ) : null}
+      </Card>
+
+      <Card title={t("page.chart.title")}>
+        <ActivityChart days={activity} />
       </Card>
 
       <Card>
@@ -145,19 +412,19 @@ export function AuditLogView({ loaderData }: { loaderData: AuditPageData }) {
               <li
                 key={row.id}
                 className={cx(
-                  "grid gap-2 py-3 sm:grid-cols-[11rem_1fr_1fr_1fr_auto] sm:items-center",
-                  event?.id === row.id && "bg-brand-50/60",
+                  "grid gap-1 py-3 sm:grid-cols-[12rem_minmax(0,1fr)_minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-center sm:gap-3",
+                  openEventId === row.id && "bg-brand-50/60",
                 )}
               >
-                <time dateTime={row.createdAt} className="text-sm text-slate-600">
-                  {formats.dateTimeSeconds(row.createdAt)}
-                </time>
+                <span className="text-sm text-slate-600">
+                  <LocalTime iso={row.createdAt} />
+                </span>
                 <span className="text-sm font-medium text-slate-900" data-testid="audit-action">
                   {actionLabel(row.action)}
                 </span>
                 <span className="text-sm">
                   <span className="sr-only">{t("page.actor")}: </span>
-                  <Name value={row.actor} id={row.actorId} />
+                  <Name value={row.actor} id={row.actorId} kind={row.actorKind} />
                 </span>
                 <span className="text-sm">
                   <span className="mr-1 text-xs uppercase tracking-wide text-slate-400">
@@ -166,11 +433,13 @@ export function AuditLogView({ loaderData }: { loaderData: AuditPageData }) {
                   <Name value={row.target} id={row.targetId} />
                 </span>
                 <Link
+                  id={`event-link-${row.id}`}
                   to={withParams({ event: row.id })}
                   className="text-sm font-semibold text-brand-600 hover:text-brand-700"
                   preventScrollReset
                 >
                   {t("page.showDetails")}
+                  <span className="sr-only">: {actionLabel(row.action)}</span>
                 </Link>
               </li>
             ))}
@@ -178,93 +447,30 @@ export function AuditLogView({ loaderData }: { loaderData: AuditPageData }) {
         )}
       </Card>
 
-      <nav className="flex justify-between gap-3" aria-label={t("page.title")}>
-        {!isFirstPage ? (
-          <ButtonLink to={filterParams.size ? `?${filterParams.toString()}` : location.pathname} variant="secondary">
-            {t("page.firstPage")}
-          </ButtonLink>
-        ) : (
-          <span />
-        )}
+      <nav className="flex flex-wrap justify-between gap-3" aria-label={t("page.pagination")}>
+        <span className="flex flex-wrap gap-2">
+          {prevCursor ? (
+            <>
+              <ButtonLink to={pageHref(null)} variant="secondary">
+                {t("page.firstPage")}
+              </ButtonLink>
+              <ButtonLink to={pageHref(prevCursor)} variant="secondary" data-testid="audit-prev-page">
+                ← {t("page.previousPage")}
+              </ButtonLink>
+            </>
+          ) : null}
+        </span>
         {nextCursor ? (
-          <ButtonLink to={withParams({ cursor: nextCursor })} variant="secondary" data-testid="audit-next-page">
+          <ButtonLink to={pageHref(nextCursor)} variant="secondary" data-testid="audit-next-page">
             {t("page.nextPage")} →
           </ButtonLink>
         ) : null}
       </nav>
 
-      {event ? (
-        <div className="fixed inset-0 z-30 flex justify-end bg-slate-900/30" data-testid="audit-drawer">
-          <Link to={closeHref} className="flex-1" aria-label={t("page.close")} preventScrollReset />
-          <aside
-            role="dialog"
-            aria-modal="true"
-            aria-labelledby="audit-drawer-title"
-            className="h-full w-full max-w-md overflow-y-auto bg-white p-6 shadow-xl"
-          >
-            <div className="flex items-start justify-between gap-4">
-              <div>
-                <h2 id="audit-drawer-title" className="text-lg font-semibold text-slate-900">
-                  {actionLabel(event.action)}
-                </h2>
-                <p className="mt-1 text-sm text-slate-500">{t(`actions.${event.action}.description`, { defaultValue: "" })}</p>
-              </div>
-              <Link
-                to={closeHref}
-                className="rounded-md px-2 py-1 text-sm font-medium text-slate-600 hover:bg-slate-100"
-                preventScrollReset
-              >
-                {t("page.close")}
-              </Link>
-            </div>
-            <dl className="mt-6 space-y-4 text-sm">
-              <div>
-                <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("page.time")}</dt>
-                <dd>{formats.dateTimeSeconds(event.createdAt)}</dd>
-              </div>
-              <div>
-                <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("page.actor")}</dt>
-                <dd>
-                  <Name value={event.actor} id={event.actorId} />{" "}
-                  <span className="text-xs text-slate-500">({t(`actorKinds.${event.actorKind}`, { defaultValue: event.actorKind })})</span>
-                </dd>
-              </div>
-              <div>
-                <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("page.target")}</dt>
-                <dd>
-                  <Name value={event.target} id={event.targetId} />
-                </dd>
-              </div>
-              {event.rows.length === 0 ? <p className="text-slate-500">{t("page.noDetails")}</p> : null}
-              {event.rows.map((row) => (
-                <div key={row.field}>
-                  <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">
-                    {t(row.labelKey.replace(/^audit:/, ""), { defaultValue: row.field })}
-                  </dt>
-                  <dd>
-                    <DetailValueView value={row.value} />
-                  </dd>
-                </div>
-              ))}
-              <div className="border-t border-slate-100 pt-4 text-xs text-slate-500">
-                <p>
-                  {t("page.eventId")}: <code className="break-all">{event.id}</code>
-                </p>
-                <p>
-                  {t("page.actorId")}: <code className="break-all">{event.actorId}</code>
-                </p>
-                <p>
-                  {t("page.targetId")}: <code className="break-all">{event.targetId}</code>
-                </p>
-                {event.correlationId ? (
-                  <p>
-                    {t("page.correlationId")}: <code className="break-all">{event.correlationId}</code>
-                  </p>
-                ) : null}
-              </div>
-            </dl>
-          </aside>
-        </div>
+      {openEventId && hydrated ? (
+        <EventDrawer eventId={openEventId} initial={event} detailQuery={detailQuery} closeHref={closeHref} />
+      ) : event ? (
+        <StaticEventDrawer event={event} closeHref={closeHref} />
       ) : null}
     </div>
   );

@@ -1,16 +1,30 @@
-// Reading the audit log: one page of events (keyset order: newest first), one event with its
-// details, and the actors for the filter. Each read takes an AuditReader, the proof that the caller
-// may read this organization's log (app/access/). Names are resolved from current records at read
-// time, in one batch per page (docs/product-rules.md, Audit event rules 1-5); nothing but ids is stored in events.
+// Reading the audit log: one page of events (keyset order, newest first), one event with its
+// details, the actors for the filter, and events per day for the chart. Each read takes an
+// AuditReader, the proof that the caller may read this organization's log (app/access/), decided by
+// the caller: the tenant and the platform-admin views call these same functions.
+//
+// Written in SQL because the costs matter at a million events per organization
+// (docs/decisions/0024-audit-view-at-scale.md): the position is a row comparison
+// `(created_at, id) < (…)`, which PostgreSQL applies inside the index, so a page costs the same
+// at any depth; names come from current records (docs/product-rules.md, Audit event rules 1-4)
+// through joins in the same statement, so a page is one round trip; the actors come from a loose
+// index scan (one index descent per distinct actor, whatever the number of events); the chart
+// from a per-day rollup kept by a trigger. Nothing but ids is stored in events.
 import type { AuditReader } from "~/access/organization-access.server";
 import { prisma } from "~/db.server";
-import type { Prisma } from "~/generated/prisma/client";
+import { Prisma } from "~/generated/prisma/client";
 import { DomainError } from "~/lib/domain-error";
-import { isUuid } from "~/lib/ids";
-import { auditEventIdSchema, encodeCursor, parseAuditSearchParams, type AuditQuery } from "./audit-query";
+import { auditEventIdSchema, parseAuditSearchParams, type AuditQuery } from "./audit-query";
 import { presentDetails } from "./catalog";
+import { auditCursorSecret, signAuditCursor, verifyAuditCursor, type AuditPosition } from "./cursor.server";
 
-const AUDIT_PAGE_SIZE = 50;
+export const AUDIT_PAGE_SIZE = 50;
+/** The chart shows at most this many days: the last ones of the filtered range. */
+export const CHART_MAX_DAYS = 90;
+/** Without a date filter, the chart shows the last this many days. */
+const CHART_DEFAULT_DAYS = 30;
+const ACTORS_SHOWN = 500;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface ResolvedName {
   /** Display name, or null when the record is gone (the UI marks it deleted). */
@@ -31,122 +45,263 @@ export interface AuditListItem {
   target: ResolvedName;
 }
 
-function whereOf(organizationId: string, { filters, createdFrom, createdBefore }: AuditQuery): Prisma.AuditEventWhereInput {
+interface NamedRow {
+  id: string;
+  createdAt: Date;
+  action: string;
+  actorKind: string;
+  actorId: string;
+  targetType: string;
+  targetId: string;
+  actorName: string | null;
+  actorDetail: string | null;
+  targetName: string | null;
+  targetDetail: string | null;
+}
+
+/** `text` as a uuid when it is one, else NULL (ids of other kinds, e.g. "system", never match). */
+const asUuid = (column: string) =>
+  `(CASE WHEN ${column} ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN ${column}::uuid END)`;
+
+/**
+ * The event columns of `e` plus the current names of its actor and target. Deleted users (and
+ * anything that no longer exists) give NULL names; an invitation's label is its address, gone with it.
+ */
+const NAMED_COLUMNS = Prisma.raw(`
+  e.id, e.created_at AS "createdAt", e.action, e.actor_kind::text AS "actorKind", e.actor_id AS "actorId",
+  e.target_type AS "targetType", e.target_id AS "targetId",
+  CASE WHEN au.deleted_at IS NULL THEN au.name ELSE ak.name END AS "actorName",
+  CASE WHEN au.deleted_at IS NULL THEN au.email END AS "actorDetail",
+  COALESCE(CASE WHEN tu.deleted_at IS NULL THEN tu.name END, tk.name, ti.email, tor.name) AS "targetName",
+  CASE WHEN tu.deleted_at IS NULL THEN tu.email END AS "targetDetail"`);
+
+const NAME_JOINS = Prisma.raw(`
+  LEFT JOIN users au ON e.actor_kind = 'user' AND au.id = ${asUuid("e.actor_id")}
+  LEFT JOIN api_keys ak ON e.actor_kind = 'api_key' AND ak.organization_id = e.organization_id AND ak.id = ${asUuid("e.actor_id")}
+  LEFT JOIN users tu ON e.target_type = 'user' AND tu.id = ${asUuid("e.target_id")}
+  LEFT JOIN api_keys tk ON e.target_type = 'api_key' AND tk.organization_id = e.organization_id AND tk.id = ${asUuid("e.target_id")}
+  LEFT JOIN invitations ti ON e.target_type = 'invitation' AND ti.organization_id = e.organization_id AND ti.id = ${asUuid("e.target_id")}
+  LEFT JOIN organizations tor ON e.target_type = 'organization' AND tor.id = e.organization_id AND e.target_id = e.organization_id::text`);
+
+function toItem(row: NamedRow): AuditListItem {
+  const name = (value: string | null, detail: string | null): ResolvedName => (detail ? { name: value, detail } : { name: value });
   return {
-    organizationId,
-    ...(filters.action ? { action: filters.action } : {}),
-    ...(filters.actorId ? { actorId: filters.actorId } : {}),
-    ...(createdFrom || createdBefore ? { createdAt: { gte: createdFrom, lt: createdBefore } } : {}),
+    id: row.id,
+    createdAt: row.createdAt.toISOString(),
+    action: row.action,
+    actorKind: row.actorKind,
+    actorId: row.actorId,
+    actor: name(row.actorName, row.actorDetail),
+    targetType: row.targetType,
+    targetId: row.targetId,
+    target: name(row.targetName, row.targetDetail),
   };
 }
 
-async function resolveNames(organizationId: string, refs: { kind: string; id: string }[]): Promise<Map<string, ResolvedName>> {
-  const idsOf = (kind: string) => [...new Set(refs.filter((r) => r.kind === kind).map((r) => r.id))];
-  const uuids = (ids: string[]) => ids.filter(isUuid);
-  const [users, keys, invitations, organizations] = await Promise.all([
-    prisma.user.findMany({ where: { id: { in: uuids(idsOf("user")) } }, select: { id: true, name: true, email: true, deletedAt: true } }),
-    prisma.apiKey.findMany({ where: { organizationId, id: { in: uuids(idsOf("api_key")) } }, select: { id: true, name: true } }),
-    prisma.invitation.findMany({ where: { organizationId, id: { in: uuids(idsOf("invitation")) } }, select: { id: true, email: true } }),
-    prisma.organization.findMany({
-      where: { id: { in: uuids(idsOf("organization")).filter((id) => id === organizationId) } },
-      select: { id: true, name: true },
-    }),
-  ]);
-  const names = new Map<string, ResolvedName>();
-  for (const u of users) names.set(`user:${u.id}`, u.deletedAt ? { name: null } : { name: u.name, detail: u.email });
-  for (const k of keys) names.set(`api_key:${k.id}`, { name: k.name });
-  for (const i of invitations) names.set(`invitation:${i.id}`, { name: i.email });
-  for (const o of organizations) names.set(`organization:${o.id}`, { name: o.name });
-  return names;
+/** The filter conditions on audit_events (no alias), each served by an index. */
+function filterConditions(organizationId: string, { filters, createdFrom, createdBefore }: AuditQuery): Prisma.Sql[] {
+  return [
+    Prisma.sql`organization_id = ${organizationId}::uuid`,
+    ...(filters.action ? [Prisma.sql`action = ${filters.action}`] : []),
+    ...(filters.actorId ? [Prisma.sql`actor_id = ${filters.actorId}`] : []),
+    ...(filters.targetId ? [Prisma.sql`target_id = ${filters.targetId}`] : []),
+    ...(createdFrom ? [Prisma.sql`created_at >= ${createdFrom}::timestamptz`] : []),
+    ...(createdBefore ? [Prisma.sql`created_at < ${createdBefore}::timestamptz`] : []),
+  ];
 }
 
-const listSelect = { id: true, createdAt: true, action: true, actorKind: true, actorId: true, targetType: true, targetId: true } as const;
-
-async function withNames<T extends { actorKind: string; actorId: string; targetType: string; targetId: string; createdAt: Date }>(
-  organizationId: string,
-  rows: T[],
-) {
-  const names = await resolveNames(
-    organizationId,
-    rows.flatMap((r) => [
-      { kind: r.actorKind, id: r.actorId },
-      { kind: r.targetType, id: r.targetId },
-    ]),
-  );
-  return rows.map((row) => ({
-    ...row,
-    createdAt: row.createdAt.toISOString(),
-    actor: names.get(`${row.actorKind}:${row.actorId}`) ?? { name: null },
-    target: names.get(`${row.targetType}:${row.targetId}`) ?? { name: null },
-  }));
+/**
+ * The SQL of one page: `limit` rows from `position` on (or from the newest), in the index's order
+ * (newer-direction pages read the index backwards), with names. Exported for the plan test.
+ */
+export function auditPageSql(organizationId: string, query: AuditQuery, position: AuditPosition | null, limit: number): Prisma.Sql {
+  const conditions = filterConditions(organizationId, query);
+  if (position) {
+    const at = Prisma.sql`(${position.createdAt}::timestamptz, ${position.id}::uuid)`;
+    conditions.push(position.direction === "older" ? Prisma.sql`(created_at, id) < ${at}` : Prisma.sql`(created_at, id) > ${at}`);
+  }
+  const order = position?.direction === "newer" ? Prisma.sql`created_at ASC, id ASC` : Prisma.sql`created_at DESC, id DESC`;
+  // No ORDER BY outside: the rows are put in order in JavaScript, so the plan has no sort at all.
+  return Prisma.sql`
+    SELECT ${NAMED_COLUMNS}
+    FROM (
+      SELECT id, organization_id, created_at, action, actor_kind, actor_id, target_type, target_id
+      FROM audit_events
+      WHERE ${Prisma.join(conditions, " AND ")}
+      ORDER BY ${order}
+      LIMIT ${limit}
+    ) e
+    ${NAME_JOINS}`;
 }
 
-/** One page, newest first, without details (docs/product-rules.md, Audit event rule 5). */
-export async function listAuditEvents(reader: AuditReader, query: AuditQuery, limit = AUDIT_PAGE_SIZE) {
+const newestFirst = (a: NamedRow, b: NamedRow) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+export interface AuditPage {
+  events: AuditListItem[];
+  /** Older events (the next page), or null at the end. */
+  nextCursor: string | null;
+  /** Newer events (the previous page), or null on the first page. */
+  prevCursor: string | null;
+}
+
+/**
+ * One page, newest first, without details (docs/product-rules.md, Audit event rule 5). Positions
+ * are rows, not offsets, so events recorded while someone pages are neither repeated nor skipped.
+ */
+export async function listAuditEvents(reader: AuditReader, query: AuditQuery, limit = AUDIT_PAGE_SIZE): Promise<AuditPage> {
   const organizationId = reader.organization.id;
-  const { cursor } = query;
-  const where = whereOf(organizationId, query);
-  const rows = await prisma.auditEvent.findMany({
-    where: cursor
-      ? { AND: [where, { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] }] }
-      : where,
-    select: listSelect,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: limit + 1,
-  });
-  const page = rows.slice(0, limit);
+  const secret = await auditCursorSecret();
+  const position = query.cursor ? verifyAuditCursor(secret, organizationId, query.filters, query.cursor) : null;
+  const rows = (await prisma.$queryRaw<NamedRow[]>(auditPageSql(organizationId, query, position, limit + 1))).sort(newestFirst);
+  // One row more than shown tells whether there is more in the direction we read.
+  const more = rows.length > limit;
+  const page = position?.direction === "newer" ? rows.slice(rows.length - Math.min(rows.length, limit)) : rows.slice(0, limit);
+  const first = page[0];
   const last = page.at(-1);
+  const cursor = (row: NamedRow, direction: AuditPosition["direction"]) =>
+    signAuditCursor(secret, organizationId, query.filters, { createdAt: row.createdAt, id: row.id, direction });
+  const hasOlder = position?.direction === "newer" ? true : more;
+  const hasNewer = position === null ? false : position.direction === "older" ? true : more;
   return {
-    events: (await withNames(organizationId, page)) satisfies AuditListItem[],
-    nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+    events: page.map(toItem),
+    nextCursor: hasOlder && last ? cursor(last, "older") : null,
+    prevCursor: hasNewer && first ? cursor(first, "newer") : null,
   };
 }
 
 /** One event with its details, loaded on demand. Another organization's event id is a 404. */
 export async function getAuditEvent(reader: AuditReader, eventId: string) {
   const organizationId = reader.organization.id;
-  // Prisma reads `id: undefined` as "no condition": never let a missing id match some event.
   if (!auditEventIdSchema.safeParse(eventId).success) throw new DomainError("BAD_REQUEST", "auditLog.badEvent");
-  const row = await prisma.auditEvent.findFirst({
-    where: { id: eventId, organizationId },
-    select: { ...listSelect, details: true, correlationId: true },
-  });
+  const [row] = await prisma.$queryRaw<(NamedRow & { details: unknown; correlationId: string | null })[]>`
+    SELECT ${NAMED_COLUMNS}, e.details, e.correlation_id AS "correlationId"
+    FROM audit_events e
+    ${NAME_JOINS}
+    WHERE e.id = ${eventId}::uuid AND e.organization_id = ${organizationId}::uuid`;
   if (!row) throw new DomainError("NOT_FOUND", "auditLog.eventNotFound");
-  const [named] = await withNames(organizationId, [row]);
-  return named!;
+  return { ...toItem(row), details: row.details, correlationId: row.correlationId };
 }
 
-/** Who appears as an actor in this organization's log, for the actor filter. */
-export async function listAuditActors(reader: AuditReader) {
+export type AuditEventDetail = Awaited<ReturnType<typeof getAuditEvent>>;
+
+/** The event as the drawer shows it: the details as label/value rows from the catalog. */
+export function presentAuditEvent(event: AuditEventDetail) {
+  return { ...event, rows: presentDetails(event.action, event.details) };
+}
+
+export type PresentedAuditEvent = ReturnType<typeof presentAuditEvent>;
+
+export interface AuditActor extends ResolvedName {
+  kind: string;
+  id: string;
+}
+
+/**
+ * Who appears as an actor in this organization's log, for the actor filter, by id. A loose index
+ * scan over (organization_id, actor_id, …): one descent per distinct actor, so an organization
+ * with a million events pays what one with a thousand does.
+ */
+export async function listAuditActors(reader: AuditReader): Promise<AuditActor[]> {
   const organizationId = reader.organization.id;
-  const rows = await prisma.auditEvent.groupBy({
-    by: ["actorKind", "actorId"],
-    where: { organizationId },
-    orderBy: [{ actorKind: "asc" }, { actorId: "asc" }],
-    take: 500,
-  });
-  const names = await resolveNames(
-    organizationId,
-    rows.map((r) => ({ kind: r.actorKind, id: r.actorId })),
-  );
-  return rows.map((r) => ({ kind: r.actorKind, id: r.actorId, ...(names.get(`${r.actorKind}:${r.actorId}`) ?? { name: null }) }));
+  const rows = await prisma.$queryRaw<{ kind: string; id: string; name: string | null; detail: string | null }[]>`
+    WITH RECURSIVE actors AS (
+      (SELECT actor_id, actor_kind FROM audit_events WHERE organization_id = ${organizationId}::uuid ORDER BY actor_id LIMIT 1)
+      UNION ALL
+      SELECT next.actor_id, next.actor_kind
+      FROM actors CROSS JOIN LATERAL (
+        SELECT actor_id, actor_kind FROM audit_events
+        WHERE organization_id = ${organizationId}::uuid AND actor_id > actors.actor_id
+        ORDER BY actor_id LIMIT 1
+      ) next
+    )
+    SELECT e.actor_kind::text AS kind, e.actor_id AS id,
+           CASE WHEN au.deleted_at IS NULL THEN au.name ELSE ak.name END AS name,
+           CASE WHEN au.deleted_at IS NULL THEN au.email END AS detail
+    FROM (SELECT * FROM actors LIMIT ${ACTORS_SHOWN}) e
+    LEFT JOIN users au ON e.actor_kind = 'user' AND au.id = ${Prisma.raw(asUuid("e.actor_id"))}
+    LEFT JOIN api_keys ak ON e.actor_kind = 'api_key' AND ak.organization_id = ${organizationId}::uuid
+                          AND ak.id = ${Prisma.raw(asUuid("e.actor_id"))}`;
+  return rows
+    .map(({ kind, id, name, detail }) => ({ kind, id, name, ...(detail ? { detail } : {}) }))
+    .sort((a, b) => (a.name ?? "\uffff").localeCompare(b.name ?? "\uffff") || a.id.localeCompare(b.id));
+}
+
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+export interface ActivityDay {
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  events: number;
+}
+
+/** The days the chart covers: the filtered range's last CHART_MAX_DAYS days, or the last 30. */
+export function chartDays(query: AuditQuery, now = new Date()): { first: Date; last: Date } {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const last = query.createdBefore ? query.createdBefore.getTime() - DAY_MS : today;
+  const earliest = last - (CHART_MAX_DAYS - 1) * DAY_MS;
+  const first = query.createdFrom ? Math.max(query.createdFrom.getTime(), earliest) : last - (CHART_DEFAULT_DAYS - 1) * DAY_MS;
+  return { first: new Date(first), last: new Date(last) };
+}
+
+/**
+ * Events per UTC day for the chart, every day of the range present (zero when quiet). From the
+ * per-day rollup when only the action and dates are filtered; an actor or target filter counts
+ * that actor's or target's events in the range through its own index.
+ */
+export async function auditActivity(reader: AuditReader, query: AuditQuery, now = new Date()): Promise<ActivityDay[]> {
+  const organizationId = reader.organization.id;
+  const { first, last } = chartDays(query, now);
+  const { filters } = query;
+  const rows =
+    filters.actorId || filters.targetId
+      ? await prisma.$queryRaw<{ day: string; events: number }[]>`
+          SELECT to_char((created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, count(*)::int AS events
+          FROM audit_events
+          WHERE ${Prisma.join(
+            filterConditions(organizationId, { filters, createdFrom: first, createdBefore: new Date(last.getTime() + DAY_MS) }),
+            " AND ",
+          )}
+          GROUP BY 1`
+      : await prisma.$queryRaw<{ day: string; events: number }[]>`
+          SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(events)::int AS events
+          FROM audit_event_days
+          WHERE organization_id = ${organizationId}::uuid AND day BETWEEN ${isoDay(first)}::date AND ${isoDay(last)}::date
+            ${filters.action ? Prisma.sql`AND action = ${filters.action}` : Prisma.empty}
+          GROUP BY day`;
+  const counts = new Map(rows.map((r) => [r.day, Number(r.events)]));
+  const days: ActivityDay[] = [];
+  for (let t = first.getTime(); t <= last.getTime(); t += DAY_MS) {
+    const day = isoDay(new Date(t));
+    days.push({ day, events: counts.get(day) ?? 0 });
+  }
+  return days;
 }
 
 /** Everything the audit page shows, for the tenant and the platform-admin routes alike. */
 export async function loadAuditPage(reader: AuditReader, searchParams: URLSearchParams) {
   const query = parseAuditSearchParams(searchParams);
-  const [page, actors, event] = await Promise.all([
+  const [page, actors, activity, event] = await Promise.all([
     listAuditEvents(reader, query),
     listAuditActors(reader),
+    auditActivity(reader, query),
     query.event ? getAuditEvent(reader, query.event) : Promise.resolve(null),
   ]);
+  const target = query.filters.targetId ? targetOfFilter(page, query.filters.targetId) : null;
   return {
+    organizationId: reader.organization.id,
     filters: query.filters,
-    isFirstPage: !query.cursor,
     actors,
+    activity,
+    target,
     ...page,
-    event: event ? { ...event, rows: presentDetails(event.action, event.details) } : null,
+    event: event ? presentAuditEvent(event) : null,
   };
+}
+
+/** The target filter's label: from the page's rows when one is there (no extra query). */
+function targetOfFilter(page: AuditPage, targetId: string): { id: string; type: string | null; name: string | null } {
+  const row = page.events.find((e) => e.targetId === targetId);
+  return { id: targetId, type: row?.targetType ?? null, name: row?.target.name ?? null };
 }
 
 export type AuditPageData = Awaited<ReturnType<typeof loadAuditPage>>;

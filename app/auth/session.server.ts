@@ -82,17 +82,32 @@ const sessionSelect = {
   activeOrganizationId: true,
 } as const;
 
+interface SessionRow extends SessionRecord {
+  email: string;
+  name: string;
+  isPlatformAdmin: boolean;
+  twoFactorEnabledAt: Date | null;
+  deletedAt: Date | null;
+}
+
+/** The session and its user in one statement: every signed-in request starts with this. */
+function readSession(id: string) {
+  return prisma.$queryRaw<SessionRow[]>`
+    SELECT s.id, s.user_id AS "userId", s.expires_at AS "expiresAt", s.absolute_expires_at AS "absoluteExpiresAt",
+           s.authenticated_at AS "authenticatedAt", s.two_factor_verified AS "twoFactorVerified",
+           s.active_organization_id AS "activeOrganizationId",
+           u.email, u.name, u.is_platform_admin AS "isPlatformAdmin",
+           u.two_factor_enabled_at AS "twoFactorEnabledAt", u.deleted_at AS "deletedAt"
+    FROM sessions s JOIN users u ON u.id = s.user_id
+    WHERE s.id = ${id}`;
+}
+
 export async function validateSessionToken(token: string, now = new Date()): Promise<Auth | null> {
   if (!TOKEN_PATTERN.test(token)) return null;
-  const row = await prisma.session.findUnique({
-    where: { id: sessionIdFromToken(token) },
-    select: {
-      ...sessionSelect,
-      user: { select: { id: true, email: true, name: true, isPlatformAdmin: true, twoFactorEnabledAt: true, deletedAt: true } },
-    },
-  });
-  if (!row || row.user.deletedAt) return null;
-  const { user, ...session } = row;
+  const [found] = await readSession(sessionIdFromToken(token));
+  if (!found || found.deletedAt) return null;
+  const { email, name, isPlatformAdmin, twoFactorEnabledAt, deletedAt: _deleted, ...session } = found;
+  const user = { id: session.userId, email, name, isPlatformAdmin, twoFactorEnabledAt };
   if (now >= session.expiresAt || now >= session.absoluteExpiresAt) {
     await prisma.session.deleteMany({ where: { id: session.id } });
     return null;

@@ -2,10 +2,12 @@
 // logic, filters, pagination and detail panel as the tenant view; only authorization differs).
 // No membership and no switch of the active organization.
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations.$organizationId.audit-log";
-import { AuditLogView } from "~/audit/audit-log-view";
+import { AuditLogView, type AuditDetailQuery } from "~/audit/audit-log-view";
+import { AUDIT_QUERY_CACHE, onlyDrawerChanged } from "~/audit/audit-query";
+import { rpcQueries } from "~/client/rpc";
 import { loadAuditPage } from "~/audit/query.server";
 import { requireSupportAccess } from "~/web/guards.server";
 import { ErrorPanel } from "~/components/error-page";
@@ -27,15 +29,26 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
+/** The drawer opens and closes without reloading the page's data (it loads its own). */
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return !formMethod && onlyDrawerChanged(currentUrl, nextUrl) ? false : defaultShouldRevalidate;
+}
+
 export default function AdminAuditLog({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
+  // The support namespace: its own procedure, so its own cache keys.
+  const detailQuery: AuditDetailQuery = (eventId) =>
+    rpcQueries.support.auditLog.detail.queryOptions({
+      input: { organizationId: loaderData.organization.id, eventId },
+      ...AUDIT_QUERY_CACHE,
+    });
   return (
     <div className="space-y-4">
       <Link to={`/admin/organizations/${loaderData.organization.id}`} className="text-sm font-medium text-slate-600 hover:text-slate-900">
         ← {loaderData.organization.name}
       </Link>
       <p className="sr-only">{t("organization.auditLogDescription")}</p>
-      <AuditLogView loaderData={loaderData} />
+      <AuditLogView loaderData={loaderData} detailQuery={detailQuery} />
     </div>
   );
 }

@@ -1,10 +1,13 @@
 // The tenant audit log (docs/contract.md): owners and admins of the active organization.
 // Thin: parsing, reading and the view are shared with the platform-admin page.
+import type { ShouldRevalidateFunctionArgs } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/dashboard.organization-settings.audit-log";
 import { ErrorPanel } from "~/components/error-page";
-import { AuditLogView } from "~/audit/audit-log-view";
+import { AuditLogView, type AuditDetailQuery } from "~/audit/audit-log-view";
+import { AUDIT_QUERY_CACHE, onlyDrawerChanged } from "~/audit/audit-query";
 import { loadAuditPage } from "~/audit/query.server";
+import { rpcQueries } from "~/client/rpc";
 import { requireActiveOrganization } from "~/web/guards.server";
 import { getInstance } from "~/i18n/i18next.server";
 import { orHttpError } from "~/web/http-errors.server";
@@ -19,8 +22,15 @@ export async function loader(args: Route.LoaderArgs) {
   return { title: getInstance(args.context).t("audit:page.title"), ...page };
 }
 
+/** The drawer opens and closes without reloading the page's data (it loads its own). */
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return !formMethod && onlyDrawerChanged(currentUrl, nextUrl) ? false : defaultShouldRevalidate;
+}
+
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
-  return <AuditLogView loaderData={loaderData} />;
+  const detailQuery: AuditDetailQuery = (eventId) =>
+    rpcQueries.auditLog.detail.queryOptions({ input: { organizationId: loaderData.organizationId, eventId }, ...AUDIT_QUERY_CACHE });
+  return <AuditLogView loaderData={loaderData} detailQuery={detailQuery} />;
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -4,6 +4,7 @@ import { authContext, requestLogContext } from "~/web/context.server";
 import { noteRequest } from "~/lib/logger.server";
 import { clearedSessionCookie, readSessionToken } from "~/auth/cookies.server";
 import { validateSessionToken } from "~/auth/session.server";
+import { shareMembershipReads } from "~/access/memberships.server";
 import { languageCookie, languageFromSearchParams } from "~/i18n/i18next.server";
 
 /** ?lng=de also remembers the choice in the lng cookie. */
@@ -18,6 +19,8 @@ export const rememberLanguage: MiddlewareFunction<Response> = async ({ request }
 export const loadSession: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const token = readSessionToken(request.headers.get("cookie"));
   const auth = token ? await validateSessionToken(token) : null;
+  // A read-only request's loaders share one read of the user's organizations.
+  if (auth && (request.method === "GET" || request.method === "HEAD")) shareMembershipReads(auth);
   context.set(authContext, auth);
   noteRequest(context.get(requestLogContext), { userId: auth?.user.id });
   const response = await next();

@@ -1,7 +1,7 @@
 // The audit log as owners, members and platform admins see it, against the built app.
 import { randomUUID } from "node:crypto";
 import { expect, test } from "./fixtures";
-import { createOrganization, demo, signIn, signUp } from "./helpers";
+import { createOrganization, demo, rpc, signIn, signUp, submitSignIn } from "./helpers";
 
 const AUDIT_PATH = "/dashboard/organization-settings/audit-log";
 
@@ -26,13 +26,18 @@ test("an owner sees settings changes with current names, details on demand, and 
   await expect(events.first()).toContainText(user.name);
   await expect(events.first()).toContainText("Renamed Org");
 
-  await events.first().getByRole("link", { name: "Show details" }).click();
-  const drawer = page.getByTestId("audit-drawer");
+  await events
+    .first()
+    .getByRole("link", { name: /Show details/ })
+    .click();
+  const drawer = page.getByRole("dialog");
   await expect(drawer).toBeVisible();
+  await expect(drawer).toHaveAccessibleName("Organization settings changed");
   await expect(drawer).toContainText("Renamed Org");
   await expect(page).toHaveURL(/event=/);
-  await drawer.getByRole("link", { name: "Close" }).last().click();
+  await drawer.getByRole("button", { name: "Close" }).click();
   await expect(drawer).toBeHidden();
+  await expect(page).not.toHaveURL(/event=/);
 
   await page.getByLabel("Action").selectOption("api_key.issued");
   await page.getByRole("button", { name: "Apply filters" }).click();
@@ -44,6 +49,94 @@ test("an owner sees settings changes with current names, details on demand, and 
   expect(response?.status()).toBe(400);
   await expect(page.getByText("Dates must be real calendar dates in the form YYYY-MM-DD.")).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Main navigation" }).first()).toBeVisible();
+});
+
+test("pages forwards and back, opens and closes the drawer from the keyboard, in English and German, and without JavaScript", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const user = await signUp(page, { name: "Paige Pager" });
+  const name = `Pager Org ${randomUUID().slice(0, 6)}`;
+  await createOrganization(page, name);
+  const organizationId = ((await rpc(page.request, "organization/list", {})).json as { id: string; name: string }[]).find(
+    (o) => o.name === name,
+  )!.id;
+  // 55 renames + the creation: two pages of 50.
+  for (let i = 1; i <= 55; i++) {
+    expect((await rpc(page.request, "organization/update", { organizationId, name: `${name} ${i}` })).status).toBe(200);
+  }
+  await page.goto(AUDIT_PATH);
+  const events = page.getByTestId("audit-events").locator("li");
+  await expect(events).toHaveCount(50);
+  await expect(page.getByTestId("audit-activity")).toContainText("56 in all");
+  const firstId = await events
+    .first()
+    .getByRole("link", { name: /Show details/ })
+    .getAttribute("id");
+
+  // Forwards to the last 6, and back to the same first page.
+  await page.getByTestId("audit-next-page").click();
+  await expect(events).toHaveCount(6);
+  await expect(events.last()).toContainText("Organization created");
+  await expect(page.getByTestId("audit-next-page")).toHaveCount(0);
+  await page.getByTestId("audit-prev-page").click();
+  await expect(events).toHaveCount(50);
+  await expect(events.first().getByRole("link", { name: /Show details/ })).toHaveAttribute("id", firstId!);
+
+  // The drawer from the keyboard: focus moves in, Esc closes it, focus returns to the row's link.
+  for (const [lng, label, nameLabel] of [
+    ["en", "Organization settings changed", "Name"],
+    ["de", "Organisationseinstellungen geändert", "Name"],
+  ] as const) {
+    await page.goto(`${AUDIT_PATH}?lng=${lng}`);
+    const link = events.nth(1).getByRole("link").first();
+    await link.focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog");
+    await expect(dialog).toHaveAccessibleName(label);
+    await expect(dialog).toContainText(nameLabel);
+    await expect(dialog).toContainText(`${name} 54`);
+    await expect.poll(() => dialog.evaluate((node) => node.contains(document.activeElement))).toBe(true);
+    await expect(page).toHaveURL(/event=/);
+    await page.keyboard.press("Escape");
+    await expect(dialog).toHaveCount(0);
+    await expect(link).toBeFocused();
+    await expect(page).not.toHaveURL(/event=/);
+  }
+
+  // A deep link opens the drawer (served by the loader), and closing it keeps the filters.
+  const eventId = firstId!.replace("event-link-", "");
+  await page.goto(`${AUDIT_PATH}?lng=en&action=organization.settings_changed&event=${eventId}`);
+  await expect(page.getByRole("dialog")).toHaveAccessibleName("Organization settings changed");
+  await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
+  await expect(page).toHaveURL(/action=organization.settings_changed/);
+  await expect(page).not.toHaveURL(/event=/);
+
+  // Without JavaScript: the same pages, the filter form, and the drawer as a page of its own.
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const noJs = await context.newPage();
+  await submitSignIn(noJs, user.email, user.password);
+  await noJs.goto(AUDIT_PATH);
+  const rows = noJs.getByTestId("audit-events").locator("li");
+  await expect(rows).toHaveCount(50);
+  await noJs.getByTestId("audit-next-page").click();
+  await expect(rows).toHaveCount(6);
+  await noJs.getByTestId("audit-prev-page").click();
+  await expect(rows).toHaveCount(50);
+  await rows
+    .first()
+    .getByRole("link", { name: /Show details/ })
+    .click();
+  const panel = noJs.getByTestId("audit-drawer");
+  await expect(panel).toContainText("Organization settings changed");
+  await panel.getByRole("link", { name: "Close" }).last().click();
+  await expect(panel).toHaveCount(0);
+  await noJs.getByLabel("Action").selectOption("organization.created");
+  await noJs.getByRole("button", { name: "Apply filters" }).click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText("Organization created");
+  await context.close();
 });
 
 test("the audit log speaks German", async ({ page }) => {

@@ -41,7 +41,8 @@ describe("audit log query parameters", () => {
     expect(badRequest({ action: "'; DROP TABLE audit_events; --" })).toBe("auditLog.badAction");
     expect(badRequest({ actorId: "x".repeat(500) })).toBe("auditLog.badActor");
     expect(badRequest({ cursor: "not-a-cursor!" })).toBe("auditLog.badCursor");
-    expect(badRequest({ cursor: Buffer.from("2026-01-01T00:00:00.000Z|nope").toString("base64url") })).toBe("auditLog.badCursor");
+    expect(badRequest({ cursor: "a".repeat(201) })).toBe("auditLog.badCursor");
+    expect(badRequest({ targetId: "<script>" })).toBe("auditLog.badTarget");
     expect(badRequest({ event: "123" })).toBe("auditLog.badEvent");
   });
 
@@ -51,9 +52,6 @@ describe("audit log query parameters", () => {
       expect(badRequest({ to: day })).toBe("auditLog.dateOutOfRange");
     }
     expect(badRequest({ from: "10000-01-01" })).toBe("auditLog.badDate");
-    for (const iso of ["0000-01-01T00:00:00.000Z", "1970-01-01T00:00:00.000Z"]) {
-      expect(badRequest({ cursor: Buffer.from(`${iso}|${randomUUID()}`).toString("base64url") })).toBe("auditLog.badCursor");
-    }
     expect(parseAuditSearchParams(new URLSearchParams({ from: "2000-01-01", to: "9999-12-31" })).filters).toEqual({
       from: "2000-01-01",
       to: "9999-12-31",
@@ -78,11 +76,7 @@ describe("audit log list", () => {
     let cursor;
     let pages = 0;
     do {
-      const page = await listAuditEvents(
-        organization.id,
-        {},
-        cursor ? parseAuditSearchParams(new URLSearchParams({ cursor })).cursor : undefined,
-      );
+      const page = await listAuditEvents(organization.id, {}, cursor ?? undefined);
       seen.push(...page.events.map((e) => `${e.createdAt}|${e.id}`));
       cursor = page.nextCursor;
       pages++;

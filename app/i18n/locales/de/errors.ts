@@ -110,6 +110,7 @@ export default {
     badRange: "Das Startdatum darf nicht nach dem Enddatum liegen.",
     badCursor: "Der Seitenlink ist ungültig oder veraltet. Beginnen Sie erneut bei den neuesten Ereignissen.",
     badEvent: "Die Ereignis-ID ist ungültig.",
+    badTarget: "Der Zielfilter ist keine gültige Kennung.",
     eventNotFound: "Dieses Ereignis existiert in dieser Organisation nicht.",
   },
   twoFactor: {

@@ -1,0 +1,45 @@
+// The signed-in user's organizations with their role, read in one statement. A page load runs
+// several loaders in parallel (the shell's, the page's), each needing the user's organizations or
+// an access check; for a read-only request (GET/HEAD) they share one read, so a page pays for it
+// once. Requests that change something never share: an action's loaders must see its change.
+import type { Auth } from "~/auth/session.server";
+import { prisma } from "~/db.server";
+import type { Role } from "~/generated/prisma/enums";
+
+export interface UserOrganization {
+  id: string;
+  name: string;
+  slug: string;
+  logoId: string | null;
+  planId: string;
+  billingState: string;
+  requireTwoFactor: boolean;
+  role: Role;
+}
+
+const shared = new WeakMap<Auth, Promise<UserOrganization[]> | null>();
+
+/** Lets this request's loaders share one read of the memberships (call for GET/HEAD only). */
+export function shareMembershipReads(auth: Auth): void {
+  if (!shared.has(auth)) shared.set(auth, null);
+}
+
+function readMemberships(userId: string): Promise<UserOrganization[]> {
+  return prisma.$queryRaw<UserOrganization[]>`
+    SELECT o.id, o.name, o.slug, o.logo_id AS "logoId", o.plan_id AS "planId", o.billing_state AS "billingState",
+           o.require_two_factor AS "requireTwoFactor", m.role::text AS role
+    FROM memberships m JOIN organizations o ON o.id = m.organization_id
+    WHERE m.user_id = ${userId}::uuid
+    ORDER BY o.name, o.id`;
+}
+
+/** The user's organizations by name, with their role in each. */
+export function organizationsOf(auth: Auth): Promise<UserOrganization[]> {
+  if (!shared.has(auth)) return readMemberships(auth.user.id);
+  let read = shared.get(auth);
+  if (!read) {
+    read = readMemberships(auth.user.id);
+    shared.set(auth, read);
+  }
+  return read;
+}
