@@ -49,7 +49,7 @@ export function ConfirmTrigger({ intent, apiKey }: { intent: "rotate" | "revoke"
       href={`?confirm=${intent}&key=${encodeURIComponent(apiKey.id)}`}
       label={t(`${intent}.button`)}
       ariaLabel={`${t(`${intent}.button`)}: ${apiKey.name}`}
-      className={buttonClass(intent === "revoke" ? "dangerOutline" : "secondary", "flex-1 whitespace-nowrap sm:flex-none", "sm")}
+      className={buttonClass(intent === "revoke" ? "dangerOutline" : "secondary", "whitespace-nowrap", "sm")}
       title={t(`${intent}.heading`, { name: apiKey.name })}
       description={t(`${intent}.body`)}
       cancelLabel={t("cancel")}

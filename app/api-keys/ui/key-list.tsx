@@ -44,11 +44,12 @@ function KeyRow({ apiKey: key, canViewHistory }: { apiKey: ApiKeyView; canViewHi
   return (
     <li data-key-id={key.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-start sm:gap-4">
       <div className="min-w-0 flex-1">
-        <div className="flex items-start justify-between gap-2 sm:justify-start">
+        {/* Phones: the state at the right edge. Wider: right after the name, also when a long name wraps. */}
+        <div className="flex items-start justify-between gap-2 sm:block">
           <span className="min-w-0 font-medium text-slate-900 [overflow-wrap:anywhere]" data-testid="key-name">
             {key.name}
           </span>
-          <span className="shrink-0" data-testid="key-state">
+          <span className="shrink-0 sm:ml-2 sm:inline-block sm:align-text-bottom" data-testid="key-state">
             <Badge tone={stateTone(key.state)}>{t(`states.${key.state}`)}</Badge>
           </span>
         </div>
