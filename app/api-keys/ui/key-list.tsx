@@ -4,12 +4,12 @@
 // Revoked keys are not here: they are in the paged history below (revoked-key-list.tsx).
 import { useTranslation } from "react-i18next";
 import { Badge, Card, buttonClass } from "~/components/ui";
-import { useFormats } from "~/components/use-formats";
+import { useFormats, type Formats } from "~/components/use-formats";
 import type { ApiKeyView } from "~/api-keys/api-keys.server";
 import { MAX_UNREVOKED_KEYS } from "~/api-keys/scopes";
 import { ConfirmTrigger } from "./key-confirmation";
 import { HistoryLink } from "./key-history-link";
-import { scopeLabelKey } from "./key-page";
+import { useKeyListText, type KeyListText } from "./key-list-text";
 
 function stateTone(state: ApiKeyView["state"]) {
   return state === "active" ? "green" : state === "expired" ? "amber" : "slate";
@@ -38,9 +38,19 @@ function EmptyList({ hasRevoked }: { hasRevoked: boolean }) {
   );
 }
 
-function KeyRow({ apiKey: key, canViewHistory }: { apiKey: ApiKeyView; canViewHistory: boolean }) {
-  const { t } = useTranslation("apiKeys");
-  const formats = useFormats();
+/** One key. Its words and date formats come from the list: made once per page, not once per row. */
+function KeyRow({
+  apiKey: key,
+  canViewHistory,
+  text,
+  formats,
+}: {
+  apiKey: ApiKeyView;
+  canViewHistory: boolean;
+  text: KeyListText;
+  formats: Formats;
+}) {
+  const { t } = text;
   return (
     <li data-key-id={key.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-start sm:gap-4">
       <div className="min-w-0 flex-1">
@@ -50,17 +60,17 @@ function KeyRow({ apiKey: key, canViewHistory }: { apiKey: ApiKeyView; canViewHi
             {key.name}
           </span>
           <span className="shrink-0 sm:ml-2 sm:inline-block sm:align-text-bottom" data-testid="key-state">
-            <Badge tone={stateTone(key.state)}>{t(`states.${key.state}`)}</Badge>
+            <Badge tone={stateTone(key.state)}>{text.states[key.state]}</Badge>
           </span>
         </div>
         <div className="mt-1 flex flex-wrap items-baseline gap-x-3 gap-y-1 text-xs text-slate-500">
-          <code className="font-mono" data-testid="key-prefix" title={t("list.prefix")}>
+          <code className="font-mono" data-testid="key-prefix" title={text.prefix}>
             {key.prefix}…
           </code>
           <span className="whitespace-nowrap">
             {key.expiresAt
               ? t(key.state === "expired" ? "list.expiredOn" : "list.expiresOn", { date: formats.date(key.expiresAt) })
-              : t("list.noExpiry")}
+              : text.noExpiry}
           </span>
           <span className="whitespace-nowrap">
             {key.lastUsedAt ? (
@@ -68,7 +78,7 @@ function KeyRow({ apiKey: key, canViewHistory }: { apiKey: ApiKeyView; canViewHi
                 {t("list.lastUsedOn", { date: formats.date(key.lastUsedAt) })}
               </time>
             ) : (
-              t("list.neverUsed")
+              text.neverUsed
             )}
           </span>
           {/* Opened, the details take a line of their own under the summary facts. */}
@@ -79,34 +89,22 @@ function KeyRow({ apiKey: key, canViewHistory }: { apiKey: ApiKeyView; canViewHi
             >
               {t("list.details", { count: key.scopes.length })}
             </summary>
-            <dl className="mt-2 grid gap-x-4 gap-y-2 rounded-md bg-slate-50 p-3 text-sm sm:grid-cols-[auto_1fr]">
-              <dt className="text-xs font-medium text-slate-500 sm:pt-0.5">{t("list.scopes")}</dt>
+            <dl className="mt-2 grid gap-x-4 gap-y-2 rounded-md bg-slate-50 p-3 text-sm text-slate-700 sm:grid-cols-[auto_1fr] [&>dt]:text-xs [&>dt]:font-medium [&>dt]:text-slate-500 sm:[&>dt]:pt-0.5">
+              <dt>{text.scopesLabel}</dt>
+              <dd data-testid="key-scopes">{key.scopes.map((scope) => text.scopes[scope]).join(", ")}</dd>
+              <dt>{text.created}</dt>
               <dd>
-                <ul className="flex flex-wrap gap-1" data-testid="key-scopes">
-                  {key.scopes.map((scope) => (
-                    <li key={scope}>
-                      <Badge tone="brand">
-                        <span title={scope} className="whitespace-nowrap">
-                          {t(scopeLabelKey(scope))}
-                        </span>
-                      </Badge>
-                    </li>
-                  ))}
-                </ul>
-              </dd>
-              <dt className="text-xs font-medium text-slate-500 sm:pt-0.5">{t("list.created")}</dt>
-              <dd className="text-slate-700">
                 <time dateTime={key.createdAt}>{`${formats.dateTime(key.createdAt)} UTC`}</time>{" "}
                 {key.createdBy && !key.createdBy.deleted ? (
                   t("list.createdByName", { name: key.createdBy.name })
                 ) : (
-                  <em>{t("list.createdByDeletedUser")}</em>
+                  <em>{text.createdByDeletedUser}</em>
                 )}
               </dd>
               {key.lastUsedAt ? (
                 <>
-                  <dt className="text-xs font-medium text-slate-500 sm:pt-0.5">{t("list.lastUsed")}</dt>
-                  <dd className="text-slate-700">
+                  <dt>{text.lastUsed}</dt>
+                  <dd>
                     <time dateTime={key.lastUsedAt}>{`${formats.dateTime(key.lastUsedAt)} UTC`}</time>
                   </dd>
                 </>
@@ -116,16 +114,18 @@ function KeyRow({ apiKey: key, canViewHistory }: { apiKey: ApiKeyView; canViewHi
         </div>
       </div>
       <div className="flex items-center gap-2 sm:shrink-0 sm:justify-end">
-        {key.state === "active" ? <ConfirmTrigger intent="rotate" apiKey={key} /> : null}
-        <ConfirmTrigger intent="revoke" apiKey={key} />
-        {canViewHistory ? <HistoryLink apiKey={key} /> : null}
+        {key.state === "active" ? <ConfirmTrigger intent="rotate" apiKey={key} text={text} /> : null}
+        <ConfirmTrigger intent="revoke" apiKey={key} text={text} />
+        {canViewHistory ? <HistoryLink apiKey={key} text={text} /> : null}
       </div>
     </li>
   );
 }
 
 export function KeyList({ keys, hasRevoked, canViewHistory }: { keys: ApiKeyView[]; hasRevoked: boolean; canViewHistory: boolean }) {
-  const { t } = useTranslation("apiKeys");
+  const text = useKeyListText();
+  const { t } = text;
+  const formats = useFormats();
   return (
     <Card title={t("list.heading")} description={t("list.count", { count: keys.length, limit: MAX_UNREVOKED_KEYS })}>
       {keys.length === 0 ? (
@@ -133,7 +133,7 @@ export function KeyList({ keys, hasRevoked, canViewHistory }: { keys: ApiKeyView
       ) : (
         <ul className="-my-3 divide-y divide-slate-100" data-testid="unrevoked-keys">
           {keys.map((key) => (
-            <KeyRow key={key.id} apiKey={key} canViewHistory={canViewHistory} />
+            <KeyRow key={key.id} apiKey={key} canViewHistory={canViewHistory} text={text} formats={formats} />
           ))}
         </ul>
       )}

@@ -1,7 +1,6 @@
 // The "Revoked keys" history: newest revocation first, one page at a time. Each row says when and
 // by whom (the revoking user's current name). Paging is plain links that land on this section, so it
 // works without JavaScript; the cursor in the link is opaque.
-import { useTranslation } from "react-i18next";
 import { ButtonLink, Card } from "~/components/ui";
 import { useFormats } from "~/components/use-formats";
 import type { KeysPageData } from "~/api-keys/keys-page.server";
@@ -9,20 +8,21 @@ import type { Revoker } from "~/api-keys/revoked-keys.server";
 import { REVOKED_CURSOR_PARAM } from "~/api-keys/revoked-cursor";
 import { HistoryLink } from "./key-history-link";
 import { KEYS_PAGE_PATH } from "./key-page";
+import { useKeyListText, type KeyListText } from "./key-list-text";
 
 export const REVOKED_SECTION_ID = "revoked-keys";
 
-function RevokedBy({ revoker }: { revoker: Revoker }) {
-  const { t } = useTranslation("apiKeys");
+function RevokedBy({ revoker, text }: { revoker: Revoker; text: KeyListText }) {
   // inline-block: "by" never ends a line without the name.
   if (revoker.kind === "user")
-    return <span className="inline-block [overflow-wrap:anywhere]">{t("revoked.by", { name: revoker.name })}</span>;
-  if (revoker.kind === "deletedUser") return <em className="inline-block">{t("revoked.byDeletedUser")}</em>;
+    return <span className="inline-block [overflow-wrap:anywhere]">{text.t("revoked.by", { name: revoker.name })}</span>;
+  if (revoker.kind === "deletedUser") return <em className="inline-block">{text.revokedByDeletedUser}</em>;
   return null;
 }
 
 export function RevokedKeyList({ revoked, canViewHistory }: { revoked: KeysPageData["revoked"]; canViewHistory: boolean }) {
-  const { t } = useTranslation("apiKeys");
+  const text = useKeyListText();
+  const { t } = text;
   const formats = useFormats();
   const { keys, nextCursor, isFirstPage } = revoked;
   return (
@@ -40,19 +40,19 @@ export function RevokedKeyList({ revoked, canViewHistory }: { revoked: KeysPageD
                   <span className="font-medium text-slate-700 [overflow-wrap:anywhere]" data-testid="key-name">
                     {key.name}
                   </span>
-                  <code className="font-mono text-xs text-slate-500" data-testid="key-prefix" title={t("list.prefix")}>
+                  <code className="font-mono text-xs text-slate-500" data-testid="key-prefix" title={text.prefix}>
                     {key.prefix}…
                   </code>
                 </p>
                 <p className="mt-0.5 text-xs text-slate-500" data-testid="key-revoked">
-                  {t("revoked.on")}{" "}
+                  {text.revokedOn}{" "}
                   <time dateTime={key.revokedAt} className="whitespace-nowrap">{`${formats.dateTime(key.revokedAt)} UTC`}</time>{" "}
-                  <RevokedBy revoker={key.revokedBy} />
+                  <RevokedBy revoker={key.revokedBy} text={text} />
                 </p>
               </div>
               {canViewHistory ? (
                 <div className="shrink-0">
-                  <HistoryLink apiKey={key} iconOnlyOnPhones />
+                  <HistoryLink apiKey={key} text={text} iconOnlyOnPhones />
                 </div>
               ) : null}
             </li>
