@@ -71,7 +71,21 @@ function toView(row: KeyRow, now = new Date()): ApiKeyView {
   };
 }
 
-/** Unrevoked keys first (newest first), then revoked ones. */
+/**
+ * The organization's unrevoked keys (active and expired), newest first: at most 25 by rule, read
+ * through the partial index on unrevoked keys, so the cost does not grow with the revoked history.
+ */
+export async function listUnrevokedKeys(access: KeyManager): Promise<ApiKeyView[]> {
+  const rows = await prisma.apiKey.findMany({
+    where: { organizationId: access.organization.id, revokedAt: null },
+    select: keySelect,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+  const now = new Date();
+  return rows.map((row) => toView(row, now));
+}
+
+/** Every key, unrevoked first (newest first), then revoked ones (apiKey.list). */
 export async function listKeys(access: KeyManager): Promise<ApiKeyView[]> {
   const organizationId = access.organization.id;
   const rows = await prisma.apiKey.findMany({

@@ -22,7 +22,21 @@ function formattersFor(language: string) {
 
 export type Formats = ReturnType<typeof formattersFor>;
 
+/** Made once per language per process: an Intl.DateTimeFormat takes longer to build than a table
+ * row takes to render, and the server would otherwise build four for every component, every request. */
+const byLanguage = new Map<string, Formats>();
+
+function formatsFor(language: string): Formats {
+  let formats = byLanguage.get(language);
+  if (!formats) {
+    formats = formattersFor(language);
+    // Languages are the supported ones; the bound only guards against that ever changing.
+    if (byLanguage.size < 16) byLanguage.set(language, formats);
+  }
+  return formats;
+}
+
 export function useFormats(): Formats {
   const { i18n } = useTranslation();
-  return useMemo(() => formattersFor(i18n.language), [i18n.language]);
+  return useMemo(() => formatsFor(i18n.language), [i18n.language]);
 }

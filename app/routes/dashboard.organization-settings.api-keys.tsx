@@ -1,26 +1,31 @@
-// The keys page: list, issue, rotate, revoke. Thin: the rules live in app/api-keys/, the page's
-// parts in app/api-keys/ui/. Works without JavaScript: rotate and revoke confirm on a
-// `?confirm=rotate&key=<id>` view; with JavaScript the same confirmation opens in a dialog. A
-// secret appears only in the action's answer (never in the loader), so it is shown exactly once.
+// The keys page: the keys in use, issue, rotate, revoke, and the paged history of revoked keys.
+// Thin: the rules live in app/api-keys/, the page's parts in app/api-keys/ui/. Works without
+// JavaScript: rotate and revoke confirm on a `?confirm=rotate&key=<id>` view (with JavaScript the
+// same confirmation opens in a dialog), and the revoked history pages with plain links
+// (`?revokedCursor=…`). A secret appears only in the action's answer (never in the loader), so it
+// is shown exactly once.
 import { useTranslation } from "react-i18next";
-import { data } from "react-router";
+import { data, isRouteErrorResponse } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/dashboard.organization-settings.api-keys";
-import { issueKey, listKeys, revokeKey, rotateKey } from "~/api-keys/api-keys.server";
+import { issueKey, revokeKey, rotateKey } from "~/api-keys/api-keys.server";
+import { loadKeysPage } from "~/api-keys/keys-page.server";
 import { MAX_UNREVOKED_KEYS, issueKeyFormSchema, keyActionFormSchema } from "~/api-keys/scopes";
 import { IssueForm } from "~/api-keys/ui/issue-key-form";
 import { ConfirmPanel } from "~/api-keys/ui/key-confirmation";
 import { KeyList } from "~/api-keys/ui/key-list";
-import type { KeyActionData, KeyActionOutcome } from "~/api-keys/ui/key-page";
+import { KEYS_PAGE_PATH, type KeyActionData, type KeyActionOutcome } from "~/api-keys/ui/key-page";
+import { RevokedKeyList } from "~/api-keys/ui/revoked-key-list";
 import { SecretPanel } from "~/api-keys/ui/secret-panel";
 import { ErrorPanel } from "~/components/error-page";
 import { FormErrors } from "~/components/form-errors";
 import { titleMeta } from "~/components/page-title";
-import { Alert, PageHeader, buttonClass } from "~/components/ui";
+import { Alert, ButtonLink, PageHeader, buttonClass } from "~/components/ui";
 import { useHydrated } from "~/components/use-hydrated";
 import { getInstance } from "~/i18n/i18next.server";
 import { parseForm, withFormErrors } from "~/web/forms.server";
 import { requireActiveOrganization } from "~/web/guards.server";
+import { orHttpError } from "~/web/http-errors.server";
 
 const actionSchema = z.discriminatedUnion("intent", [issueKeyFormSchema, keyActionFormSchema]);
 
@@ -35,18 +40,8 @@ export function headers() {
 
 export async function loader(args: Route.LoaderArgs) {
   const access = await requireActiveOrganization(args, "apiKey:manage");
-  const keys = await listKeys(access);
-  const url = new URL(args.request.url);
-  const confirmIntent = (["rotate", "revoke"] as const).find((intent) => intent === url.searchParams.get("confirm"));
-  // A revoked key cannot be rotated or revoked again: its confirm link says it is gone.
-  const confirmKey = keys.find((k) => k.id === url.searchParams.get("key") && k.state !== "revoked");
-  return {
-    title: getInstance(args.context).t("apiKeys:title"),
-    organizationName: access.organization.name,
-    keys,
-    unrevoked: keys.filter((k) => k.state !== "revoked").length,
-    confirm: confirmIntent && url.searchParams.has("key") ? { intent: confirmIntent, key: confirmKey ?? null } : null,
-  };
+  const page = await orHttpError(args.context, () => loadKeysPage(access, new URL(args.request.url).searchParams));
+  return { title: getInstance(args.context).t("apiKeys:title"), organizationName: access.organization.name, ...page };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -78,7 +73,8 @@ export default function ApiKeysPage({ loaderData, actionData }: Route.ComponentP
   const outcome = actionData?.outcome ?? null;
   const wasIssue = actionData?.intent === "issue";
   const formErrors = actionData?.reply.error?.[""] ?? undefined;
-  const limitReached = loaderData.unrevoked >= MAX_UNREVOKED_KEYS;
+  const { keys, revoked, canViewHistory } = loaderData;
+  const limitReached = keys.length >= MAX_UNREVOKED_KEYS;
   return (
     // data-hydrated: the browser tests wait for it before using the dialogs and the copy button.
     <div className="space-y-6" data-testid="api-keys-page" data-hydrated={hydrated ? "true" : undefined}>
@@ -86,7 +82,7 @@ export default function ApiKeysPage({ loaderData, actionData }: Route.ComponentP
         title={t("title")}
         description={t("description", { organization: loaderData.organizationName })}
         actions={
-          loaderData.keys.length > 0 && !limitReached ? (
+          keys.length > 0 && !limitReached ? (
             <a href="#issue-key-card" className={buttonClass("primary", "w-full sm:w-auto")}>
               {t("issue.heading")}
             </a>
@@ -97,12 +93,27 @@ export default function ApiKeysPage({ loaderData, actionData }: Route.ComponentP
       {outcome?.intent === "revoke" ? <Alert tone="success">{t("revoke.done", { name: outcome.name })}</Alert> : null}
       {formErrors && !wasIssue ? <FormErrors errors={formErrors} /> : null}
       {loaderData.confirm ? <ConfirmPanel confirm={loaderData.confirm} /> : null}
-      <KeyList keys={loaderData.keys} unrevoked={loaderData.unrevoked} />
+      <KeyList keys={keys} hasRevoked={revoked.keys.length > 0 || !revoked.isFirstPage} canViewHistory={canViewHistory} />
       <IssueForm lastResult={wasIssue ? actionData?.reply : undefined} limitReached={limitReached} />
+      <RevokedKeyList revoked={revoked} canViewHistory={canViewHistory} />
     </div>
   );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <ErrorPanel error={error} />;
+  const { t } = useTranslation("apiKeys");
+  // A bad page link (e.g. a mangled revokedCursor): offer the page itself.
+  const badLink = isRouteErrorResponse(error) && error.status === 400;
+  return (
+    <div className="space-y-4">
+      <ErrorPanel error={error} />
+      {badLink ? (
+        <p className="text-center">
+          <ButtonLink to={KEYS_PAGE_PATH} variant="secondary">
+            {t("revoked.backToKeys")}
+          </ButtonLink>
+        </p>
+      ) : null}
+    </div>
+  );
 }

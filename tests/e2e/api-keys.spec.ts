@@ -1,5 +1,6 @@
 // The API keys page end to end: issue, secret shown once, authenticate with it, rotate, revoke,
-// validation, German, no JavaScript, roles, other organizations' keys and cross-site posts.
+// the revoked history and its pages, history links, validation, German, no JavaScript, phones,
+// roles, other organizations' keys and cross-site posts.
 // One fresh user per file (sign-ups are rate limited); every test creates its own organization,
 // so key limits and names never collide between tests.
 import { randomUUID } from "node:crypto";
@@ -13,13 +14,17 @@ import {
   demo,
   fillIssueForm,
   gotoApiKeys,
+  issueAndRevokeViaRpc,
   issueApiKeyViaForm,
   organizationIdByName,
   readShownSecret,
+  revokedKeyRow,
   rpc,
   signIn,
   signUp,
 } from "./helpers";
+
+const AUDIT_LOG_PATH = "/dashboard/organization-settings/audit-log";
 
 const SECRET_PATTERN = /^sk_[0-9A-Za-z]{49}$/;
 
@@ -57,6 +62,7 @@ test.describe("API keys as an organization owner", () => {
     await gotoApiKeys(page);
     await expect(page.getByRole("heading", { name: "API keys", level: 1 })).toBeVisible();
     await expect(page.getByTestId("api-keys-empty")).toBeVisible();
+    await expect(page.getByTestId("revoked-keys-empty")).toHaveText("No key has been revoked yet.");
 
     // Issue: the secret appears once, with the warning.
     const secret = await issueApiKeyViaForm(page, { name: "CI deploy", scopes: ["Read members", "View audit log"] });
@@ -100,6 +106,11 @@ test.describe("API keys as an organization owner", () => {
     await gotoApiKeys(page);
     await expect(apiKeyRow(page, "CI deploy")).toHaveAttribute("data-key-id", identity.json.keyId);
     await expect(apiKeyRow(page, "CI deploy")).not.toContainText("Never"); // last used is set
+    // Each key links to its history: the audit log filtered to it.
+    await expect(apiKeyRow(page, "CI deploy").getByRole("link", { name: "History of CI deploy" })).toHaveAttribute(
+      "href",
+      `${AUDIT_LOG_PATH}?targetId=${identity.json.keyId}`,
+    );
 
     // Rotate: cancel changes nothing; confirm shows the new secret once; old 401, new 200.
     await apiKeyRow(page, "CI deploy").getByRole("link", { name: "Rotate: CI deploy" }).click();
@@ -128,12 +139,20 @@ test.describe("API keys as an organization owner", () => {
     await page.getByRole("link", { name: "I have stored the secret" }).click();
     await expect(page.getByTestId("secret-panel")).toHaveCount(0);
 
-    // Revoke: state Revoked, no more actions, the secret fails.
+    // Revoke: the key leaves the keys in use for the revoked history (when, by whom), keeps only
+    // its history link, and the secret fails.
     await confirmKeyAction(page, "CI deploy", "revoke");
     await expect(page.getByText("Key “CI deploy” revoked.")).toBeVisible();
-    const revokedRow = apiKeyRow(page, "CI deploy");
-    await expect(revokedRow.getByTestId("key-state")).toHaveText("Revoked");
-    await expect(revokedRow.getByRole("link")).toHaveCount(0);
+    await expect(apiKeyRow(page, "CI deploy")).toHaveCount(0);
+    await expect(page.getByTestId("api-keys-empty")).toContainText("every key of this organization is revoked");
+    const revokedRow = revokedKeyRow(page, "CI deploy");
+    await expect(revokedRow).toHaveAttribute("data-revoked-key-id", identity.json.keyId);
+    await expect(revokedRow).toContainText(/Revoked .+ UTC by Kim Keymaster/);
+    await expect(revokedRow.getByRole("link")).toHaveCount(1);
+    await expect(revokedRow.getByRole("link", { name: "History of CI deploy" })).toHaveAttribute(
+      "href",
+      `${AUDIT_LOG_PATH}?targetId=${identity.json.keyId}`,
+    );
     expect((await authenticateKey(request, rotated)).status).toBe(401);
   });
 
@@ -198,7 +217,11 @@ test.describe("API keys as an organization owner", () => {
     await expect(dialog).toContainText("Das kann nicht rückgängig gemacht werden.");
     await dialog.getByRole("button", { name: "Schlüssel widerrufen" }).click();
     await expect(page.getByText("Schlüssel „Buchhaltung“ widerrufen.")).toBeVisible();
-    await expect(row.getByTestId("key-state")).toHaveText("Widerrufen");
+    await expect(row).toHaveCount(0);
+    const revokedRow = revokedKeyRow(page, "Buchhaltung");
+    await expect(revokedRow).toContainText(/Widerrufen am .+ UTC von Kim Keymaster/);
+    await expect(revokedRow.getByRole("link", { name: "Verlauf von Buchhaltung" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Widerrufene Schlüssel" })).toBeVisible();
     expect((await authenticateKey(request, first)).status).toBe(200);
   });
 
@@ -226,6 +249,12 @@ test.describe("API keys as an organization owner", () => {
     await gotoApiKeys(page, "", { javaScript: false });
     expect(await page.content()).not.toContain(secret);
     await expect(apiKeyRow(page, "Plain HTML").getByTestId("key-state")).toHaveText("Active");
+    // Scopes and creator sit in a <details> that opens without JavaScript.
+    const scopes = apiKeyRow(page, "Plain HTML").getByTestId("key-scopes");
+    await expect(scopes).toBeHidden();
+    await apiKeyRow(page, "Plain HTML").getByText("2 scopes, details").click();
+    await expect(scopes).toBeVisible();
+    await expect(scopes).toContainText("Read invitations");
 
     // The confirm view's Cancel goes back without changing anything.
     await apiKeyRow(page, "Plain HTML").getByRole("link", { name: "Rotate: Plain HTML" }).click();
@@ -241,7 +270,8 @@ test.describe("API keys as an organization owner", () => {
     await gotoApiKeys(page, "", { javaScript: false });
     await confirmKeyAction(page, "Plain HTML", "revoke", { javaScript: false });
     await expect(page.getByText("Key “Plain HTML” revoked.")).toBeVisible();
-    await expect(apiKeyRow(page, "Plain HTML").getByTestId("key-state")).toHaveText("Revoked");
+    await expect(apiKeyRow(page, "Plain HTML")).toHaveCount(0);
+    await expect(revokedKeyRow(page, "Plain HTML")).toContainText("by Kim Keymaster");
     expect((await authenticateKey(request, rotated)).status).toBe(401);
 
     // A stale confirm link (revoked key, unknown id) says so instead of failing.
@@ -312,7 +342,96 @@ test.describe("API keys as an organization owner", () => {
     expect((await authenticateKey(request, secretA)).status).toBe(200);
   });
 
-  test("phones get cards, nothing overflows sideways (German, long names), dialogs fit", async ({ page }) => {
+  test("the revoked history pages newest first with plain links (no JavaScript, then with it); bad links answer 400", async ({
+    browser,
+    page,
+  }) => {
+    const name = `History ${randomUUID().slice(0, 8)}`;
+    await createOrganization(page, name);
+    const organizationId = await organizationIdByName(page.request, name);
+    const revokedIds: string[] = [];
+    for (let i = 1; i <= 23; i++)
+      revokedIds.push(await issueAndRevokeViaRpc(page.request, organizationId, `Old ${String(i).padStart(2, "0")}`));
+    expect((await rpc(page.request, "apiKey/issue", { organizationId, name: "Current", scopes: ["organization:read"] })).status).toBe(200);
+    const names = (rows: string[]) => rows.map((row) => row.trim());
+    const expected = Array.from({ length: 23 }, (_, i) => `Old ${String(23 - i).padStart(2, "0")}`);
+
+    const context = await browser.newContext({ storageState: await page.context().storageState(), javaScriptEnabled: false });
+    const plain = await context.newPage();
+    await gotoApiKeys(plain, "", { javaScript: false });
+    const history = plain.locator("#revoked-keys");
+    await expect(plain.locator("[data-key-id]")).toHaveCount(1);
+    await expect(apiKeyRow(plain, "Current")).toBeVisible();
+    const firstPage = names(await history.locator("[data-revoked-key-id]").getByTestId("key-name").allTextContents());
+    expect(firstPage).toEqual(expected.slice(0, 20));
+    await expect(history.getByRole("link", { name: "Newest revoked keys" })).toHaveCount(0);
+    await expect(revokedKeyRow(plain, "Old 23").getByRole("link", { name: "History of Old 23" })).toHaveAttribute(
+      "href",
+      `${AUDIT_LOG_PATH}?targetId=${revokedIds[22]}`,
+    );
+
+    await history.getByRole("link", { name: "Older revoked keys" }).click();
+    await expect(plain).toHaveURL(/\?revokedCursor=[A-Za-z0-9_-]+#revoked-keys$/);
+    const secondPage = names(await history.locator("[data-revoked-key-id]").getByTestId("key-name").allTextContents());
+    expect(secondPage).toEqual(expected.slice(20));
+    await expect(history.getByRole("link", { name: "Older revoked keys" })).toHaveCount(0);
+    await expect(apiKeyRow(plain, "Current")).toBeVisible(); // the keys in use stay on every page
+    await history.getByRole("link", { name: "Newest revoked keys" }).click();
+    await expect(plain).toHaveURL(new RegExp(`${API_KEYS_PATH}#revoked-keys$`));
+    expect(names(await history.locator("[data-revoked-key-id]").getByTestId("key-name").allTextContents())).toEqual(expected.slice(0, 20));
+
+    // A mangled page link: a translated 400 with the way back, never a 500.
+    for (const [lng, message, back] of [
+      ["en", "The link to this page of revoked keys is invalid.", "Back to the keys"],
+      ["de", "Der Link zu dieser Seite widerrufener Schlüssel ist ungültig.", "Zurück zu den Schlüsseln"],
+    ] as const) {
+      const response = await plain.goto(`${API_KEYS_PATH}?revokedCursor=bm90LWEtY3Vyc29y&lng=${lng}`);
+      expect(response?.status()).toBe(400);
+      await expect(plain.getByText(message)).toBeVisible();
+      await plain.getByRole("link", { name: back }).click();
+      await expect(plain.getByTestId("api-keys-page")).toBeVisible();
+    }
+    await context.close();
+
+    // With JavaScript the same links navigate in the app and land on the section.
+    await gotoApiKeys(page, "?lng=de");
+    await page.getByRole("link", { name: "Ältere widerrufene Schlüssel" }).click();
+    await expect(page).toHaveURL(/\?revokedCursor=[A-Za-z0-9_-]+#revoked-keys$/);
+    await expect(page.locator("#revoked-keys [data-revoked-key-id]")).toHaveCount(3);
+    await expect(page.locator("#revoked-keys")).toBeInViewport();
+  });
+
+  test("25 keys in use stay short on a phone: under 6,000 px at 390x844 (English and German)", async ({ page }) => {
+    const name = `Full ${randomUUID().slice(0, 8)}`;
+    await createOrganization(page, name);
+    const organizationId = await organizationIdByName(page.request, name);
+    for (let i = 1; i <= 25; i++) {
+      const issued = await rpc(page.request, "apiKey/issue", {
+        organizationId,
+        name: i % 4 === 0 ? `Nightly export ${i} for the accounting department` : `Integration ${i}`,
+        scopes: ["organization:read", "member:read", "invitation:read", "billing:view", "audit:view"].slice(0, 1 + (i % 5)),
+        ...(i % 3 === 0 ? { expiresAt: "2099-12-31T23:59:59Z" } : {}),
+      });
+      expect(issued.status).toBe(200);
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const lng of ["en", "de"]) {
+      await gotoApiKeys(page, `?lng=${lng}`);
+      await expect(page.locator("[data-key-id]")).toHaveCount(25);
+      const { height, overflow } = await page.evaluate(() => ({
+        height: document.documentElement.scrollHeight,
+        overflow: document.documentElement.scrollWidth - window.innerWidth,
+      }));
+      test.info().annotations.push({ type: "page height", description: `${lng}: ${height} px` });
+      expect(height, lng).toBeLessThan(6000);
+      expect(overflow, lng).toBe(0);
+    }
+    // At the limit, the issue card explains instead of offering a form that would be refused.
+    await expect(page.locator("form#issue-key")).toHaveCount(0);
+    await expect(page.locator("#issue-key-card")).toContainText("25");
+  });
+
+  test("phones: nothing overflows sideways (German, long names, details open), dialogs fit", async ({ page }) => {
     const name = `Telefon ${randomUUID().slice(0, 8)}`;
     await createOrganization(page, name);
     const organizationId = await organizationIdByName(page.request, name);
@@ -327,8 +446,8 @@ test.describe("API keys as an organization owner", () => {
     }
     const overflow = () =>
       page.evaluate(() => {
-        const wrapper = document.querySelector("[data-key-id]")!.closest("table")!.parentElement!;
-        return { page: document.documentElement.scrollWidth - window.innerWidth, table: wrapper.scrollWidth - wrapper.clientWidth };
+        const list = document.querySelector("[data-key-id]")!.closest("ul")!;
+        return { page: document.documentElement.scrollWidth - window.innerWidth, list: list.scrollWidth - list.clientWidth };
       });
     for (const viewport of [
       { width: 390, height: 844 },
@@ -336,7 +455,11 @@ test.describe("API keys as an organization owner", () => {
     ]) {
       await page.setViewportSize(viewport);
       await gotoApiKeys(page, "?lng=de");
-      expect(await overflow(), JSON.stringify(viewport)).toEqual({ page: 0, table: 0 });
+      expect(await overflow(), JSON.stringify(viewport)).toEqual({ page: 0, list: 0 });
+      // Opened details (five scopes) still fit.
+      await apiKeyRow(page, long).getByText("5 Berechtigungen, Details").click();
+      await expect(apiKeyRow(page, long).getByTestId("key-scopes")).toBeVisible();
+      expect(await overflow(), `${JSON.stringify(viewport)}, details open`).toEqual({ page: 0, list: 0 });
     }
     await page.setViewportSize({ width: 390, height: 844 });
     const trigger = apiKeyRow(page, long).getByRole("link", { name: `Widerrufen: ${long}` });
@@ -375,6 +498,7 @@ test("admins can issue and revoke keys", async ({ page, request }) => {
   await expect(apiKeyRow(page, name)).toContainText("Adam Admin");
   expect((await authenticateKey(request, secret, ["organization:read"])).status).toBe(200);
   await confirmKeyAction(page, name, "revoke");
-  await expect(apiKeyRow(page, name).getByTestId("key-state")).toHaveText("Revoked");
+  await expect(apiKeyRow(page, name)).toHaveCount(0);
+  await expect(revokedKeyRow(page, name)).toContainText("by Adam Admin");
   expect((await authenticateKey(request, secret)).status).toBe(401);
 });

@@ -103,9 +103,23 @@ export async function gotoApiKeys(page: Page, query = "", { javaScript = true } 
   return response;
 }
 
-/** The list entry (table row, or card on phones) of the key with this exact name. */
+/** The row of the unrevoked key with this exact name, in the "Keys in use" list. */
 export function apiKeyRow(page: Page, name: string) {
   return page.locator("[data-key-id]").filter({ has: page.getByTestId("key-name").getByText(name, { exact: true }) });
+}
+
+/** The row(s) of revoked keys with this exact name, in the "Revoked keys" history (names can repeat there). */
+export function revokedKeyRow(page: Page, name: string) {
+  return page.locator("[data-revoked-key-id]").filter({ has: page.getByTestId("key-name").getByText(name, { exact: true }) });
+}
+
+/** Issues a key over RPC and revokes it at once (fast setup for the revoked history). */
+export async function issueAndRevokeViaRpc(request: APIRequestContext, organizationId: string, name: string) {
+  const issued = await rpc(request, "apiKey/issue", { organizationId, name, scopes: ["organization:read"] });
+  if (issued.status !== 200) throw new Error(`issue ${name}: ${issued.status}`);
+  const revoked = await rpc(request, "apiKey/revoke", { organizationId, keyId: issued.json.key.id });
+  if (revoked.status !== 200) throw new Error(`revoke ${name}: ${revoked.status}`);
+  return issued.json.key.id as string;
 }
 
 /**

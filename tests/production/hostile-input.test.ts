@@ -610,6 +610,13 @@ describe("hostile input against the production server", () => {
         ),
       }),
       fc.record({
+        path: fc.constant("/dashboard/organization-settings/api-keys"),
+        query: fc.array(
+          fc.tuple(fc.constantFrom("revokedCursor", "confirm", "key", "lng"), fc.oneof(unstorableText, forgedCursor, fc.uuid())),
+          { maxLength: 4 },
+        ),
+      }),
+      fc.record({
         path: fc.constantFrom(
           "/",
           "/login",

@@ -54,6 +54,20 @@ function ScopeChoices({ name, errors, selected }: { name: string; errors?: strin
 
 export function IssueForm({ lastResult, limitReached }: { lastResult: SubmissionResult<string[]> | undefined; limitReached: boolean }) {
   const { t } = useTranslation("apiKeys");
+  return (
+    <Card id="issue-key-card" className="scroll-mt-24" title={t("issue.heading")} description={t("issue.description")}>
+      {/* At the limit a form could only be refused: the card says why instead, and the page stays short. */}
+      {limitReached ? (
+        <Alert tone="info">{t("issue.limitReached", { limit: MAX_UNREVOKED_KEYS })}</Alert>
+      ) : (
+        <IssueFormFields lastResult={lastResult} />
+      )}
+    </Card>
+  );
+}
+
+function IssueFormFields({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
+  const { t } = useTranslation("apiKeys");
   const [form, fields] = useForm<z.input<typeof issueKeyFormSchema>, z.output<typeof issueKeyFormSchema>, string[]>({
     id: "issue-key",
     lastResult,
@@ -62,46 +76,39 @@ export function IssueForm({ lastResult, limitReached }: { lastResult: Submission
     shouldRevalidate: "onInput",
   });
   return (
-    <Card id="issue-key-card" className="scroll-mt-24" title={t("issue.heading")} description={t("issue.description")}>
-      {limitReached ? (
-        <div className="mb-4">
-          <Alert tone="info">{t("issue.limitReached", { limit: MAX_UNREVOKED_KEYS })}</Alert>
-        </div>
-      ) : null}
-      <Form method="post" action={KEYS_PAGE_PATH} className="max-w-2xl space-y-6" {...getFormProps(form)}>
-        <FormErrors errors={form.errors} id={form.errorId} />
-        <input type="hidden" name="intent" value="issue" />
-        <div className="max-w-md">
-          <Field
-            label={t("issue.name")}
-            hint={t("issue.nameHint", { max: KEY_NAME_MAX })}
-            errors={fields.name.errors}
-            errorParams={{ max: KEY_NAME_MAX }}
-            {...getInputProps(fields.name, { type: "text" })}
-            maxLength={KEY_NAME_MAX}
-            autoComplete="off"
-          />
-        </div>
-        <ScopeChoices
-          key={fields.scopes.key}
-          name={fields.scopes.name}
-          errors={Object.values(fields.scopes.allErrors).flat()}
-          selected={[fields.scopes.initialValue ?? []].flat().filter((v): v is string => typeof v === "string")}
+    <Form method="post" action={KEYS_PAGE_PATH} className="max-w-2xl space-y-6" {...getFormProps(form)}>
+      <FormErrors errors={form.errors} id={form.errorId} />
+      <input type="hidden" name="intent" value="issue" />
+      <div className="max-w-md">
+        <Field
+          label={t("issue.name")}
+          hint={t("issue.nameHint", { max: KEY_NAME_MAX })}
+          errors={fields.name.errors}
+          errorParams={{ max: KEY_NAME_MAX }}
+          {...getInputProps(fields.name, { type: "text" })}
+          maxLength={KEY_NAME_MAX}
+          autoComplete="off"
         />
-        <div className="max-w-sm">
-          <Field
-            label={t("issue.expiresOn")}
-            hint={t("issue.expiresOnHint")}
-            errors={fields.expiresOn.errors}
-            {...getInputProps(fields.expiresOn, { type: "date" })}
-          />
-        </div>
-        <div className="border-t border-slate-100 pt-5">
-          <Button type="submit" className="w-full sm:w-auto">
-            {t("issue.submit")}
-          </Button>
-        </div>
-      </Form>
-    </Card>
+      </div>
+      <ScopeChoices
+        key={fields.scopes.key}
+        name={fields.scopes.name}
+        errors={Object.values(fields.scopes.allErrors).flat()}
+        selected={[fields.scopes.initialValue ?? []].flat().filter((v): v is string => typeof v === "string")}
+      />
+      <div className="max-w-sm">
+        <Field
+          label={t("issue.expiresOn")}
+          hint={t("issue.expiresOnHint")}
+          errors={fields.expiresOn.errors}
+          {...getInputProps(fields.expiresOn, { type: "date" })}
+        />
+      </div>
+      <div className="border-t border-slate-100 pt-5">
+        <Button type="submit" className="w-full sm:w-auto">
+          {t("issue.submit")}
+        </Button>
+      </div>
+    </Form>
   );
 }

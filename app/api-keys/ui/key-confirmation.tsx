@@ -7,6 +7,7 @@ import { ConfirmDialogTrigger } from "~/components/confirm-dialog";
 import { Alert, Button, ButtonLink, Card, buttonClass } from "~/components/ui";
 import type { ApiKeyView } from "~/api-keys/api-keys.server";
 import { KEYS_PAGE_PATH } from "./key-page";
+import type { KeyListText } from "./key-list-text";
 
 /** The confirmation form itself, used by the no-JS confirm view and by the dialog. */
 function ConfirmForm({
@@ -42,17 +43,23 @@ function ConfirmForm({
   );
 }
 
-export function ConfirmTrigger({ intent, apiKey }: { intent: "rotate" | "revoke"; apiKey: ApiKeyView }) {
+/** The dialog's heading, translated only when the dialog opens. */
+function ConfirmHeading({ intent, name }: { intent: "rotate" | "revoke"; name: string }) {
   const { t } = useTranslation("apiKeys");
+  return t(`${intent}.heading`, { name });
+}
+
+/** A row's Rotate or Revoke; its words come from the list (key-list-text.ts). */
+export function ConfirmTrigger({ intent, apiKey, text }: { intent: "rotate" | "revoke"; apiKey: ApiKeyView; text: KeyListText }) {
   return (
     <ConfirmDialogTrigger
       href={`?confirm=${intent}&key=${encodeURIComponent(apiKey.id)}`}
-      label={t(`${intent}.button`)}
-      ariaLabel={`${t(`${intent}.button`)}: ${apiKey.name}`}
-      className={buttonClass(intent === "revoke" ? "dangerOutline" : "secondary", "flex-1 md:flex-none", "sm")}
-      title={t(`${intent}.heading`, { name: apiKey.name })}
-      description={t(`${intent}.body`)}
-      cancelLabel={t("cancel")}
+      label={text[intent].button}
+      ariaLabel={`${text[intent].button}: ${apiKey.name}`}
+      className={buttonClass(intent === "revoke" ? "dangerOutline" : "secondary", "whitespace-nowrap", "sm")}
+      title={<ConfirmHeading intent={intent} name={apiKey.name} />}
+      description={text[intent].body}
+      cancelLabel={text.cancel}
       renderForm={({ description, cancel }) => <ConfirmForm intent={intent} apiKey={apiKey} body={description} cancel={cancel} />}
     />
   );

@@ -1,160 +1,141 @@
-// The organization's keys: a table from `md` up, a card per key on phones, with rotate and revoke
-// for keys that are not revoked.
-import type { ReactNode } from "react";
+// The organization's unrevoked keys (active and expired; at most 25): one compact row per key, the
+// same markup on phones and desktops. What people scan for (name, state, prefix, expiry, last use)
+// is always shown; scopes and who created the key sit in a <details> that opens without JavaScript.
+// Revoked keys are not here: they are in the paged history below (revoked-key-list.tsx).
 import { useTranslation } from "react-i18next";
-import { Badge, Card, buttonClass, cx } from "~/components/ui";
-import { useFormats } from "~/components/use-formats";
+import { Badge, Card, buttonClass } from "~/components/ui";
+import { useFormats, type Formats } from "~/components/use-formats";
 import type { ApiKeyView } from "~/api-keys/api-keys.server";
 import { MAX_UNREVOKED_KEYS } from "~/api-keys/scopes";
 import { ConfirmTrigger } from "./key-confirmation";
-import { scopeLabelKey } from "./key-page";
+import { HistoryLink } from "./key-history-link";
+import { useKeyListText, type KeyListText } from "./key-list-text";
 
 function stateTone(state: ApiKeyView["state"]) {
   return state === "active" ? "green" : state === "expired" ? "amber" : "slate";
 }
 
-/** A cell of the key list: a table cell from `md` up, a labelled item of a card on phones. */
-function KeyCell({ label, children, className }: { label?: string; children: ReactNode; className?: string }) {
+function EmptyList({ hasRevoked }: { hasRevoked: boolean }) {
+  const { t } = useTranslation("apiKeys");
   return (
-    <td className={cx("min-w-0 md:table-cell md:px-3 md:py-3 md:align-top md:first:pl-5", className)}>
-      {label ? <span className="mb-0.5 block text-xs font-medium text-slate-500 md:hidden">{label}</span> : null}
-      {children}
-    </td>
+    <div
+      className="flex flex-col items-center gap-2 rounded-lg border border-dashed border-slate-300 px-6 py-8 text-center"
+      data-testid="api-keys-empty"
+    >
+      <svg viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.4" aria-hidden="true" className="h-8 w-8 text-slate-400">
+        <path
+          d="M11.8 8.2a3.3 3.3 0 1 1-1.03-2.4M11.8 8.2 17 13.4V16h-2.6v-1.6h-1.6v-1.6h-1.6l-1.65-1.65"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
+      </svg>
+      <p className="text-sm font-medium text-slate-900">{t(hasRevoked ? "list.allRevokedTitle" : "list.emptyTitle")}</p>
+      <p className="max-w-sm text-sm text-slate-500">{t("list.empty")}</p>
+      <a href="#issue-key-card" className={buttonClass("primary", "mt-2")}>
+        {t("issue.heading")}
+      </a>
+    </div>
   );
 }
 
-export function KeyList({ keys, unrevoked }: { keys: ApiKeyView[]; unrevoked: number }) {
-  const { t } = useTranslation("apiKeys");
-  const formats = useFormats();
-  const headers = ["name", "scopes", "created", "expires", "lastUsed", "state"] as const;
+/** One key. Its words and date formats come from the list: made once per page, not once per row. */
+function KeyRow({
+  apiKey: key,
+  canViewHistory,
+  text,
+  formats,
+}: {
+  apiKey: ApiKeyView;
+  canViewHistory: boolean;
+  text: KeyListText;
+  formats: Formats;
+}) {
+  const { t } = text;
   return (
-    <Card title={t("list.heading")} description={t("list.count", { count: unrevoked, limit: MAX_UNREVOKED_KEYS })}>
+    <li data-key-id={key.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-start sm:gap-4">
+      <div className="min-w-0 flex-1">
+        {/* Phones: the state at the right edge. Wider: right after the name, also when a long name wraps. */}
+        <div className="flex items-start justify-between gap-2 sm:block">
+          <span className="min-w-0 font-medium text-slate-900 [overflow-wrap:anywhere]" data-testid="key-name">
+            {key.name}
+          </span>
+          <span className="shrink-0 sm:ml-2 sm:inline-block sm:align-text-bottom" data-testid="key-state">
+            <Badge tone={stateTone(key.state)}>{text.states[key.state]}</Badge>
+          </span>
+        </div>
+        <div className="mt-1 flex flex-wrap items-baseline gap-x-3 gap-y-1 text-xs text-slate-500">
+          <code className="font-mono" data-testid="key-prefix" title={text.prefix}>
+            {key.prefix}…
+          </code>
+          <span className="whitespace-nowrap">
+            {key.expiresAt
+              ? t(key.state === "expired" ? "list.expiredOn" : "list.expiresOn", { date: formats.date(key.expiresAt) })
+              : text.noExpiry}
+          </span>
+          <span className="whitespace-nowrap">
+            {key.lastUsedAt ? (
+              <time dateTime={key.lastUsedAt} title={`${formats.dateTime(key.lastUsedAt)} UTC`}>
+                {t("list.lastUsedOn", { date: formats.date(key.lastUsedAt) })}
+              </time>
+            ) : (
+              text.neverUsed
+            )}
+          </span>
+          {/* Opened, the details take a line of their own under the summary facts. */}
+          <details className="group open:basis-full">
+            <summary
+              className="cursor-pointer font-medium text-brand-700 hover:text-brand-800"
+              aria-label={t("list.detailsOf", { name: key.name, count: key.scopes.length })}
+            >
+              {t("list.details", { count: key.scopes.length })}
+            </summary>
+            <dl className="mt-2 grid gap-x-4 gap-y-2 rounded-md bg-slate-50 p-3 text-sm text-slate-700 sm:grid-cols-[auto_1fr] [&>dt]:text-xs [&>dt]:font-medium [&>dt]:text-slate-500 sm:[&>dt]:pt-0.5">
+              <dt>{text.scopesLabel}</dt>
+              <dd data-testid="key-scopes">{key.scopes.map((scope) => text.scopes[scope]).join(", ")}</dd>
+              <dt>{text.created}</dt>
+              <dd>
+                <time dateTime={key.createdAt}>{`${formats.dateTime(key.createdAt)} UTC`}</time>{" "}
+                {key.createdBy && !key.createdBy.deleted ? (
+                  t("list.createdByName", { name: key.createdBy.name })
+                ) : (
+                  <em>{text.createdByDeletedUser}</em>
+                )}
+              </dd>
+              {key.lastUsedAt ? (
+                <>
+                  <dt>{text.lastUsed}</dt>
+                  <dd>
+                    <time dateTime={key.lastUsedAt}>{`${formats.dateTime(key.lastUsedAt)} UTC`}</time>
+                  </dd>
+                </>
+              ) : null}
+            </dl>
+          </details>
+        </div>
+      </div>
+      <div className="flex items-center gap-2 sm:shrink-0 sm:justify-end">
+        {key.state === "active" ? <ConfirmTrigger intent="rotate" apiKey={key} text={text} /> : null}
+        <ConfirmTrigger intent="revoke" apiKey={key} text={text} />
+        {canViewHistory ? <HistoryLink apiKey={key} text={text} /> : null}
+      </div>
+    </li>
+  );
+}
+
+export function KeyList({ keys, hasRevoked, canViewHistory }: { keys: ApiKeyView[]; hasRevoked: boolean; canViewHistory: boolean }) {
+  const text = useKeyListText();
+  const { t } = text;
+  const formats = useFormats();
+  return (
+    <Card title={t("list.heading")} description={t("list.count", { count: keys.length, limit: MAX_UNREVOKED_KEYS })}>
       {keys.length === 0 ? (
-        <div
-          className="flex flex-col items-center gap-2 rounded-lg border border-dashed border-slate-300 px-6 py-10 text-center"
-          data-testid="api-keys-empty"
-        >
-          <svg
-            viewBox="0 0 20 20"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.4"
-            aria-hidden="true"
-            className="h-8 w-8 text-slate-400"
-          >
-            <path
-              d="M11.8 8.2a3.3 3.3 0 1 1-1.03-2.4M11.8 8.2 17 13.4V16h-2.6v-1.6h-1.6v-1.6h-1.6l-1.65-1.65"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            />
-          </svg>
-          <p className="text-sm font-medium text-slate-900">{t("list.emptyTitle")}</p>
-          <p className="max-w-sm text-sm text-slate-500">{t("list.empty")}</p>
-          <a href="#issue-key-card" className={buttonClass("primary", "mt-2")}>
-            {t("issue.heading")}
-          </a>
-        </div>
+        <EmptyList hasRevoked={hasRevoked} />
       ) : (
-        <div className="md:-mx-5 md:-my-5 md:overflow-x-auto">
-          <table className="block w-full text-sm md:table md:min-w-full md:divide-y md:divide-slate-200">
-            <thead className="hidden md:table-header-group">
-              <tr className="text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-                {headers.map((header) => (
-                  <th key={header} scope="col" className="px-3 py-2.5 first:pl-5">
-                    {t(`list.${header}`)}
-                  </th>
-                ))}
-                <th scope="col" className="px-3 py-2.5 pr-5">
-                  <span className="sr-only">{t("list.actions")}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="flex flex-col gap-3 md:table-row-group md:divide-y md:divide-slate-100">
-              {keys.map((key) => {
-                const revoked = key.state === "revoked";
-                return (
-                  <tr
-                    key={key.id}
-                    data-key-id={key.id}
-                    className={cx(
-                      "grid grid-cols-2 gap-x-4 gap-y-3 rounded-lg p-4 ring-1 ring-slate-200 md:table-row md:rounded-none md:p-0 md:ring-0",
-                      revoked && "bg-slate-50/70",
-                    )}
-                  >
-                    <KeyCell className="col-span-2 md:min-w-40">
-                      <span
-                        className={cx(
-                          "block font-medium break-words [overflow-wrap:anywhere]",
-                          revoked ? "text-slate-500" : "text-slate-900",
-                        )}
-                        data-testid="key-name"
-                      >
-                        {key.name}
-                      </span>
-                      <span className="mt-0.5 block font-mono text-xs text-slate-500" data-testid="key-prefix" title={t("list.prefix")}>
-                        {key.prefix}…
-                      </span>
-                    </KeyCell>
-                    <KeyCell label={t("list.scopes")} className="col-span-2">
-                      <ul className="flex flex-wrap gap-1" data-testid="key-scopes">
-                        {key.scopes.map((scope) => (
-                          <li key={scope}>
-                            <Badge tone={revoked ? "slate" : "brand"}>
-                              <span title={scope} className="whitespace-nowrap">
-                                {t(scopeLabelKey(scope))}
-                              </span>
-                            </Badge>
-                          </li>
-                        ))}
-                      </ul>
-                    </KeyCell>
-                    <KeyCell label={t("list.created")} className="text-slate-600">
-                      <span className="block whitespace-nowrap">{formats.date(key.createdAt)}</span>
-                      <span className="block text-xs text-slate-500">
-                        {key.createdBy && !key.createdBy.deleted ? (
-                          t("list.createdByName", { name: key.createdBy.name })
-                        ) : (
-                          <em>{t("list.deletedUser")}</em>
-                        )}
-                      </span>
-                    </KeyCell>
-                    <KeyCell label={t("list.expires")} className="text-slate-600 md:whitespace-nowrap">
-                      {key.expiresAt ? formats.date(key.expiresAt) : <span className="text-slate-400">{t("list.noExpiry")}</span>}
-                    </KeyCell>
-                    <KeyCell label={t("list.lastUsed")} className="text-slate-600">
-                      {key.lastUsedAt ? (
-                        <time dateTime={key.lastUsedAt} title={`${formats.dateTime(key.lastUsedAt)} UTC`}>
-                          <span className="whitespace-nowrap">{formats.date(key.lastUsedAt)}</span>{" "}
-                          <span className="whitespace-nowrap text-slate-500 md:block md:text-xs">{`${formats.time(key.lastUsedAt)} UTC`}</span>
-                        </time>
-                      ) : (
-                        <span className="text-slate-400">{t("list.never")}</span>
-                      )}
-                    </KeyCell>
-                    <KeyCell label={t("list.state")}>
-                      <span data-testid="key-state">
-                        <Badge tone={stateTone(key.state)}>{t(`states.${key.state}`)}</Badge>
-                      </span>
-                    </KeyCell>
-                    <td
-                      className={cx(
-                        "col-span-2 md:table-cell md:w-px md:py-3 md:pl-3 md:pr-5 md:align-top",
-                        revoked ? "hidden" : "border-t border-slate-100 pt-3 md:border-0",
-                      )}
-                    >
-                      {revoked ? null : (
-                        <div className="flex gap-2 md:flex-col md:items-stretch md:whitespace-nowrap">
-                          {key.state === "active" ? <ConfirmTrigger intent="rotate" apiKey={key} /> : null}
-                          <ConfirmTrigger intent="revoke" apiKey={key} />
-                        </div>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <ul className="-my-3 divide-y divide-slate-100" data-testid="unrevoked-keys">
+          {keys.map((key) => (
+            <KeyRow key={key.id} apiKey={key} canViewHistory={canViewHistory} text={text} formats={formats} />
+          ))}
+        </ul>
       )}
     </Card>
   );

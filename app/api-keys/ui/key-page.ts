@@ -1,7 +1,11 @@
-// Shared by the keys page's parts: its path, the scope label keys, and the action's typed result.
+// Shared by the keys page's parts: its path, a key's history link, the scope label keys, and the
+// action's typed result.
 import type { SubmissionResult } from "@conform-to/react";
 
 export const KEYS_PAGE_PATH = "/dashboard/organization-settings/api-keys";
+
+/** The audit log filtered to one key's events (the log takes `targetId`). */
+export const keyHistoryHref = (keyId: string) => `/dashboard/organization-settings/audit-log?targetId=${encodeURIComponent(keyId)}`;
 
 /** `apiKeys:` label key of a scope: "audit:view" → scopes.audit_view. */
 export const scopeLabelKey = (scope: string) => `scopes.${scope.replace(":", "_")}`;

@@ -97,6 +97,8 @@ export default {
     expiredCannotRotate:
       "Dieser Schlüssel ist abgelaufen und kann nicht rotiert werden. Stellen Sie einen neuen aus und widerrufen Sie diesen.",
     alreadyRevoked: "Dieser Schlüssel ist bereits widerrufen.",
+    badRevokedCursor:
+      "Der Link zu dieser Seite widerrufener Schlüssel ist ungültig. Beginnen Sie erneut bei den zuletzt widerrufenen Schlüsseln.",
   },
   audit: {
     unsafeCorrelationId: "Die Korrelations-ID muss eine kurze, nicht geheime Kennung sein.",

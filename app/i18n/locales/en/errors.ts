@@ -92,6 +92,7 @@ export default {
     revokedCannotRotate: "This key is revoked and cannot be rotated. Issue a new key instead.",
     expiredCannotRotate: "This key has expired and cannot be rotated. Issue a new key and revoke this one.",
     alreadyRevoked: "This key is already revoked.",
+    badRevokedCursor: "The link to this page of revoked keys is invalid. Start again from the newest revoked keys.",
   },
   audit: {
     unsafeCorrelationId: "The correlation ID must be a short, non-secret identifier.",

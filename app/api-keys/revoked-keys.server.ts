@@ -1,0 +1,103 @@
+// The keys page's "Revoked keys" history: one keyset page at a time, newest revocation first,
+// ordered by (revoked_at, id) and read through api_keys_organization_id_revoked_at_id_idx, so a
+// page costs the same with 20 revoked keys or 20,000. Who revoked a key is not stored on the key:
+// it is the user actor of the key's api_key.revoked event (recorded in the same transaction as
+// the revocation), and the name is that user's current one, read with the page in one statement.
+import { prisma } from "~/db.server";
+import { Prisma } from "~/generated/prisma/client";
+import type { KeyManager } from "./api-keys.server";
+import { encodeRevokedCursor, type RevokedCursor } from "./revoked-cursor";
+
+export const REVOKED_PAGE_SIZE = 20;
+
+/** Who revoked a key, as the page shows it. */
+export type Revoker =
+  | { kind: "user"; name: string }
+  /** The user's account is gone (or deleted): the page says "deleted user", never an id. */
+  | { kind: "deletedUser" }
+  /** No revocation event names a user (e.g. keys revoked outside the app). */
+  | { kind: "unknown" };
+
+export interface RevokedKeyView {
+  id: string;
+  name: string;
+  prefix: string;
+  revokedAt: string;
+  revokedBy: Revoker;
+}
+
+export interface RevokedKeysPage {
+  keys: RevokedKeyView[];
+  /** The cursor of the next (older) page; null on the last page. */
+  nextCursor: string | null;
+}
+
+interface Row {
+  id: string;
+  name: string;
+  prefix: string;
+  revokedAt: Date;
+  actorKind: string | null;
+  revokerId: string | null;
+  revokerName: string | null;
+  revokerDeletedAt: Date | null;
+}
+
+function revoker(row: Row): Revoker {
+  if (row.actorKind !== "user") return { kind: "unknown" };
+  if (row.revokerId === null || row.revokerName === null || row.revokerDeletedAt !== null) return { kind: "deletedUser" };
+  return { kind: "user", name: row.revokerName };
+}
+
+/**
+ * One page of the organization's revoked keys, newest revocation first, after `cursor`. One SQL
+ * statement: the page's keys (a LIMIT on the index), each key's api_key.revoked event and its
+ * actor's current name. Each key's event is looked up within an hour of its revocation: both are
+ * written in one transaction (the event takes the database's transaction time, the key the app's
+ * clock; the hour absorbs lock waits and clock differences), so the lookup stays inside a small
+ * range of an audit_events index (by target, or else by action and time) instead of reading the
+ * organization's whole history.
+ */
+export async function listRevokedKeys(access: KeyManager, cursor?: RevokedCursor, limit = REVOKED_PAGE_SIZE): Promise<RevokedKeysPage> {
+  const organizationId = access.organization.id;
+  const after = cursor
+    ? Prisma.sql`AND (revoked_at, id) < (${cursor.revokedAt.toISOString()}::timestamptz, ${cursor.id}::uuid)`
+    : Prisma.empty;
+  const rows = await prisma.$queryRaw<Row[]>`
+    SELECT k.id::text AS id, k.name, k.prefix, k.revoked_at AS "revokedAt",
+           e.actor_kind::text AS "actorKind", u.id::text AS "revokerId", u.name AS "revokerName", u.deleted_at AS "revokerDeletedAt"
+    FROM (
+      SELECT id, name, prefix, revoked_at FROM api_keys
+      WHERE organization_id = ${organizationId}::uuid AND revoked_at IS NOT NULL ${after}
+      ORDER BY revoked_at DESC, id DESC
+      LIMIT ${limit + 1}
+    ) k
+    LEFT JOIN LATERAL (
+      SELECT actor_kind, actor_id FROM audit_events
+      WHERE organization_id = ${organizationId}::uuid
+        AND action = 'api_key.revoked'
+        AND target_id = k.id::text
+        AND created_at BETWEEN k.revoked_at - interval '1 hour' AND k.revoked_at + interval '1 hour'
+      ORDER BY created_at DESC, id DESC
+      LIMIT 1
+    ) e ON true
+    LEFT JOIN LATERAL (
+      SELECT id, name, deleted_at FROM users
+      WHERE e.actor_kind = 'user'
+        -- Actor ids are text; only a UUID can name a user (CASE: the cast never sees anything else).
+        AND id = CASE WHEN e.actor_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN e.actor_id::uuid END
+    ) u ON true
+    ORDER BY k.revoked_at DESC, k.id DESC`;
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    keys: page.map((row) => ({
+      id: row.id,
+      name: row.name,
+      prefix: row.prefix,
+      revokedAt: row.revokedAt.toISOString(),
+      revokedBy: revoker(row),
+    })),
+    nextCursor: rows.length > limit && last ? encodeRevokedCursor({ revokedAt: last.revokedAt, id: last.id }) : null,
+  };
+}
