@@ -112,8 +112,10 @@ export async function validateSessionToken(token: string, now = new Date()): Pro
     await prisma.session.deleteMany({ where: { id: session.id } });
     return null;
   }
-  if (session.expiresAt.getTime() - now.getTime() < RENEW_WHEN_LESS_THAN) {
-    const extended = Math.min(now.getTime() + SESSION_IDLE_TIMEOUT, session.absoluteExpiresAt.getTime());
+  // Slide the idle expiry forward now and then, not on every request. Near the absolute end the
+  // extension is capped there; once it has reached it there is nothing left to write.
+  const extended = Math.min(now.getTime() + SESSION_IDLE_TIMEOUT, session.absoluteExpiresAt.getTime());
+  if (session.expiresAt.getTime() - now.getTime() < RENEW_WHEN_LESS_THAN && extended > session.expiresAt.getTime()) {
     session.expiresAt = new Date(extended);
     await prisma.session.update({ where: { id: session.id }, data: { expiresAt: session.expiresAt }, select: { id: true } });
   }

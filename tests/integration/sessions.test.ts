@@ -44,6 +44,27 @@ describe("sessions", () => {
     expect(await prisma.session.count({ where: { userId: user.id } })).toBe(0);
   });
 
+  it("stops writing the session row once its idle expiry has reached the absolute one", async () => {
+    const user = await createUser();
+    const start = new Date("2026-01-01T00:00:00Z");
+    const { token, session } = await createSession(user.id, { twoFactorVerified: false, now: start });
+    // xmin is the transaction that last wrote the row: any UPDATE, even of equal values, changes it.
+    const version = async () =>
+      (await prisma.$queryRaw<{ xmin: string }[]>`SELECT xmin::text FROM sessions WHERE id = ${session.id}`)[0]!.xmin;
+    const lastDays = new Date(start.getTime() + SESSION_ABSOLUTE_LIFETIME - SESSION_IDLE_TIMEOUT / 2);
+    // Kept alive within each idle window up to the last days of its absolute lifetime.
+    for (let t = start.getTime() + SESSION_IDLE_TIMEOUT / 2; t < lastDays.getTime(); t += SESSION_IDLE_TIMEOUT / 2) {
+      expect(await validateSessionToken(token, new Date(t))).not.toBeNull();
+    }
+    const capped = await validateSessionToken(token, lastDays);
+    expect(capped!.session.expiresAt.getTime()).toBe(start.getTime() + SESSION_ABSOLUTE_LIFETIME);
+    const before = await version();
+    for (let minutes = 1; minutes <= 3; minutes++) {
+      expect(await validateSessionToken(token, new Date(lastDays.getTime() + minutes * 60_000))).not.toBeNull();
+    }
+    expect(await version()).toBe(before);
+  });
+
   it("expires an unused session after the idle timeout", async () => {
     const user = await createUser();
     const start = new Date("2026-01-01T00:00:00Z");
