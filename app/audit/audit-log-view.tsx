@@ -6,7 +6,7 @@
 // link) whose details load on demand through TanStack Query.
 import * as Dialog from "@radix-ui/react-dialog";
 import { useQuery, type QueryKey, type UseQueryOptions } from "@tanstack/react-query";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Form, Link, useLocation, useNavigate } from "react-router";
 import { LocalTime } from "~/components/local-time";
 import { Badge, Button, ButtonLink, Card, PageHeader, controlClass, cx } from "~/components/ui";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { LanguageSwitch } from "./language-switch";
 import { Logo } from "./logo";
 

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { isRouteErrorResponse, useLocation } from "react-router";
 import { signInHref } from "~/lib/safe-redirect";
 import { Logo } from "./logo";

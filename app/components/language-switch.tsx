@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { useLocation } from "react-router";
 import { supportedLanguages } from "~/i18n/config";
 import { cx } from "./ui";

@@ -1,7 +1,7 @@
 // An instant in the reader's own time zone, with the zone stated ("22 Nov 2026, 15:05:09 CET"),
 // and UTC on hover. The server does not know the reader's zone, so the server-rendered page (and a
 // browser without JavaScript) shows UTC, stated as such; after hydration the browser's zone is used.
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { useFormats } from "./use-formats";
 import { useHydrated } from "./use-hydrated";
 

@@ -1,6 +1,6 @@
 // Small shared UI pieces. Styling lives here so pages stay about their content.
 import type { ComponentProps, ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { isErrorKey } from "~/i18n/error-keys";
 import { Link } from "react-router";
 

@@ -1,7 +1,7 @@
 // Dates as the reader's language writes them, always in UTC (the audit log and key expiry are
 // UTC days). One place builds the Intl formatters, once per language.
 import { useMemo } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 
 function formattersFor(language: string) {
   const date = new Intl.DateTimeFormat(language, { dateStyle: "medium", timeZone: "UTC" });

@@ -1,7 +1,7 @@
 // The platform admin's view of an organization's audit log (docs/product-rules.md: same records, schemas, query
 // logic, filters, pagination and detail panel as the tenant view; only authorization differs).
 // No membership and no switch of the active organization.
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations.$organizationId.audit-log";

@@ -1,6 +1,6 @@
 // One organization as a platform admin sees it: plan, members, created, two-factor rule, and a link
 // to its audit log. Support access: no membership involved.
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Link } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations.$organizationId";

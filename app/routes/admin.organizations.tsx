@@ -1,5 +1,5 @@
 // Every organization, for platform admins (fresh session), each linking to its support page.
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Link } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations";

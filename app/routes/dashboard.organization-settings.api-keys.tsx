@@ -4,7 +4,7 @@
 // same confirmation opens in a dialog), and the revoked history pages with plain links
 // (`?revokedCursor=…`). A secret appears only in the action's answer (never in the loader), so it
 // is shown exactly once.
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { data, isRouteErrorResponse } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/dashboard.organization-settings.api-keys";

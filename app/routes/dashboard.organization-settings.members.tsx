@@ -1,7 +1,7 @@
 // Members and invitations: invite, resend, cancel, change a role, remove, leave. Thin: the rules
 // live in app/organizations/, the page's parts in app/organizations/ui/. Works without JavaScript:
 // destructive actions confirm on a `?confirm=…` view; with JavaScript in a dialog.
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/dashboard.organization-settings.members";
 import { accessFor } from "~/access/organization-access.server";

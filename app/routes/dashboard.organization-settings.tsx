@@ -1,6 +1,6 @@
 // Organization settings: the general settings (editable with organization:update), a link to the
 // members page, and deleting the organization (owners). Thin: the rules live in app/organizations/.
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/dashboard.organization-settings";
 import { accessFor } from "~/access/organization-access.server";

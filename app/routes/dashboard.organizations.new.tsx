@@ -2,7 +2,7 @@
 // the active organization. Rules in app/organizations/organizations.server.ts.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Form, redirect } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/dashboard.organizations.new";

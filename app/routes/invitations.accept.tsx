@@ -2,7 +2,7 @@
 // accept (and land in the organization). Signed out: sign in or sign up, and come back here. Signed
 // in as someone else: say so, and offer to sign in with the invited address. Thin: the rules live in
 // app/organizations/invitations.server.ts.
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/invitations.accept";
 import { AuthLayout } from "~/components/auth-layout";

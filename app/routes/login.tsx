@@ -2,7 +2,7 @@
 // address (app/auth/accounts.server.ts). Returns to `redirectTo` when it is a path on this origin.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Form, Link, redirect, useSearchParams } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import { ErrorPage } from "~/components/error-page";

@@ -1,7 +1,7 @@
 // The second sign-in step for accounts with two-factor enabled: a TOTP or a recovery code.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Form, redirect, useSearchParams } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import { ErrorPage } from "~/components/error-page";

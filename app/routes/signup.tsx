@@ -3,7 +3,7 @@
 // with the invited address filled in).
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Form, Link, redirect } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import { ErrorPage } from "~/components/error-page";

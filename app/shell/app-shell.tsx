@@ -1,7 +1,7 @@
 // The signed-in frame around the dashboard and the admin pages: header with language switch and
 // user menu, organization switcher, navigation (a sidebar on desktop, a <details> menu on phones).
 import { useEffect, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Form, Link, NavLink, Outlet, useLocation } from "react-router";
 import type { AppShellData } from "~/shell/app-shell.server";
 import { LanguageSwitch } from "~/components/language-switch";

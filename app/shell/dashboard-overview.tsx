@@ -1,6 +1,6 @@
 // The dashboard's home: the active organization with shortcuts, the user's organizations with a
 // switch button each, and the account's two-factor status. Reads the app shell's data.
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Form, Link } from "react-router";
 import { planName } from "~/billing/plans";
 import { Badge, Button, ButtonLink, Card, PageHeader } from "~/components/ui";

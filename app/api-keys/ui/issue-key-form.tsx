@@ -2,7 +2,7 @@
 // the browser with the same schema the action uses.
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Form } from "react-router";
 import type { z } from "zod";
 import { API_KEY_SCOPES } from "~/access/api-key-scopes";

@@ -1,7 +1,7 @@
 // Confirming rotate and revoke: a dialog with JavaScript (focus moves in, Esc closes), and the same
 // form on a `?confirm=rotate&key=<id>` view without it.
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Form, useNavigation } from "react-router";
 import { ConfirmDialogTrigger } from "~/components/confirm-dialog";
 import { Alert, Button, ButtonLink, Card, buttonClass } from "~/components/ui";

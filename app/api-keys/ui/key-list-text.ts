@@ -3,7 +3,7 @@
 // (react-i18next 17) and each t() call costs a few microseconds; with a few dozen of them per row
 // they were most of the cost of the page. Rows call `t` only for text that names the key.
 import { useMemo } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { API_KEY_SCOPES } from "~/access/api-key-scopes";
 import { scopeLabelKey } from "./key-page";
 

@@ -2,7 +2,7 @@
 // same markup on phones and desktops. What people scan for (name, state, prefix, expiry, last use)
 // is always shown; scopes and who created the key sit in a <details> that opens without JavaScript.
 // Revoked keys are not here: they are in the paged history below (revoked-key-list.tsx).
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Badge, Card, buttonClass } from "~/components/ui";
 import { useFormats, type Formats } from "~/components/use-formats";
 import type { ApiKeyView } from "~/api-keys/api-keys.server";

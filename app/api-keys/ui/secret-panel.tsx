@@ -1,7 +1,7 @@
 // The secret of a key just issued or rotated: shown here once (never by a loader), with a copy
 // button once the page has hydrated, and focused so screen readers announce it.
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Alert, Button, ButtonLink, Card } from "~/components/ui";
 import { useHydrated } from "~/components/use-hydrated";
 import { KEYS_PAGE_PATH, type KeyActionOutcome } from "./key-page";

@@ -1,7 +1,7 @@
 // Two-factor settings: enrol (QR code and manual key, then a first code), see the recovery codes
 // once, regenerate them, or turn two-factor off. Every step is a plain form post.
 import type { SubmissionResult } from "@conform-to/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Form } from "react-router";
 import { FormErrors } from "~/components/form-errors";
 import { Alert, Badge, Button, ButtonLink, Card, Field, PageHeader, useFieldError } from "~/components/ui";

@@ -1,7 +1,7 @@
 // The danger zone: deleting the organization, for owners. The name is typed to confirm, and the
 // session must be fresh (signed in again recently); otherwise the card offers to sign in again.
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Form, useNavigation } from "react-router";
 import { FormErrors } from "~/components/form-errors";
 import { Button, ButtonLink, Card, Field } from "~/components/ui";

@@ -1,5 +1,5 @@
 // Pending invitations (expired ones marked): resend the mail, or cancel (confirmed first).
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Form, useNavigation } from "react-router";
 import { Badge, Button, Card } from "~/components/ui";
 import { useFormats } from "~/components/use-formats";

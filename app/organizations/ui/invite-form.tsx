@@ -1,7 +1,7 @@
 // Invite someone by e-mail with a role (only the roles the caller may hand out are offered).
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Form, useNavigation } from "react-router";
 import { FormErrors } from "~/components/form-errors";
 import { Button, Card, Field, controlClass, useFieldError } from "~/components/ui";

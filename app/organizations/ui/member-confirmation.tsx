@@ -1,7 +1,7 @@
 // Confirming removal, leaving and canceling an invitation: a dialog with JavaScript, and the same
 // form on a `?confirm=…` view of the members page without it.
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Form, useNavigation } from "react-router";
 import { ConfirmDialogTrigger } from "~/components/confirm-dialog";
 import { Alert, Button, ButtonLink, Card, buttonClass } from "~/components/ui";

@@ -1,6 +1,6 @@
 // The organization's members: name, e-mail, role, two-factor status and join date. Those who may
 // manage members change roles here (a small form per row) and remove people (confirmed first).
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Form, useNavigation } from "react-router";
 import { Badge, Button, Card, controlClass } from "~/components/ui";
 import { useFormats } from "~/components/use-formats";

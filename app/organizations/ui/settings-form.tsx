@@ -2,7 +2,7 @@
 // requirement. Read-only for members without organization:update; the route's action saves it.
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Form, Link } from "react-router";
 import { FormErrors } from "~/components/form-errors";
 import { Alert, Button, Card, Field } from "~/components/ui";
