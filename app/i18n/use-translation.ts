@@ -7,9 +7,50 @@
 // gets `getFixedT(language, namespace)`, memoized: it re-renders when the language changes, as
 // with react-i18next. As there, a list of namespaces means the first is the default and the others
 // are reached with a `ns:` prefix. All namespaces are bundled, so there is nothing to wait for.
+//
+// Bundled resources also mean that `t(key)` and `t(key, {flat options})` always give the same text
+// for a language and namespace, so those answers are remembered. An i18next `t` call copies the
+// instance's whole options object each time, and an audit page (50 rows, a 90-bar chart) makes
+// several hundred: in the same profile they were the next largest cost after the wrapper.
 import type { i18n as I18n, Namespace, TFunction } from "i18next";
 import { useCallback, useContext, useMemo, useSyncExternalStore } from "react";
 import { I18nContext, getI18n } from "react-i18next";
+
+/** Remembered answers, shared by every request; emptied when full, as keys and options can come
+ * from stored data (an unknown action's identifier, a name). */
+const remembered = new Map<string, string>();
+const MAX_REMEMBERED = 20_000;
+
+/** The cache key of a call whose answer depends only on its arguments, or null. */
+function rememberableCall(args: unknown[]): string | null {
+  const [key, options] = args;
+  if (typeof key !== "string" || args.length > 2) return null;
+  if (args.length === 1 || options === undefined) return key;
+  if (typeof options !== "object" || options === null || Array.isArray(options)) return null;
+  for (const [name, value] of Object.entries(options)) {
+    if (name === "returnObjects" || (value !== null && typeof value === "object") || typeof value === "function") return null;
+  }
+  return `${key}\u001f${JSON.stringify(options)}`;
+}
+
+function remembering(t: TFunction, language: string, namespace: string | undefined): TFunction {
+  const prefix = `${language}\u001f${namespace ?? ""}\u001f`;
+  const translate = t as unknown as (...args: unknown[]) => unknown;
+  const rememberingT = (...args: unknown[]) => {
+    const call = rememberableCall(args);
+    if (call === null) return translate(...args);
+    const cacheKey = prefix + call;
+    const known = remembered.get(cacheKey);
+    if (known !== undefined) return known;
+    const answer = translate(...args);
+    if (typeof answer === "string") {
+      if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+      remembered.set(cacheKey, answer);
+    }
+    return answer;
+  };
+  return Object.assign(rememberingT, t) as unknown as TFunction;
+}
 
 export function useTranslation<const N extends Namespace>(namespaces?: N): { t: TFunction<N>; i18n: I18n } {
   const i18n = useContext(I18nContext)?.i18n ?? getI18n();
@@ -26,6 +67,6 @@ export function useTranslation<const N extends Namespace>(namespaces?: N): { t: 
     () => i18n.language,
   );
   const namespace = Array.isArray(namespaces) ? namespaces[0] : namespaces;
-  const t = useMemo(() => i18n.getFixedT(language, namespace ?? null), [i18n, language, namespace]);
+  const t = useMemo(() => remembering(i18n.getFixedT(language, namespace ?? null), language, namespace), [i18n, language, namespace]);
   return { t: t as TFunction<N>, i18n };
 }
