@@ -5,6 +5,7 @@
 // drawer is a modal dialog (focus inside, Esc closes, background inert, focus back on the row's
 // link) whose details load on demand through TanStack Query.
 import * as Dialog from "@radix-ui/react-dialog";
+import type { TFunction } from "i18next";
 import { useQuery, type QueryKey, type UseQueryOptions } from "@tanstack/react-query";
 import { useTranslation } from "~/i18n/use-translation";
 import { Form, Link, useLocation, useNavigate } from "react-router";
@@ -12,6 +13,7 @@ import { LocalTime } from "~/components/local-time";
 import { Badge, Button, ButtonLink, Card, PageHeader, controlClass, cx } from "~/components/ui";
 import { useFormats } from "~/components/use-formats";
 import { useHydrated } from "~/components/use-hydrated";
+import { useRoutedClicks } from "~/components/routed-links";
 import { AUDIT_FILTER_NAMES, AUDIT_FILTERS, filtersToSearchParams, type AuditFilterName, type AuditFilters } from "./audit-query";
 import { AUDIT_ACTIONS, actionLabelKey, presentDetails, type DetailValue } from "./catalog";
 import type { ActivityDay, AuditEventDetail, AuditPageData, ResolvedName } from "./query.server";
@@ -43,18 +45,20 @@ function Name({ value, id, kind }: { value: ResolvedName; id: string; kind?: str
 }
 
 /** Roles, scopes and reasons are shown by their translated labels, never as raw identifiers. */
+export function detailValueLabel(t: TFunction, field: string, value: string): string {
+  if (field === "role" || ((field === "from" || field === "to") && ["owner", "admin", "member"].includes(value)))
+    return t(`common:roles.${value}`, { defaultValue: value });
+  if (field === "scopes") return t(`apiKeys:scopes.${value.replace(":", "_")}`, { defaultValue: value });
+  if (field === "reason") return t(`audit:values.reason.${value}`, { defaultValue: value });
+  if (field === "format") return t(`audit:values.format.${value}`, { defaultValue: value });
+  if (value === "true") return t("audit:values.yes");
+  if (value === "false") return t("audit:values.no");
+  return value;
+}
+
 function useValueLabel() {
-  const { t } = useTranslation(["audit", "common", "api-keys"]);
-  return (field: string, value: string) => {
-    if (field === "role" || ((field === "from" || field === "to") && ["owner", "admin", "member"].includes(value)))
-      return t(`common:roles.${value}`, { defaultValue: value });
-    if (field === "scopes") return t(`api-keys:scopes.${value.replace(":", "_")}`, { defaultValue: value });
-    if (field === "reason") return t(`audit:values.reason.${value}`, { defaultValue: value });
-    if (field === "format") return t(`audit:values.format.${value}`, { defaultValue: value });
-    if (value === "true") return t("audit:values.yes");
-    if (value === "false") return t("audit:values.no");
-    return value;
-  };
+  const { t } = useTranslation("audit");
+  return (field: string, value: string) => detailValueLabel(t, field, value);
 }
 
 function DetailValueView({ field, value }: { field: string; value: DetailValue }) {
@@ -344,12 +348,14 @@ export function AuditLogView({ loaderData, detailQuery }: { loaderData: AuditPag
   const current = new URLSearchParams(location.search);
   // With JavaScript the URL's `event` opens the drawer without reloading the page's data.
   const openEventId = current.get("event");
-  const withParams = (extra: Record<string, string>) => {
-    const params = new URLSearchParams(location.search);
-    params.delete("event");
-    for (const [key, value] of Object.entries(extra)) params.set(key, value);
-    return `?${params.toString()}`;
+  const rowParams = new URLSearchParams(location.search);
+  rowParams.delete("event");
+  const eventHref = (id: string) => {
+    rowParams.set("event", id);
+    return `?${rowParams.toString()}`;
   };
+  // The rows' links are plain anchors routed by the list (app/components/routed-links.ts).
+  const routeRowClicks = useRoutedClicks({ preventScrollReset: true });
   const closeHref = (() => {
     const params = new URLSearchParams(location.search);
     params.delete("event");
@@ -407,42 +413,34 @@ export function AuditLogView({ loaderData, detailQuery }: { loaderData: AuditPag
             {hasFilters ? t("page.emptyFiltered") : t("page.empty")}
           </p>
         ) : (
-          <ul className="-my-3 divide-y divide-slate-100" data-testid="audit-events">
-            {events.map((row) => (
-              <li
-                key={row.id}
-                className={cx(
-                  "grid gap-1 py-3 sm:grid-cols-[12rem_minmax(0,1fr)_minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-center sm:gap-3",
-                  openEventId === row.id && "bg-brand-50/60",
-                )}
-              >
-                <span className="text-sm text-slate-600">
-                  <LocalTime iso={row.createdAt} />
-                </span>
-                <span className="text-sm font-medium text-slate-900" data-testid="audit-action">
-                  {actionLabel(row.action)}
-                </span>
-                <span className="text-sm">
-                  <span className="sr-only">{t("page.actor")}: </span>
-                  <Name value={row.actor} id={row.actorId} kind={row.actorKind} />
-                </span>
-                <span className="text-sm">
-                  <span className="mr-1 text-xs uppercase tracking-wide text-slate-400">
-                    {t(`targetTypes.${row.targetType}`, { defaultValue: row.targetType })}
+          <ul className="-my-3 divide-y divide-slate-100 text-sm" data-testid="audit-events" onClick={routeRowClicks}>
+            {events.map((row) => {
+              const label = actionLabel(row.action);
+              return (
+                <li key={row.id} className={cx("audit-row", openEventId === row.id && "bg-brand-50/60")}>
+                  <span className="text-slate-600">
+                    <LocalTime iso={row.createdAt} />
                   </span>
-                  <Name value={row.target} id={row.targetId} />
-                </span>
-                <Link
-                  id={`event-link-${row.id}`}
-                  to={withParams({ event: row.id })}
-                  className="text-sm font-semibold text-brand-600 hover:text-brand-700"
-                  preventScrollReset
-                >
-                  {t("page.showDetails")}
-                  <span className="sr-only">: {actionLabel(row.action)}</span>
-                </Link>
-              </li>
-            ))}
+                  <span className="font-medium text-slate-900" data-testid="audit-action">
+                    {label}
+                  </span>
+                  <span>
+                    <span className="sr-only">{t("page.actor")}: </span>
+                    <Name value={row.actor} id={row.actorId} kind={row.actorKind} />
+                  </span>
+                  <span>
+                    <span className="mr-1 text-xs uppercase tracking-wide text-slate-400">
+                      {t(`targetTypes.${row.targetType}`, { defaultValue: row.targetType })}
+                    </span>
+                    <Name value={row.target} id={row.targetId} />
+                  </span>
+                  <a id={`event-link-${row.id}`} href={eventHref(row.id)} className="font-semibold text-brand-600 hover:text-brand-700">
+                    {t("page.showDetails")}
+                    <span className="sr-only">: {label}</span>
+                  </a>
+                </li>
+              );
+            })}
           </ul>
         )}
       </Card>

@@ -22,7 +22,8 @@ export function LocalTime({ iso }: { iso: string }) {
   const hydrated = useHydrated();
   const utc = `${formats.dateTimeSeconds(iso)} UTC`;
   return (
-    <time dateTime={iso} title={utc}>
+    // Before hydration the text already is the UTC time; the hover repeats it only after.
+    <time dateTime={iso} title={hydrated ? utc : undefined}>
       {hydrated ? localFormat(i18n.language).format(new Date(iso)) : utc}
     </time>
   );
