@@ -3,7 +3,7 @@
 // page costs the same with 20 revoked keys or 20,000. Who revoked a key is not stored on the key:
 // it is the user actor of the key's api_key.revoked event (recorded in the same transaction as
 // the revocation), and the name is that user's current one, read with the page in one statement.
-import { prisma } from "~/db.server";
+import { queryPrepared, uuidOrNull } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
 import type { KeyManager } from "./api-keys.server";
 import { encodeRevokedCursor, type RevokedCursor } from "./revoked-cursor";
@@ -63,7 +63,7 @@ export async function listRevokedKeys(access: KeyManager, cursor?: RevokedCursor
   const after = cursor
     ? Prisma.sql`AND (revoked_at, id) < (${cursor.revokedAt.toISOString()}::timestamptz, ${cursor.id}::uuid)`
     : Prisma.empty;
-  const rows = await prisma.$queryRaw<Row[]>`
+  const rows = await queryPrepared<Row>(Prisma.sql`
     SELECT k.id::text AS id, k.name, k.prefix, k.revoked_at AS "revokedAt",
            e.actor_kind::text AS "actorKind", u.id::text AS "revokerId", u.name AS "revokerName", u.deleted_at AS "revokerDeletedAt"
     FROM (
@@ -84,10 +84,10 @@ export async function listRevokedKeys(access: KeyManager, cursor?: RevokedCursor
     LEFT JOIN LATERAL (
       SELECT id, name, deleted_at FROM users
       WHERE e.actor_kind = 'user'
-        -- Actor ids are text; only a UUID can name a user (CASE: the cast never sees anything else).
-        AND id = CASE WHEN e.actor_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN e.actor_id::uuid END
+        -- Actor ids are text; only a UUID can name a user.
+        AND id = ${Prisma.raw(uuidOrNull("e.actor_id"))}
     ) u ON true
-    ORDER BY k.revoked_at DESC, k.id DESC`;
+    ORDER BY k.revoked_at DESC, k.id DESC`);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {

@@ -11,7 +11,7 @@
 // index scan (one index descent per distinct actor, whatever the number of events); the chart
 // from a per-day rollup kept by a trigger. Nothing but ids is stored in events.
 import type { AuditReader } from "~/access/organization-access.server";
-import { prisma } from "~/db.server";
+import { queryPrepared, uuidOrNull } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
 import { DomainError } from "~/lib/domain-error";
 import { auditEventIdSchema, parseAuditSearchParams, type AuditQuery } from "./audit-query";
@@ -59,10 +59,6 @@ interface NamedRow {
   targetDetail: string | null;
 }
 
-/** `text` as a uuid when it is one, else NULL (ids of other kinds, e.g. "system", never match). */
-const asUuid = (column: string) =>
-  `(CASE WHEN ${column} ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN ${column}::uuid END)`;
-
 /**
  * The event columns of `e` plus the current names of its actor and target. Deleted users (and
  * anything that no longer exists) give NULL names; an invitation's label is its address, gone with it.
@@ -75,13 +71,25 @@ const NAMED_COLUMNS = Prisma.raw(`
   COALESCE(CASE WHEN tu.deleted_at IS NULL THEN tu.name END, tk.name, ti.email, tor.name) AS "targetName",
   CASE WHEN tu.deleted_at IS NULL THEN tu.email END AS "targetDetail"`);
 
+/**
+ * One primary-key lookup per row and kind of name, skipped when the row's actor or target is of
+ * another kind (the condition on `e` is a one-time filter of each lookup). LIMIT 1 keeps each
+ * lookup a subquery of its own: as plain joins PostgreSQL hashed whole tables (every key of the
+ * organization) for 50 rows and spent milliseconds choosing the join order.
+ */
 const NAME_JOINS = Prisma.raw(`
-  LEFT JOIN users au ON e.actor_kind = 'user' AND au.id = ${asUuid("e.actor_id")}
-  LEFT JOIN api_keys ak ON e.actor_kind = 'api_key' AND ak.organization_id = e.organization_id AND ak.id = ${asUuid("e.actor_id")}
-  LEFT JOIN users tu ON e.target_type = 'user' AND tu.id = ${asUuid("e.target_id")}
-  LEFT JOIN api_keys tk ON e.target_type = 'api_key' AND tk.organization_id = e.organization_id AND tk.id = ${asUuid("e.target_id")}
-  LEFT JOIN invitations ti ON e.target_type = 'invitation' AND ti.organization_id = e.organization_id AND ti.id = ${asUuid("e.target_id")}
-  LEFT JOIN organizations tor ON e.target_type = 'organization' AND tor.id = e.organization_id AND e.target_id = e.organization_id::text`);
+  LEFT JOIN LATERAL (SELECT name, email, deleted_at FROM users
+                     WHERE e.actor_kind = 'user' AND id = ${uuidOrNull("e.actor_id")} LIMIT 1) au ON true
+  LEFT JOIN LATERAL (SELECT name FROM api_keys
+                     WHERE e.actor_kind = 'api_key' AND id = ${uuidOrNull("e.actor_id")} AND organization_id = e.organization_id LIMIT 1) ak ON true
+  LEFT JOIN LATERAL (SELECT name, email, deleted_at FROM users
+                     WHERE e.target_type = 'user' AND id = ${uuidOrNull("e.target_id")} LIMIT 1) tu ON true
+  LEFT JOIN LATERAL (SELECT name FROM api_keys
+                     WHERE e.target_type = 'api_key' AND id = ${uuidOrNull("e.target_id")} AND organization_id = e.organization_id LIMIT 1) tk ON true
+  LEFT JOIN LATERAL (SELECT email FROM invitations
+                     WHERE e.target_type = 'invitation' AND id = ${uuidOrNull("e.target_id")} AND organization_id = e.organization_id LIMIT 1) ti ON true
+  LEFT JOIN LATERAL (SELECT name FROM organizations
+                     WHERE e.target_type = 'organization' AND e.target_id = e.organization_id::text AND id = e.organization_id LIMIT 1) tor ON true`);
 
 function toItem(row: NamedRow): AuditListItem {
   const name = (value: string | null, detail: string | null): ResolvedName => (detail ? { name: value, detail } : { name: value });
@@ -152,7 +160,7 @@ export async function listAuditEvents(reader: AuditReader, query: AuditQuery, li
   const organizationId = reader.organization.id;
   const secret = await auditCursorSecret();
   const position = query.cursor ? verifyAuditCursor(secret, organizationId, query.filters, query.cursor) : null;
-  const rows = (await prisma.$queryRaw<NamedRow[]>(auditPageSql(organizationId, query, position, limit + 1))).sort(newestFirst);
+  const rows = (await queryPrepared<NamedRow>(auditPageSql(organizationId, query, position, limit + 1))).sort(newestFirst);
   // One row more than shown tells whether there is more in the direction we read.
   const more = rows.length > limit;
   const page = position?.direction === "newer" ? rows.slice(rows.length - Math.min(rows.length, limit)) : rows.slice(0, limit);
@@ -173,11 +181,10 @@ export async function listAuditEvents(reader: AuditReader, query: AuditQuery, li
 export async function getAuditEvent(reader: AuditReader, eventId: string) {
   const organizationId = reader.organization.id;
   if (!auditEventIdSchema.safeParse(eventId).success) throw new DomainError("BAD_REQUEST", "auditLog.badEvent");
-  const [row] = await prisma.$queryRaw<(NamedRow & { details: unknown; correlationId: string | null })[]>`
+  const [row] = await queryPrepared<NamedRow & { details: unknown; correlationId: string | null }>(Prisma.sql`
     SELECT ${NAMED_COLUMNS}, e.details, e.correlation_id AS "correlationId"
-    FROM audit_events e
-    ${NAME_JOINS}
-    WHERE e.id = ${eventId}::uuid AND e.organization_id = ${organizationId}::uuid`;
+    FROM (SELECT * FROM audit_events WHERE id = ${eventId}::uuid AND organization_id = ${organizationId}::uuid) e
+    ${NAME_JOINS}`);
   if (!row) throw new DomainError("NOT_FOUND", "auditLog.eventNotFound");
   return { ...toItem(row), details: row.details, correlationId: row.correlationId };
 }
@@ -203,7 +210,7 @@ export interface AuditActor extends ResolvedName {
  */
 export async function listAuditActors(reader: AuditReader): Promise<AuditActor[]> {
   const organizationId = reader.organization.id;
-  const rows = await prisma.$queryRaw<{ kind: string; id: string; name: string | null; detail: string | null }[]>`
+  const rows = await queryPrepared<{ kind: string; id: string; name: string | null; detail: string | null }>(Prisma.sql`
     WITH RECURSIVE actors AS (
       (SELECT actor_id, actor_kind FROM audit_events WHERE organization_id = ${organizationId}::uuid ORDER BY actor_id LIMIT 1)
       UNION ALL
@@ -218,9 +225,9 @@ export async function listAuditActors(reader: AuditReader): Promise<AuditActor[]
            CASE WHEN au.deleted_at IS NULL THEN au.name ELSE ak.name END AS name,
            CASE WHEN au.deleted_at IS NULL THEN au.email END AS detail
     FROM (SELECT * FROM actors LIMIT ${ACTORS_SHOWN}) e
-    LEFT JOIN users au ON e.actor_kind = 'user' AND au.id = ${Prisma.raw(asUuid("e.actor_id"))}
+    LEFT JOIN users au ON e.actor_kind = 'user' AND au.id = ${Prisma.raw(uuidOrNull("e.actor_id"))}
     LEFT JOIN api_keys ak ON e.actor_kind = 'api_key' AND ak.organization_id = ${organizationId}::uuid
-                          AND ak.id = ${Prisma.raw(asUuid("e.actor_id"))}`;
+                          AND ak.id = ${Prisma.raw(uuidOrNull("e.actor_id"))}`);
   return rows
     .map(({ kind, id, name, detail }) => ({ kind, id, name, ...(detail ? { detail } : {}) }))
     .sort((a, b) => (a.name ?? "\uffff").localeCompare(b.name ?? "\uffff") || a.id.localeCompare(b.id));
@@ -254,20 +261,20 @@ export async function auditActivity(reader: AuditReader, query: AuditQuery, now 
   const { filters } = query;
   const rows =
     filters.actorId || filters.targetId
-      ? await prisma.$queryRaw<{ day: string; events: number }[]>`
+      ? await queryPrepared<{ day: string; events: number }>(Prisma.sql`
           SELECT to_char((created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, count(*)::int AS events
           FROM audit_events
           WHERE ${Prisma.join(
             filterConditions(organizationId, { filters, createdFrom: first, createdBefore: new Date(last.getTime() + DAY_MS) }),
             " AND ",
           )}
-          GROUP BY 1`
-      : await prisma.$queryRaw<{ day: string; events: number }[]>`
+          GROUP BY 1`)
+      : await queryPrepared<{ day: string; events: number }>(Prisma.sql`
           SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(events)::int AS events
           FROM audit_event_days
           WHERE organization_id = ${organizationId}::uuid AND day BETWEEN ${isoDay(first)}::date AND ${isoDay(last)}::date
             ${filters.action ? Prisma.sql`AND action = ${filters.action}` : Prisma.empty}
-          GROUP BY day`;
+          GROUP BY day`);
   const counts = new Map(rows.map((r) => [r.day, Number(r.events)]));
   const days: ActivityDay[] = [];
   for (let t = first.getTime(); t <= last.getTime(); t += DAY_MS) {

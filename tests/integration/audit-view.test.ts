@@ -320,15 +320,20 @@ describe("query plans on a seeded table", () => {
     Plans?: PlanNode[];
   }
 
-  /** Every node of the plan, flattened. */
+  /**
+   * Every node of the plans, flattened: the plan for these values, and the generic plan that a
+   * prepared statement (queryPrepared) settles on after a few runs, for any values.
+   */
   async function planNodes(sql: Prisma.Sql): Promise<PlanNode[]> {
-    const [row] = await prisma.$queryRaw<{ "QUERY PLAN": { Plan: PlanNode }[] }[]>(Prisma.sql`EXPLAIN (FORMAT JSON) ${sql}`);
+    const [custom] = await prisma.$queryRaw<{ "QUERY PLAN": { Plan: PlanNode }[] }[]>(Prisma.sql`EXPLAIN (FORMAT JSON) ${sql}`);
+    const generic = await pool().query<{ "QUERY PLAN": { Plan: PlanNode }[] }>(`EXPLAIN (GENERIC_PLAN, FORMAT JSON) ${sql.text}`);
     const nodes: PlanNode[] = [];
     const walk = (node: PlanNode) => {
       nodes.push(node);
       node.Plans?.forEach(walk);
     };
-    walk(row!["QUERY PLAN"][0]!.Plan);
+    walk(custom!["QUERY PLAN"][0]!.Plan);
+    walk(generic.rows[0]!["QUERY PLAN"][0]!.Plan);
     return nodes;
   }
 
