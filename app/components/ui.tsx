@@ -8,33 +8,30 @@ export function cx(...classes: (string | false | null | undefined)[]) {
   return classes.filter(Boolean).join(" ");
 }
 
-const buttonStyles = {
-  primary: "bg-brand-600 text-white hover:bg-brand-700 active:bg-brand-800 focus-visible:outline-brand-600 shadow-sm",
-  secondary: "bg-white text-slate-900 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 active:bg-slate-100 shadow-sm",
-  danger: "bg-red-600 text-white hover:bg-red-700 active:bg-red-800 focus-visible:outline-red-600 shadow-sm",
+// Buttons are styled by the component classes in app/app.css (.btn and one class per size and
+// variant): a list row repeats its buttons, and ~300 characters of utilities per button made the
+// keys page twice the bytes of its content (docs/decisions/0024-audit-view-at-scale.md).
+const buttonVariants = {
+  primary: "btn-primary",
+  secondary: "btn-secondary",
+  danger: "btn-danger",
   /** A destructive action that is not the page's main one (e.g. "Revoke" in a list). */
-  dangerOutline:
-    "bg-white text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50 active:bg-red-100 focus-visible:outline-red-600 shadow-sm",
-  ghost: "text-slate-700 hover:bg-slate-100 hover:text-slate-900",
+  dangerOutline: "btn-danger-outline",
+  ghost: "btn-ghost",
 } as const;
 
-export type ButtonVariant = keyof typeof buttonStyles;
+export type ButtonVariant = keyof typeof buttonVariants;
 
 const buttonSizes = {
-  md: "min-h-9 px-3.5 py-2",
+  md: "btn-md",
   /** For actions inside list rows. */
-  sm: "min-h-8 px-2.5 py-1",
+  sm: "btn-sm",
 } as const;
 
 export type ButtonSize = keyof typeof buttonSizes;
 
 export function buttonClass(variant: ButtonVariant = "primary", className?: string, size: ButtonSize = "md") {
-  return cx(
-    "inline-flex items-center justify-center gap-2 rounded-md text-center text-sm font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-60",
-    buttonSizes[size],
-    buttonStyles[variant],
-    className,
-  );
+  return cx("btn", buttonSizes[size], buttonVariants[variant], className);
 }
 
 export function Button({

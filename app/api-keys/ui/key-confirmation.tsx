@@ -3,7 +3,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import { Form, useNavigation } from "react-router";
-import { ConfirmDialogTrigger } from "~/components/confirm-dialog";
+import { ConfirmDialog, confirmLinkProps } from "~/components/confirm-dialog";
 import { Alert, Button, ButtonLink, Card, buttonClass } from "~/components/ui";
 import type { ApiKeyView } from "~/api-keys/api-keys.server";
 import { KEYS_PAGE_PATH } from "./key-page";
@@ -49,18 +49,62 @@ function ConfirmHeading({ intent, name }: { intent: "rotate" | "revoke"; name: s
   return t(`${intent}.heading`, { name });
 }
 
-/** A row's Rotate or Revoke; its words come from the list (key-list-text.ts). */
-export function ConfirmTrigger({ intent, apiKey, text }: { intent: "rotate" | "revoke"; apiKey: ApiKeyView; text: KeyListText }) {
+/** A confirmation the key list's dialog is showing, and the link that asked for it. */
+export interface KeyConfirmation {
+  intent: "rotate" | "revoke";
+  apiKey: ApiKeyView;
+  trigger: HTMLElement;
+}
+
+/**
+ * A row's Rotate or Revoke: a link to the page's confirm view (no JavaScript), which opens the
+ * list's one dialog once the page is interactive. Its words come from the list (key-list-text.ts).
+ */
+export function ConfirmLink({
+  intent,
+  apiKey,
+  text,
+  onOpen,
+}: {
+  intent: "rotate" | "revoke";
+  apiKey: ApiKeyView;
+  text: KeyListText;
+  onOpen: (confirmation: KeyConfirmation) => void;
+}) {
   return (
-    <ConfirmDialogTrigger
-      href={`?confirm=${intent}&key=${encodeURIComponent(apiKey.id)}`}
-      label={text[intent].button}
-      ariaLabel={`${text[intent].button}: ${apiKey.name}`}
+    <a
+      {...confirmLinkProps(`?confirm=${intent}&key=${encodeURIComponent(apiKey.id)}`, (trigger) => onOpen({ intent, apiKey, trigger }))}
+      aria-label={`${text[intent].button}: ${apiKey.name}`}
       className={buttonClass(intent === "revoke" ? "dangerOutline" : "secondary", "whitespace-nowrap", "sm")}
-      title={<ConfirmHeading intent={intent} name={apiKey.name} />}
-      description={text[intent].body}
+    >
+      {text[intent].button}
+    </a>
+  );
+}
+
+/** The key list's one confirmation dialog; `confirmation` is the last one asked for. */
+export function KeyConfirmDialog({
+  confirmation,
+  open,
+  onOpenChange,
+  text,
+}: {
+  confirmation: KeyConfirmation | null;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  text: KeyListText;
+}) {
+  return (
+    <ConfirmDialog
+      open={open && confirmation !== null}
+      onOpenChange={onOpenChange}
+      returnFocusTo={confirmation?.trigger}
+      title={confirmation ? <ConfirmHeading intent={confirmation.intent} name={confirmation.apiKey.name} /> : null}
+      description={confirmation ? text[confirmation.intent].body : null}
       cancelLabel={text.cancel}
-      renderForm={({ description, cancel }) => <ConfirmForm intent={intent} apiKey={apiKey} body={description} cancel={cancel} />}
+      renderForm={({ description, cancel }) =>
+        confirmation ? <ConfirmForm intent={confirmation.intent} apiKey={confirmation.apiKey} body={description} cancel={cancel} /> : null
+      }
     />
   );
 }

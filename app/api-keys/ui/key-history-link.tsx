@@ -1,7 +1,7 @@
-// A key's history: the audit log filtered to that key. A plain link, so it works without JavaScript;
+// A key's history: the audit log filtered to that key. A plain link, so it works without JavaScript
+// (with it, the key lists route its clicks: app/components/routed-links.ts);
 // its accessible name says whose history it is, since every row has one. `iconOnlyOnPhones` keeps
 // narrow rows to one column of text (the name stays in the accessible name and the tooltip).
-import { Link } from "react-router";
 import { buttonClass } from "~/components/ui";
 import { keyHistoryHref } from "./key-page";
 import type { KeyListText } from "./key-list-text";
@@ -17,8 +17,8 @@ export function HistoryLink({
 }) {
   const label = text.t("history.linkLabel", { name: apiKey.name });
   return (
-    <Link
-      to={keyHistoryHref(apiKey.id)}
+    <a
+      href={keyHistoryHref(apiKey.id)}
       aria-label={label}
       title={iconOnlyOnPhones ? label : undefined}
       className={buttonClass("ghost", "shrink-0 whitespace-nowrap", "sm")}
@@ -28,6 +28,6 @@ export function HistoryLink({
         <path d="M3.5 10a6.5 6.5 0 1 0 1.9-4.6M3.5 3.5v2.9h2.9M10 6.5V10l2.5 1.5" strokeLinecap="round" strokeLinejoin="round" />
       </svg>
       <span className={iconOnlyOnPhones ? "hidden sm:inline" : undefined}>{text.history}</span>
-    </Link>
+    </a>
   );
 }

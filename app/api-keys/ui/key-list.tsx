@@ -2,12 +2,14 @@
 // same markup on phones and desktops. What people scan for (name, state, prefix, expiry, last use)
 // is always shown; scopes and who created the key sit in a <details> that opens without JavaScript.
 // Revoked keys are not here: they are in the paged history below (revoked-key-list.tsx).
+import { useState } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import { Badge, Card, buttonClass } from "~/components/ui";
 import { useFormats, type Formats } from "~/components/use-formats";
 import type { ApiKeyView } from "~/api-keys/api-keys.server";
 import { MAX_UNREVOKED_KEYS } from "~/api-keys/scopes";
-import { ConfirmTrigger } from "./key-confirmation";
+import { ConfirmLink, KeyConfirmDialog, type KeyConfirmation } from "./key-confirmation";
+import { useRoutedClicks } from "~/components/routed-links";
 import { HistoryLink } from "./key-history-link";
 import { useKeyListText, type KeyListText } from "./key-list-text";
 
@@ -44,11 +46,13 @@ function KeyRow({
   canViewHistory,
   text,
   formats,
+  onConfirm,
 }: {
   apiKey: ApiKeyView;
   canViewHistory: boolean;
   text: KeyListText;
   formats: Formats;
+  onConfirm: (confirmation: KeyConfirmation) => void;
 }) {
   const { t } = text;
   return (
@@ -114,8 +118,8 @@ function KeyRow({
         </div>
       </div>
       <div className="flex items-center gap-2 sm:shrink-0 sm:justify-end">
-        {key.state === "active" ? <ConfirmTrigger intent="rotate" apiKey={key} text={text} /> : null}
-        <ConfirmTrigger intent="revoke" apiKey={key} text={text} />
+        {key.state === "active" ? <ConfirmLink intent="rotate" apiKey={key} text={text} onOpen={onConfirm} /> : null}
+        <ConfirmLink intent="revoke" apiKey={key} text={text} onOpen={onConfirm} />
         {canViewHistory ? <HistoryLink apiKey={key} text={text} /> : null}
       </div>
     </li>
@@ -126,14 +130,23 @@ export function KeyList({ keys, hasRevoked, canViewHistory }: { keys: ApiKeyView
   const text = useKeyListText();
   const { t } = text;
   const formats = useFormats();
+  const routeClicks = useRoutedClicks();
+  // One confirmation dialog for the whole list; each row's Rotate and Revoke open it.
+  const [confirmation, setConfirmation] = useState<KeyConfirmation | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const onConfirm = (asked: KeyConfirmation) => {
+    setConfirmation(asked);
+    setConfirming(true);
+  };
   return (
     <Card title={t("list.heading")} description={t("list.count", { count: keys.length, limit: MAX_UNREVOKED_KEYS })}>
+      <KeyConfirmDialog confirmation={confirmation} open={confirming} onOpenChange={setConfirming} text={text} />
       {keys.length === 0 ? (
         <EmptyList hasRevoked={hasRevoked} />
       ) : (
-        <ul className="-my-3 divide-y divide-slate-100" data-testid="unrevoked-keys">
+        <ul className="-my-3 divide-y divide-slate-100" data-testid="unrevoked-keys" onClick={routeClicks}>
           {keys.map((key) => (
-            <KeyRow key={key.id} apiKey={key} canViewHistory={canViewHistory} text={text} formats={formats} />
+            <KeyRow key={key.id} apiKey={key} canViewHistory={canViewHistory} text={text} formats={formats} onConfirm={onConfirm} />
           ))}
         </ul>
       )}

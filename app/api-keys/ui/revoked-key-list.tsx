@@ -6,6 +6,7 @@ import { useFormats } from "~/components/use-formats";
 import type { KeysPageData } from "~/api-keys/keys-page.server";
 import type { Revoker } from "~/api-keys/revoked-keys.server";
 import { REVOKED_CURSOR_PARAM } from "~/api-keys/revoked-cursor";
+import { useRoutedClicks } from "~/components/routed-links";
 import { HistoryLink } from "./key-history-link";
 import { KEYS_PAGE_PATH } from "./key-page";
 import { useKeyListText, type KeyListText } from "./key-list-text";
@@ -24,6 +25,7 @@ export function RevokedKeyList({ revoked, canViewHistory }: { revoked: KeysPageD
   const text = useKeyListText();
   const { t } = text;
   const formats = useFormats();
+  const routeClicks = useRoutedClicks();
   const { keys, nextCursor, isFirstPage } = revoked;
   return (
     <Card id={REVOKED_SECTION_ID} className="scroll-mt-24" title={t("revoked.heading")} description={t("revoked.description")}>
@@ -32,7 +34,7 @@ export function RevokedKeyList({ revoked, canViewHistory }: { revoked: KeysPageD
           {isFirstPage ? t("revoked.empty") : t("revoked.noOlder")}
         </p>
       ) : (
-        <ul className="-my-3 divide-y divide-slate-100" data-testid="revoked-keys">
+        <ul className="-my-3 divide-y divide-slate-100" data-testid="revoked-keys" onClick={routeClicks}>
           {keys.map((key) => (
             <li key={key.id} data-revoked-key-id={key.id} className="flex items-start gap-3 py-3 sm:items-center">
               <div className="min-w-0 flex-1">
