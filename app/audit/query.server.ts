@@ -77,11 +77,14 @@ const NAMED_COLUMNS = Prisma.raw(`
  * lookup a subquery of its own: as plain joins PostgreSQL hashed whole tables (every key of the
  * organization) for 50 rows and spent milliseconds choosing the join order.
  */
-const NAME_JOINS = Prisma.raw(`
+/** The actor's current name: `au` (a user) or `ak` (an API key of the organization). */
+const ACTOR_NAME_JOINS = `
   LEFT JOIN LATERAL (SELECT name, email, deleted_at FROM users
                      WHERE e.actor_kind = 'user' AND id = ${uuidOrNull("e.actor_id")} LIMIT 1) au ON true
   LEFT JOIN LATERAL (SELECT name FROM api_keys
-                     WHERE e.actor_kind = 'api_key' AND id = ${uuidOrNull("e.actor_id")} AND organization_id = e.organization_id LIMIT 1) ak ON true
+                     WHERE e.actor_kind = 'api_key' AND id = ${uuidOrNull("e.actor_id")} AND organization_id = e.organization_id LIMIT 1) ak ON true`;
+
+const NAME_JOINS = Prisma.raw(`${ACTOR_NAME_JOINS}
   LEFT JOIN LATERAL (SELECT name, email, deleted_at FROM users
                      WHERE e.target_type = 'user' AND id = ${uuidOrNull("e.target_id")} LIMIT 1) tu ON true
   LEFT JOIN LATERAL (SELECT name FROM api_keys
@@ -130,6 +133,9 @@ export function auditPageSql(organizationId: string, query: AuditQuery, position
   }
   const order = position?.direction === "newer" ? Prisma.sql`created_at ASC, id ASC` : Prisma.sql`created_at DESC, id DESC`;
   // No ORDER BY outside: the rows are put in order in JavaScript, so the plan has no sort at all.
+  // The limit is written into the text (an integer we choose, never input): with it known, the
+  // generic plan of the prepared statement costs what a custom one does, and PostgreSQL keeps it
+  // instead of planning every call.
   return Prisma.sql`
     SELECT ${NAMED_COLUMNS}
     FROM (
@@ -137,7 +143,7 @@ export function auditPageSql(organizationId: string, query: AuditQuery, position
       FROM audit_events
       WHERE ${Prisma.join(conditions, " AND ")}
       ORDER BY ${order}
-      LIMIT ${limit}
+      LIMIT ${Prisma.raw(String(Math.trunc(limit)))}
     ) e
     ${NAME_JOINS}`;
 }
@@ -224,10 +230,8 @@ export async function listAuditActors(reader: AuditReader): Promise<AuditActor[]
     SELECT e.actor_kind::text AS kind, e.actor_id AS id,
            CASE WHEN au.deleted_at IS NULL THEN au.name ELSE ak.name END AS name,
            CASE WHEN au.deleted_at IS NULL THEN au.email END AS detail
-    FROM (SELECT * FROM actors LIMIT ${ACTORS_SHOWN}) e
-    LEFT JOIN users au ON e.actor_kind = 'user' AND au.id = ${Prisma.raw(uuidOrNull("e.actor_id"))}
-    LEFT JOIN api_keys ak ON e.actor_kind = 'api_key' AND ak.organization_id = ${organizationId}::uuid
-                          AND ak.id = ${Prisma.raw(uuidOrNull("e.actor_id"))}`);
+    FROM (SELECT actor_id, actor_kind, ${organizationId}::uuid AS organization_id FROM actors LIMIT ${Prisma.raw(String(ACTORS_SHOWN))}) e
+    ${Prisma.raw(ACTOR_NAME_JOINS)}`);
   return rows
     .map(({ kind, id, name, detail }) => ({ kind, id, name, ...(detail ? { detail } : {}) }))
     .sort((a, b) => (a.name ?? "\uffff").localeCompare(b.name ?? "\uffff") || a.id.localeCompare(b.id));
@@ -262,13 +266,17 @@ export async function auditActivity(reader: AuditReader, query: AuditQuery, now 
   const rows =
     filters.actorId || filters.targetId
       ? await queryPrepared<{ day: string; events: number }>(Prisma.sql`
-          SELECT to_char((created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, count(*)::int AS events
-          FROM audit_events
-          WHERE ${Prisma.join(
-            filterConditions(organizationId, { filters, createdFrom: first, createdBefore: new Date(last.getTime() + DAY_MS) }),
-            " AND ",
-          )}
-          GROUP BY 1`)
+          SELECT to_char(day AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, events
+          FROM (
+            -- date_bin groups by UTC day about three times faster than formatting each row's date
+            SELECT date_bin('1 day', created_at, timestamptz '2000-01-01 00:00:00+00') AS day, count(*)::int AS events
+            FROM audit_events
+            WHERE ${Prisma.join(
+              filterConditions(organizationId, { filters, createdFrom: first, createdBefore: new Date(last.getTime() + DAY_MS) }),
+              " AND ",
+            )}
+            GROUP BY 1
+          ) per_day`)
       : await queryPrepared<{ day: string; events: number }>(Prisma.sql`
           SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(events)::int AS events
           FROM audit_event_days

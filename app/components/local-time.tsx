@@ -16,14 +16,14 @@ function localFormat(language: string): Intl.DateTimeFormat {
   return found;
 }
 
-export function LocalTime({ iso }: { iso: string }) {
+export function LocalTime({ iso, className }: { iso: string; className?: string }) {
   const { i18n } = useTranslation();
   const formats = useFormats();
   const hydrated = useHydrated();
   const utc = `${formats.dateTimeSeconds(iso)} UTC`;
   return (
     // Before hydration the text already is the UTC time; the hover repeats it only after.
-    <time dateTime={iso} title={hydrated ? utc : undefined}>
+    <time dateTime={iso} title={hydrated ? utc : undefined} className={className}>
       {hydrated ? localFormat(i18n.language).format(new Date(iso)) : utc}
     </time>
   );

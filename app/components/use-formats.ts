@@ -8,7 +8,10 @@ function formattersFor(language: string) {
   const dateTime = new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
   const dateTimeSeconds = new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
   const time = new Intl.DateTimeFormat(language, { timeStyle: "short", timeZone: "UTC" });
+  const number = new Intl.NumberFormat(language);
   return {
+    /** "1,234" / "1.234" */
+    number: (value: number) => number.format(value),
     /** "22 Nov 2026" */
     date: (iso: string) => date.format(new Date(iso)),
     /** "22 Nov 2026, 14:05" */

@@ -18,6 +18,8 @@ interface Options {
   port: number;
   database?: string;
   log?: (line: string) => void;
+  /** More `-c name=value` server settings (the benchmarks load pg_stat_statements with one). */
+  settings?: Record<string, string>;
 }
 
 const USER = "postgres";
@@ -51,7 +53,7 @@ async function postgresBinary(): Promise<string | null> {
   }
 }
 
-export async function startEmbeddedPostgres({ dataDir, port, database = "app", log }: Options): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres({ dataDir, port, database = "app", log, settings = {} }: Options): Promise<EmbeddedDatabase> {
   const absolute = resolve(dataDir);
   await mkdir(dirname(absolute), { recursive: true });
   await letPostgresUserReach(absolute);
@@ -66,7 +68,10 @@ export async function startEmbeddedPostgres({ dataDir, port, database = "app", l
     authMethod: "scram-sha-256",
     createPostgresUser: userInfo().uid === 0,
     initdbFlags: ["--encoding=UTF8", "--no-sync"],
-    postgresFlags: ["-c", "unix_socket_directories=", "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
+    postgresFlags: [
+      ...["-c", "unix_socket_directories=", "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
+      ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
+    ],
     onLog: (message) => log?.(message.trimEnd()),
     onError: (error) => log?.(String(error)),
   });
