@@ -70,7 +70,7 @@ export async function listRevokedKeys(access: KeyManager, cursor?: RevokedCursor
       SELECT id, name, prefix, revoked_at FROM api_keys
       WHERE organization_id = ${organizationId}::uuid AND revoked_at IS NOT NULL ${after}
       ORDER BY revoked_at DESC, id DESC
-      LIMIT ${limit + 1}
+      LIMIT ${Prisma.raw(String(Math.trunc(limit) + 1))}
     ) k
     LEFT JOIN LATERAL (
       SELECT actor_kind, actor_id FROM audit_events
