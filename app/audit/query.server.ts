@@ -77,20 +77,25 @@ const NAMED_COLUMNS = Prisma.raw(`
  * lookup a subquery of its own: as plain joins PostgreSQL hashed whole tables (every key of the
  * organization) for 50 rows and spent milliseconds choosing the join order.
  */
+/** The actor and target ids as uuids where they are uuids (NULL otherwise), computed once per row
+ * for the lookups below, which need `e.actor_uuid` and `e.target_uuid` from the row source. */
+const ACTOR_UUID = `${uuidOrNull("actor_id")} AS actor_uuid`;
+const ID_UUIDS = Prisma.raw(`${ACTOR_UUID}, ${uuidOrNull("target_id")} AS target_uuid`);
+
 /** The actor's current name: `au` (a user) or `ak` (an API key of the organization). */
 const ACTOR_NAME_JOINS = `
   LEFT JOIN LATERAL (SELECT name, email, deleted_at FROM users
-                     WHERE e.actor_kind = 'user' AND id = ${uuidOrNull("e.actor_id")} LIMIT 1) au ON true
+                     WHERE e.actor_kind = 'user' AND id = e.actor_uuid LIMIT 1) au ON true
   LEFT JOIN LATERAL (SELECT name FROM api_keys
-                     WHERE e.actor_kind = 'api_key' AND id = ${uuidOrNull("e.actor_id")} AND organization_id = e.organization_id LIMIT 1) ak ON true`;
+                     WHERE e.actor_kind = 'api_key' AND id = e.actor_uuid AND organization_id = e.organization_id LIMIT 1) ak ON true`;
 
 const NAME_JOINS = Prisma.raw(`${ACTOR_NAME_JOINS}
   LEFT JOIN LATERAL (SELECT name, email, deleted_at FROM users
-                     WHERE e.target_type = 'user' AND id = ${uuidOrNull("e.target_id")} LIMIT 1) tu ON true
+                     WHERE e.target_type = 'user' AND id = e.target_uuid LIMIT 1) tu ON true
   LEFT JOIN LATERAL (SELECT name FROM api_keys
-                     WHERE e.target_type = 'api_key' AND id = ${uuidOrNull("e.target_id")} AND organization_id = e.organization_id LIMIT 1) tk ON true
+                     WHERE e.target_type = 'api_key' AND id = e.target_uuid AND organization_id = e.organization_id LIMIT 1) tk ON true
   LEFT JOIN LATERAL (SELECT email FROM invitations
-                     WHERE e.target_type = 'invitation' AND id = ${uuidOrNull("e.target_id")} AND organization_id = e.organization_id LIMIT 1) ti ON true
+                     WHERE e.target_type = 'invitation' AND id = e.target_uuid AND organization_id = e.organization_id LIMIT 1) ti ON true
   LEFT JOIN LATERAL (SELECT name FROM organizations
                      WHERE e.target_type = 'organization' AND e.target_id = e.organization_id::text AND id = e.organization_id LIMIT 1) tor ON true`);
 
@@ -139,7 +144,7 @@ export function auditPageSql(organizationId: string, query: AuditQuery, position
   return Prisma.sql`
     SELECT ${NAMED_COLUMNS}
     FROM (
-      SELECT id, organization_id, created_at, action, actor_kind, actor_id, target_type, target_id
+      SELECT id, organization_id, created_at, action, actor_kind, actor_id, target_type, target_id, ${ID_UUIDS}
       FROM audit_events
       WHERE ${Prisma.join(conditions, " AND ")}
       ORDER BY ${order}
@@ -189,7 +194,7 @@ export async function getAuditEvent(reader: AuditReader, eventId: string) {
   if (!auditEventIdSchema.safeParse(eventId).success) throw new DomainError("BAD_REQUEST", "auditLog.badEvent");
   const [row] = await queryPrepared<NamedRow & { details: unknown; correlationId: string | null }>(Prisma.sql`
     SELECT ${NAMED_COLUMNS}, e.details, e.correlation_id AS "correlationId"
-    FROM (SELECT * FROM audit_events WHERE id = ${eventId}::uuid AND organization_id = ${organizationId}::uuid) e
+    FROM (SELECT *, ${ID_UUIDS} FROM audit_events WHERE id = ${eventId}::uuid AND organization_id = ${organizationId}::uuid) e
     ${NAME_JOINS}`);
   if (!row) throw new DomainError("NOT_FOUND", "auditLog.eventNotFound");
   return { ...toItem(row), details: row.details, correlationId: row.correlationId };
@@ -230,7 +235,10 @@ export async function listAuditActors(reader: AuditReader): Promise<AuditActor[]
     SELECT e.actor_kind::text AS kind, e.actor_id AS id,
            CASE WHEN au.deleted_at IS NULL THEN au.name ELSE ak.name END AS name,
            CASE WHEN au.deleted_at IS NULL THEN au.email END AS detail
-    FROM (SELECT actor_id, actor_kind, ${organizationId}::uuid AS organization_id FROM actors LIMIT ${Prisma.raw(String(ACTORS_SHOWN))}) e
+    FROM (
+      SELECT actor_id, actor_kind, ${organizationId}::uuid AS organization_id, ${Prisma.raw(ACTOR_UUID)}
+      FROM actors LIMIT ${Prisma.raw(String(ACTORS_SHOWN))}
+    ) e
     ${Prisma.raw(ACTOR_NAME_JOINS)}`);
   return rows
     .map(({ kind, id, name, detail }) => ({ kind, id, name, ...(detail ? { detail } : {}) }))
