@@ -8,7 +8,7 @@
 //   (b) the same with all 50 connections on one key (last-used updates on one row);
 //   (c) malformed keys vs GET /ping, a constant resource route of the same app.
 // Each server runs in a child process of its own. Everything stops by itself.
-import { execFileSync, fork, type ChildProcess } from "node:child_process";
+import { execFileSync, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -22,6 +22,7 @@ import { startEmbeddedPostgres } from "../scripts/lib/embedded-postgres.ts";
 import { migrate } from "../scripts/lib/migrate.ts";
 import { freePort } from "../scripts/lib/free-port.ts";
 import { generateSecret } from "../app/api-keys/secret.server.ts";
+import { startChild, stopChild } from "./lib/servers.ts";
 
 const ROOT = join(import.meta.dirname, "..");
 const CONNECTIONS = 50;
@@ -70,35 +71,6 @@ async function seed(databaseUrl: string): Promise<{ secrets: string[]; expired: 
   } finally {
     await client.end();
   }
-}
-
-async function startChild(script: string, env: Record<string, string>): Promise<ChildProcess> {
-  const child = fork(join(import.meta.dirname, "servers", script), [], {
-    env: { ...process.env, ...env },
-    // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each server, for looking into a regression.
-    execArgv: ["--import", "tsx", ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF] : [])],
-    // The app logs one JSON line per request to stdout, as in production; here they go to
-    // /dev/null (the cost of writing them is measured, the terminal is spared). Errors still show.
-    stdio: ["ignore", "ignore", "inherit", "ipc"],
-  });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not start in 60 s`)), 60_000);
-    child.once("message", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-  return child;
-}
-
-async function stopChild(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 interface Scenario {

@@ -15,7 +15,7 @@
 //   (b) SQL statements per request, counted by pg_stat_statements (BEGIN/COMMIT included);
 //   (c) throughput with 10 concurrent clients (autocannon): audit page and keys page against the
 //       dashboard home page, in interleaved rounds.
-import { execFileSync, fork, type ChildProcess } from "node:child_process";
+import { execFileSync, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -29,6 +29,7 @@ import { signAuditCursor } from "../app/audit/cursor.server.ts";
 import { freePort } from "../scripts/lib/free-port.ts";
 import { migrate } from "../scripts/lib/migrate.ts";
 import { startEmbeddedPostgres } from "../scripts/lib/embedded-postgres.ts";
+import { startChild, stopChild } from "./lib/servers.ts";
 
 const ROOT = join(import.meta.dirname, "..");
 const BIG_EVENTS = Number(process.env.BENCH_AUDIT_EVENTS ?? 1_000_000);
@@ -222,32 +223,6 @@ async function seed(client: pg.Client): Promise<Seeded> {
   };
 }
 
-async function startServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = fork(join(import.meta.dirname, "servers", "app.ts"), [], {
-    env: { ...process.env, ...env },
-    execArgv: ["--import", "tsx", ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF] : [])],
-    stdio: ["ignore", "ignore", "inherit", "ipc"],
-  });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the app server did not start in 60 s")), 60_000);
-    child.once("message", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.once("exit", (code) => reject(new Error(`the app server exited with ${code}`)));
-  });
-  return child;
-}
-
-async function stopServer(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 /** One request: a GET of a page, or an RPC POST with a JSON body. */
 interface Request {
   label: string;
@@ -425,7 +400,7 @@ export async function runAuditViewBench(): Promise<{ passed: boolean; report: st
     console.log(`Seeded ${total.toLocaleString("en")} events in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s.`);
 
     const port = await freePort();
-    server = await startServer({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: POOL_SIZE, PORT: String(port) });
+    server = await startChild("app.ts", { DATABASE_URL: database.url, DATABASE_POOL_SIZE: POOL_SIZE, PORT: String(port) });
     const base = `http://127.0.0.1:${port}`;
     const big = `session=${s.bigToken}`;
     const small = `session=${s.smallToken}`;
@@ -577,7 +552,7 @@ ${checks.map((c) => `| ${c.what} | ${fmt(c.value)} | ${c.target} | ${c.ok ? "ok"
     return { passed: checks.every((c) => c.ok), report };
   } finally {
     agent.destroy();
-    if (server) await stopServer(server).catch(() => {});
+    if (server) await stopChild(server).catch(() => {});
     await client.end().catch(() => {});
     await database.stop().catch(() => {});
     if (!kept) await rm(dataRoot, { recursive: true, force: true }).catch(() => {});

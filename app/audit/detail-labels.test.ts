@@ -1,22 +1,9 @@
-import i18next from "i18next";
 import { describe, expect, it } from "vitest";
-import { defaultNS, supportedLanguages } from "~/i18n/config";
-import { namespaces, resources } from "~/i18n/resources";
+import { supportedLanguages } from "~/i18n/config";
+import { standaloneInstance } from "~/i18n/i18next.server";
 import { detailValueLabel } from "./audit-log-view";
 
-function fixedT(language: "en" | "de", ns: string) {
-  const i18n = i18next.createInstance();
-  void i18n.init({
-    resources,
-    ns: namespaces,
-    defaultNS,
-    lng: language,
-    fallbackLng: "en",
-    interpolation: { escapeValue: false },
-    initAsync: false,
-  });
-  return i18n.getFixedT(language, ns);
-}
+const fixedT = (language: "en" | "de", ns: string) => standaloneInstance(language).getFixedT(language, ns);
 
 describe("audit detail values", () => {
   it("show roles, scopes and reasons by their translated labels in English and German", () => {

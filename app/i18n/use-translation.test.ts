@@ -1,25 +1,14 @@
-import i18next, { type TFunction } from "i18next";
+import type { TFunction } from "i18next";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { describe, expect, it } from "vitest";
-import { defaultNS, supportedLanguages, type Language } from "./config";
+import { supportedLanguages, type Language } from "./config";
+import { standaloneInstance } from "./i18next.server";
 import { namespaces, resources } from "./resources";
 import { useTranslation } from "./use-translation";
 
-function instance(language: Language) {
-  const i18n = i18next.createInstance();
-  void i18n.init({
-    resources,
-    ns: namespaces,
-    defaultNS,
-    lng: language,
-    fallbackLng: "en",
-    interpolation: { escapeValue: false },
-    initAsync: false,
-  });
-  return i18n;
-}
+const instance = (language: Language) => standaloneInstance(language);
 
 /** The `t` a component gets from our hook, for `language` and `namespaces`. */
 function hookT(language: Language, ns?: string | string[]): TFunction {
