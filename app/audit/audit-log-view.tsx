@@ -424,7 +424,7 @@ export function AuditLogView({ loaderData, detailQuery }: { loaderData: AuditPag
                     {label}
                   </span>
                   <span>
-                    <span className="sr-only">{t("page.actor")}: </span>
+                    <span className="sr-only">{`${t("page.actor")}: `}</span>
                     <Name value={row.actor} id={row.actorId} kind={row.actorKind} />
                   </span>
                   <span>
@@ -435,7 +435,7 @@ export function AuditLogView({ loaderData, detailQuery }: { loaderData: AuditPag
                   </span>
                   <a id={`event-link-${row.id}`} href={eventHref(row.id)} className="font-semibold text-brand-600 hover:text-brand-700">
                     {t("page.showDetails")}
-                    <span className="sr-only">: {label}</span>
+                    <span className="sr-only">{`: ${label}`}</span>
                   </a>
                 </li>
               );

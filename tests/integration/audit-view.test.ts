@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { authorizeOrganization } from "~/access/organization-access.server";
 import { AUDIT_QUERY_CACHE, parseAuditSearchParams, type AuditFilters } from "~/audit/audit-query";
 import { auditCursorSecret, signAuditCursor, verifyAuditCursor } from "~/audit/cursor.server";
-import { auditActivity, auditPageSql, listAuditActors, listAuditEvents, loadAuditPage } from "~/audit/query.server";
+import { auditActivity, auditPageSql, listAuditActors, listAuditActorsSql, listAuditEvents, loadAuditPage } from "~/audit/query.server";
 import { rpcQueries } from "~/client/rpc";
 import { pool, prisma } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
@@ -234,7 +234,7 @@ describe("names at read time", () => {
 });
 
 describe("actors and activity", () => {
-  it("lists each actor once (loose index scan) with current names", async () => {
+  it("lists each actor once (from the table the trigger keeps) with current names", async () => {
     const owner = await memberOfNewOrganization();
     const other = randomUUID();
     await insertEvents(owner.organization.id, [
@@ -364,19 +364,17 @@ describe("query plans on a seeded table", () => {
     }
   });
 
-  it("finds the actors with one index descent each (no sequential scan of the events)", async () => {
+  it("lists the actors from the actors table by its index (no scan of the events)", async () => {
     const access = await reader(big);
     const actors = await listAuditActors(access);
     expect(actors.length).toBeGreaterThan(100);
-    const nodes = await planNodes(Prisma.sql`
-      WITH RECURSIVE actors AS (
-        (SELECT actor_id FROM audit_events WHERE organization_id = ${big.organization.id}::uuid ORDER BY actor_id LIMIT 1)
-        UNION ALL
-        SELECT next.actor_id FROM actors CROSS JOIN LATERAL (
-          SELECT actor_id FROM audit_events WHERE organization_id = ${big.organization.id}::uuid AND actor_id > actors.actor_id
-          ORDER BY actor_id LIMIT 1) next)
-      SELECT * FROM actors LIMIT 500`);
-    expectIndexedWithoutSort(nodes);
+    const nodes = await planNodes(listAuditActorsSql(big.organization.id));
+    // A few hundred rows here, so PostgreSQL may rightly scan and sort them; at scale it reads the
+    // primary key's (organization_id, actor_id) range (bench/audit-view.ts). What must never
+    // happen is a read of the events themselves.
+    const relations = nodes.map((n) => n["Relation Name"]).filter(Boolean);
+    expect(relations).toContain("audit_event_actors");
+    expect(relations).not.toContain("audit_events");
   });
 });
 
