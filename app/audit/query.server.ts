@@ -63,7 +63,7 @@ interface NamedRow {
  * The event columns of `e` plus the current names of its actor and target. Deleted users (and
  * anything that no longer exists) give NULL names; an invitation's label is its address, gone with it.
  */
-const NAMED_COLUMNS = Prisma.raw(`
+export const NAMED_COLUMNS = Prisma.raw(`
   e.id, e.created_at AS "createdAt", e.action, e.actor_kind::text AS "actorKind", e.actor_id AS "actorId",
   e.target_type AS "targetType", e.target_id AS "targetId",
   CASE WHEN au.deleted_at IS NULL THEN au.name ELSE ak.name END AS "actorName",
@@ -80,7 +80,7 @@ const NAMED_COLUMNS = Prisma.raw(`
 /** The actor and target ids as uuids where they are uuids (NULL otherwise), computed once per row
  * for the lookups below, which need `e.actor_uuid` and `e.target_uuid` from the row source. */
 const ACTOR_UUID = `${uuidOrNull("actor_id")} AS actor_uuid`;
-const ID_UUIDS = Prisma.raw(`${ACTOR_UUID}, ${uuidOrNull("target_id")} AS target_uuid`);
+export const ID_UUIDS = Prisma.raw(`${ACTOR_UUID}, ${uuidOrNull("target_id")} AS target_uuid`);
 
 /** The actor's current name: `au` (a user) or `ak` (an API key of the organization). */
 const ACTOR_NAME_JOINS = `
@@ -89,7 +89,7 @@ const ACTOR_NAME_JOINS = `
   LEFT JOIN LATERAL (SELECT name FROM api_keys
                      WHERE e.actor_kind = 'api_key' AND id = e.actor_uuid AND organization_id = e.organization_id LIMIT 1) ak ON true`;
 
-const NAME_JOINS = Prisma.raw(`${ACTOR_NAME_JOINS}
+export const NAME_JOINS = Prisma.raw(`${ACTOR_NAME_JOINS}
   LEFT JOIN LATERAL (SELECT name, email, deleted_at FROM users
                      WHERE e.target_type = 'user' AND id = e.target_uuid LIMIT 1) tu ON true
   LEFT JOIN LATERAL (SELECT name FROM api_keys
@@ -115,7 +115,7 @@ function toItem(row: NamedRow): AuditListItem {
 }
 
 /** The filter conditions on audit_events (no alias), each served by an index. */
-function filterConditions(organizationId: string, { filters, createdFrom, createdBefore }: AuditQuery): Prisma.Sql[] {
+export function filterConditions(organizationId: string, { filters, createdFrom, createdBefore }: AuditQuery): Prisma.Sql[] {
   return [
     Prisma.sql`organization_id = ${organizationId}::uuid`,
     ...(filters.action ? [Prisma.sql`action = ${filters.action}`] : []),
