@@ -18,13 +18,13 @@
 import type pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import { auditExportBlocker, type AuditExporter } from "~/access/organization-access.server";
-import { exportPool, prisma } from "~/db.server";
+import { exportPool, prisma, uuidOrNull } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
 import { DomainError } from "~/lib/domain-error";
 import { logger } from "~/lib/logger.server";
 import { consumeEachWithState, refundEach, type PolicyName, type PolicyState } from "~/lib/rate-limit.server";
 import type { AuditExportFormat, AuditExportRequest, AuditFilters, AuditQuery } from "./audit-query";
-import { filterConditions, ID_UUIDS, NAME_JOINS, NAMED_COLUMNS } from "./query.server";
+import { filterConditions, nameJoins, NAMED_COLUMNS } from "./query.server";
 import { recordAuditEvent, userActor } from "./record.server";
 
 /** The export's columns, in the order the product rules give (docs/product-rules.md, Audit event). */
@@ -61,7 +61,15 @@ const ISO_TIME = `to_char(r."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:M
  * empty cell. `ascii()` is the code point of the first character (0 for an empty string).
  */
 const csvCell = (text: string) =>
-  `COALESCE('"' || replace(CASE WHEN ascii(${text}) IN (9, 13, 43, 45, 61, 64) THEN '''' || ${text} ELSE ${text} END, '"', '""') || '"', '')`;
+  `COALESCE(CASE WHEN ascii(${text}) IN (9, 13, 43, 45, 61, 64) THEN '"''' ELSE '"' END || replace(${text}, '"', '""') || '"', '')`;
+
+/** The details as a CSV cell, converted to text once (jsonb's text output is the costly part). Of
+ * all JSON values only a negative number starts with a formula character (`-`). */
+const CSV_DETAILS = `CASE WHEN jsonb_typeof(r.details) = 'number' AND r.details < '0'::jsonb THEN '"''' ELSE '"' END
+  || replace(r.details::text, '"', '""') || '"'`;
+
+/** A JSON member's value from a text expression; NULL (a deleted record's name) is `null`. */
+const jsonText = (text: string) => `COALESCE(to_json(${text})::text, 'null')`;
 
 const CSV_HEADER = Buffer.from(`${EXPORT_COLUMNS.join(",")}\r\n`, "utf8");
 
@@ -69,11 +77,17 @@ const CSV_HEADER = Buffer.from(`${EXPORT_COLUMNS.join(",")}\r\n`, "utf8");
 const LINE: Record<AuditExportFormat, string> = {
   csv: `concat(r.id, ',', ${ISO_TIME}, ',', ${csvCell("r.action")}, ',', r."actorKind", ',', ${csvCell('r."actorId"')}, ',',
           ${csvCell('r."actorName"')}, ',', ${csvCell('r."targetType"')}, ',', ${csvCell('r."targetId"')}, ',',
-          ${csvCell('r."targetName"')}, ',', ${csvCell("r.details::text")}, E'\\r\\n')`,
-  // row_to_json writes compact JSON with the members in column order; details stay an object.
-  json: `(SELECT row_to_json(j)::text || E'\\n' FROM (SELECT r.id, ${ISO_TIME} AS "createdAt", r.action, r."actorKind", r."actorId",
-          r."actorName", r."targetType", r."targetId", r."targetName", r.details) j)`,
+          ${csvCell('r."targetName"')}, ',', ${CSV_DETAILS}, E'\\r\\n')`,
+  // Compact JSON, members in the columns' order; details stay an object (jsonb's own text).
+  json: `concat('{"id":"', r.id, '","createdAt":"', ${ISO_TIME}, '","action":', ${jsonText("r.action")}, ',"actorKind":"', r."actorKind",
+          '","actorId":', ${jsonText('r."actorId"')}, ',"actorName":', ${jsonText('r."actorName"')},
+          ',"targetType":', ${jsonText('r."targetType"')}, ',"targetId":', ${jsonText('r."targetId"')},
+          ',"targetName":', ${jsonText('r."targetName"')}, ',"details":', r.details, E'}\\n')`,
 };
+
+/** The view's name lookups (app/audit/query.server.ts), each converting the id itself: Memoize
+ * then answers repeated actors and targets (a few members and keys, a million rows) from memory. */
+const EXPORT_NAME_JOINS = nameJoins(uuidOrNull("e.actor_id"), uuidOrNull("e.target_id"));
 
 /** The statement inside COPY, with `$n` placeholders (exported for the plan test). */
 export function exportSelectSql(organizationId: string, request: AuditExportRequest): Prisma.Sql {
@@ -91,12 +105,12 @@ export function namedRowsSql(organizationId: string, query: AuditQuery, select: 
     FROM (
       SELECT ${NAMED_COLUMNS}, e.details
       FROM (
-        SELECT id, organization_id, created_at, action, actor_kind, actor_id, target_type, target_id, details, ${ID_UUIDS}
+        SELECT id, organization_id, created_at, action, actor_kind, actor_id, target_type, target_id, details
         FROM audit_events
         WHERE ${Prisma.join(filterConditions(organizationId, query), " AND ")}
         ORDER BY created_at DESC, id DESC
       ) e
-      ${NAME_JOINS}
+      ${EXPORT_NAME_JOINS}
     ) r
     ORDER BY r."createdAt" DESC, r.id DESC`;
 }
