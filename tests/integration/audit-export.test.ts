@@ -786,3 +786,29 @@ describe("the query plan", () => {
     void Prisma;
   });
 });
+
+describe("the page", () => {
+  it("offers download links with its filters to those who may export, and says why to the others, in both languages", async () => {
+    const page = async (member: Member, query = "") =>
+      (await get(`/dashboard/organization-settings/audit-log${query}`, { cookie: member.cookie })).text;
+    const owner = await memberOf();
+    const html = await page(owner, "?action=member.removed&from=2026-01-01");
+    const decoded = html.replace(/&amp;/g, "&");
+    expect(decoded).toContain(
+      `href="/api/organizations/${owner.organizationId}/audit-log/export?action=member.removed&format=csv&from=2026-01-01"`,
+    );
+    expect(decoded).toContain(
+      `href="/api/organizations/${owner.organizationId}/audit-log/export?action=member.removed&format=json&from=2026-01-01"`,
+    );
+    expect(html).toContain("Download NDJSON");
+
+    const blocked = await memberOf();
+    await prisma.organization.update({ where: { id: blocked.organizationId }, data: { billingState: "canceled" } });
+    expect(await page(blocked)).toContain("Export is paused while the organization&#x27;s billing needs attention.");
+    expect(await page(blocked, "?lng=de")).toContain("Der Export ist ausgesetzt, solange die Abrechnung der Organisation offen ist.");
+    expect(await page(blocked)).not.toContain("Download CSV");
+
+    const team = await memberOf({ plan: "free" });
+    expect(await page(team)).toContain("Exporting the audit log is not part of the Free plan. Plans that include it: Enterprise.");
+  });
+});
