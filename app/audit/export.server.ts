@@ -55,34 +55,55 @@ const CONNECTION_WAIT_MS = 30_000;
 const ISO_TIME = `to_char(r."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * One CSV cell from a text expression (RFC 4180): always quoted, inner quotes doubled; a value
- * starting with `=`, `+`, `-`, `@`, tab or carriage return gets a leading `'` first, so no
- * spreadsheet runs it as a formula (OWASP, CSV injection). NULL (a deleted record's name) is an
- * empty cell. `ascii()` is the code point of the first character (0 for an empty string).
+ * A text value for a CSV cell: one starting with `=`, `+`, `-`, `@`, tab or carriage return gets a
+ * leading `'`, so no spreadsheet runs it as a formula (OWASP, CSV injection). `ascii()` is the
+ * code point of the first character (0 for an empty string); NULL (a deleted record's name) stays
+ * NULL, an empty cell.
  */
-const csvCell = (text: string) =>
-  `COALESCE(CASE WHEN ascii(${text}) IN (9, 13, 43, 45, 61, 64) THEN '"''' ELSE '"' END || replace(${text}, '"', '""') || '"', '')`;
+const formulaSafe = (text: string) => `CASE WHEN ascii(${text}) IN (9, 13, 43, 45, 61, 64) THEN '''' || ${text} ELSE ${text} END`;
 
-/** The details as a CSV cell, converted to text once (jsonb's text output is the costly part). Of
- * all JSON values only a negative number starts with a formula character (`-`). */
-const CSV_DETAILS = `CASE WHEN jsonb_typeof(r.details) = 'number' AND r.details < '0'::jsonb THEN '"''' ELSE '"' END
-  || replace(r.details::text, '"', '""') || '"'`;
+/** The details as JSON text, converted once (jsonb's text output is the costly part). Of all JSON
+ * values only a negative number starts with a formula character (`-`). */
+const CSV_DETAILS = `CASE WHEN jsonb_typeof(r.details) = 'number' AND r.details < '0'::jsonb THEN '''' || r.details::text ELSE r.details::text END`;
 
 /** A JSON member's value from a text expression; NULL (a deleted record's name) is `null`. */
 const jsonText = (text: string) => `COALESCE(to_json(${text})::text, 'null')`;
 
 const CSV_HEADER = Buffer.from(`${EXPORT_COLUMNS.join(",")}\r\n`, "utf8");
 
-/** Each format's line, built from the named row `r` (NAMED_COLUMNS plus details). */
-const LINE: Record<AuditExportFormat, string> = {
-  csv: `concat(r.id, ',', ${ISO_TIME}, ',', ${csvCell("r.action")}, ',', r."actorKind", ',', ${csvCell('r."actorId"')}, ',',
-          ${csvCell('r."actorName"')}, ',', ${csvCell('r."targetType"')}, ',', ${csvCell('r."targetId"')}, ',',
-          ${csvCell('r."targetName"')}, ',', ${CSV_DETAILS}, E'\\r\\n')`,
+/** Turns what COPY sends into the file's bytes, chunk by chunk; `complete` once it all arrived whole. */
+interface CopyReader {
+  push(chunk: Buffer): Buffer;
+  readonly complete: boolean;
+}
+
+/**
+ * What each format's COPY selects from the named rows `r` (NAMED_COLUMNS plus details), in which
+ * COPY format, and how this process finishes it:
+ * - CSV: the columns, in COPY's own CSV format (RFC 4180 quoting, done in C: a field is quoted when
+ *   it holds a comma, quote or line break; NULL is an empty field); this process only turns its
+ *   LF line ends into CRLF.
+ * - NDJSON: the finished line as one text column in COPY's binary framing, which this process
+ *   strips (the text and CSV formats would escape or quote the JSON).
+ */
+const COPY_PLAN: Record<AuditExportFormat, { select: string; copyFormat: string; reader: () => CopyReader; head: Buffer | null }> = {
+  csv: {
+    select: `r.id, ${ISO_TIME}, ${formulaSafe("r.action")}, r."actorKind", ${formulaSafe('r."actorId"')}, ${formulaSafe('r."actorName"')},
+             ${formulaSafe('r."targetType"')}, ${formulaSafe('r."targetId"')}, ${formulaSafe('r."targetName"')}, ${CSV_DETAILS}`,
+    copyFormat: "csv",
+    reader: () => new CsvLineEnds(),
+    head: CSV_HEADER,
+  },
   // Compact JSON, members in the columns' order; details stay an object (jsonb's own text).
-  json: `concat('{"id":"', r.id, '","createdAt":"', ${ISO_TIME}, '","action":', ${jsonText("r.action")}, ',"actorKind":"', r."actorKind",
+  json: {
+    select: `concat('{"id":"', r.id, '","createdAt":"', ${ISO_TIME}, '","action":', ${jsonText("r.action")}, ',"actorKind":"', r."actorKind",
           '","actorId":', ${jsonText('r."actorId"')}, ',"actorName":', ${jsonText('r."actorName"')},
           ',"targetType":', ${jsonText('r."targetType"')}, ',"targetId":', ${jsonText('r."targetId"')},
           ',"targetName":', ${jsonText('r."targetName"')}, ',"details":', r.details, E'}\\n')`,
+    copyFormat: "binary",
+    reader: () => new CopyLines(),
+    head: null,
+  },
 };
 
 /** The view's name lookups (app/audit/query.server.ts), each converting the id itself: Memoize
@@ -91,7 +112,57 @@ const EXPORT_NAME_JOINS = nameJoins(uuidOrNull("e.actor_id"), uuidOrNull("e.targ
 
 /** The statement inside COPY, with `$n` placeholders (exported for the plan test). */
 export function exportSelectSql(organizationId: string, request: AuditExportRequest): Prisma.Sql {
-  return namedRowsSql(organizationId, request.query, `${LINE[request.format]} AS line`);
+  return namedRowsSql(organizationId, request.query, COPY_PLAN[request.format].select);
+}
+
+/** The whole COPY statement, values written in (see inlineSql). */
+export function exportCopySql(organizationId: string, request: AuditExportRequest, escapeLiteral: (value: string) => string): string {
+  const select = inlineSql(exportSelectSql(organizationId, request), escapeLiteral);
+  return `COPY (${select}) TO STDOUT (FORMAT ${COPY_PLAN[request.format].copyFormat})`;
+}
+
+/**
+ * COPY's CSV rows end in LF; RFC 4180 asks for CRLF. Line breaks inside a quoted field (a name
+ * written with one) stay as they are: the quote state is followed across chunks (a doubled quote
+ * inside a field closes and reopens it, which leaves the state right).
+ */
+export class CsvLineEnds implements CopyReader {
+  #inQuotes = false;
+  #ends: number[] = [];
+
+  get complete(): boolean {
+    return !this.#inQuotes;
+  }
+
+  push(chunk: Buffer): Buffer {
+    const ends = this.#ends;
+    ends.length = 0;
+    let inQuotes = this.#inQuotes;
+    let quote = chunk.indexOf(0x22);
+    let lineFeed = chunk.indexOf(0x0a);
+    while (lineFeed !== -1) {
+      if (quote !== -1 && quote < lineFeed) {
+        inQuotes = !inQuotes;
+        quote = chunk.indexOf(0x22, quote + 1);
+        continue;
+      }
+      if (!inQuotes) ends.push(lineFeed);
+      lineFeed = chunk.indexOf(0x0a, lineFeed + 1);
+    }
+    for (; quote !== -1; quote = chunk.indexOf(0x22, quote + 1)) inQuotes = !inQuotes;
+    this.#inQuotes = inQuotes;
+    if (ends.length === 0) return chunk;
+    const out = Buffer.allocUnsafe(chunk.length + ends.length);
+    let from = 0;
+    let at = 0;
+    for (const end of ends) {
+      at += chunk.copy(out, at, from, end);
+      out[at++] = 0x0d;
+      from = end;
+    }
+    chunk.copy(out, at, from);
+    return out;
+  }
 }
 
 /**
@@ -142,10 +213,14 @@ const SIGNATURE_BYTES = 19;
  * Every line is one text field (CSV or NDJSON, finished in SQL). Copies each line once into one
  * buffer per chunk; a row split across chunks is carried over (at most one row).
  */
-export class CopyLines {
+export class CopyLines implements CopyReader {
   #carry: Buffer | null = null;
   #started = false;
   ended = false;
+
+  get complete(): boolean {
+    return this.ended;
+  }
 
   /** The size of the item at `pos` (header, row or trailer), or -1 when `buf` does not show it yet. */
   #sizeAt(buf: Buffer, pos: number): number {
@@ -279,9 +354,9 @@ function streamOf(
   chunks: AsyncIterator<Buffer>,
   first: Buffer,
   connection: ExportConnection,
+  lines: CopyReader,
   head: Buffer | null,
 ): ReadableStream<Uint8Array> {
-  const lines = new CopyLines();
   const opening = lines.push(first);
   const fail = (error: unknown) => connection.destroy(error instanceof Error ? error : new Error(String(error)));
   return new ReadableStream<Uint8Array>(
@@ -295,7 +370,7 @@ function streamOf(
           for (;;) {
             const { value, done } = await chunks.next();
             if (done) {
-              if (!lines.ended) throw new Error("the export's COPY ended early");
+              if (!lines.complete) throw new Error("the export's COPY ended early");
               await connection.finish();
               controller.close();
               return;
@@ -338,8 +413,13 @@ export async function exportAuditLog(access: AuditExporter, request: AuditExport
   try {
     connection = await openSnapshot();
     const client = connection.client;
-    const text = inlineSql(exportSelectSql(organization.id, request), (value) => client.escapeLiteral(value));
-    const copy = client.query(copyTo(`COPY (${text}) TO STDOUT (FORMAT binary)`, { highWaterMark: 64 * 1024 }));
+    const plan = COPY_PLAN[request.format];
+    const copy = client.query(
+      copyTo(
+        exportCopySql(organization.id, request, (value) => client.escapeLiteral(value)),
+        { highWaterMark: 64 * 1024 },
+      ),
+    );
     const chunks = copy[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
     // The COPY's first chunk proves the query runs before anything is recorded or answered; the
     // rest waits in PostgreSQL (backpressure) while the event commits.
@@ -354,7 +434,7 @@ export async function exportAuditLog(access: AuditExporter, request: AuditExport
       }),
     );
     return {
-      body: streamOf(chunks, first.done ? Buffer.alloc(0) : first.value, connection, request.format === "csv" ? CSV_HEADER : null),
+      body: streamOf(chunks, first.done ? Buffer.alloc(0) : first.value, connection, plan.reader(), plan.head),
       contentType: EXPORT_FORMATS[request.format].contentType,
       fileName: exportFileName(organization.slug, request.query.filters, request.format),
       rateLimits,

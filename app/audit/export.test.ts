@@ -6,7 +6,7 @@ import { attachmentDisposition } from "~/lib/content-disposition";
 import { DomainError } from "~/lib/domain-error";
 import { rateLimitHeaders } from "~/lib/rate-limit-headers";
 import { auditExportHref, MAX_EXPORT_QUERY_LENGTH, parseAuditExportQuery } from "./audit-query";
-import { CopyLines, exportFileName, inlineSql } from "./export.server";
+import { CopyLines, CsvLineEnds, exportFileName, inlineSql } from "./export.server";
 import { Prisma } from "~/generated/prisma/client";
 
 /** COPY … (FORMAT binary) output for one text column holding these lines. */
@@ -66,6 +66,51 @@ describe("CopyLines", () => {
   it("refuses anything that is not COPY's binary format", () => {
     const text = Buffer.from("id,createdAt,ac\0\0\0\0rest", "latin1");
     expect(() => new CopyLines().push(text)).toThrow(/not COPY binary/);
+  });
+});
+
+/** A CSV field as PostgreSQL's COPY (FORMAT csv) writes it: quoted only when it must be. */
+const copyCsvField = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+
+describe("CsvLineEnds", () => {
+  it("ends each COPY CSV row with CRLF and leaves line breaks inside quoted fields alone, however the bytes are cut", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.array(fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('"', "\n", "\r\n", '""\n"', ",\n")), {
+            minLength: 1,
+            maxLength: 6,
+          }),
+          {
+            maxLength: 30,
+          },
+        ),
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 50 }),
+        (rows, cuts) => {
+          const line = (row: string[]) => row.map(copyCsvField).join(",");
+          const bytes = Buffer.from(rows.map((row) => `${line(row)}\n`).join(""), "utf8");
+          const ends = new CsvLineEnds();
+          const out: Buffer[] = [];
+          let pos = 0;
+          for (let i = 0; pos < bytes.length; i++) {
+            const size = cuts[i % cuts.length]!;
+            out.push(ends.push(bytes.subarray(pos, pos + size)));
+            pos += size;
+          }
+          expect(Buffer.concat(out).toString("utf8")).toBe(rows.map((row) => `${line(row)}\r\n`).join(""));
+          expect(ends.complete).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("is not complete while a quoted field is still open", () => {
+    const ends = new CsvLineEnds();
+    expect(ends.push(Buffer.from('a,"line one\n')).toString()).toBe('a,"line one\n');
+    expect(ends.complete).toBe(false);
+    expect(ends.push(Buffer.from('line two"\n')).toString()).toBe('line two"\r\n');
+    expect(ends.complete).toBe(true);
   });
 });
 
