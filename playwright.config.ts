@@ -5,7 +5,9 @@ import { defineConfig, devices } from "@playwright/test";
 // else Playwright's own Chromium (a normal machine after `npx playwright install chromium`).
 const debianChromium = "/usr/lib/chromium/chromium";
 const executablePath = existsSync(debianChromium) ? debianChromium : undefined;
-const port = 3210;
+// 3210 unless E2E_PORT says otherwise (another checkout's suite may hold 3210: with reuseExistingServer
+// the run would silently test that checkout's build).
+const port = Number(process.env.E2E_PORT ?? 3210);
 const ci = Boolean(process.env.CI);
 
 export default defineConfig({

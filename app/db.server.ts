@@ -1,5 +1,7 @@
 // One pg.Pool per process, shared by Prisma (through its pg adapter) and by the few places that
-// need raw SQL (rate limiter, hot paths), so the connection budget is one number.
+// need raw SQL (rate limiter, hot paths), so the connection budget is one number; plus a small pool
+// of its own for audit log exports, which hold a connection for as long as a download lasts and
+// must never starve the pages (docs/decisions/0025-audit-export.md).
 import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
@@ -9,7 +11,11 @@ import { env } from "~/env.server";
 interface Db {
   pool: pg.Pool;
   prisma: PrismaClient;
+  exportPool?: pg.Pool;
 }
+
+/** Exports running at once per process; more wait for a connection (app/audit/export.server.ts). */
+export const EXPORT_CONNECTIONS = 10;
 
 const globalForDb = globalThis as typeof globalThis & { __db?: Db };
 
@@ -40,6 +46,19 @@ export const prisma: PrismaClient = new Proxy({} as PrismaClient, {
 
 export function pool(): pg.Pool {
   return db().pool;
+}
+
+/** The exports' connections: at most EXPORT_CONNECTIONS, closed after a minute unused. */
+export function exportPool(): pg.Pool {
+  const current = db();
+  if (!current.exportPool) {
+    const created = new pg.Pool({ connectionString: env().DATABASE_URL, max: EXPORT_CONNECTIONS, idleTimeoutMillis: 60_000 });
+    created.on("error", (error: Error & { code?: string }) => {
+      if (error.code !== "57P01") console.error("[db] idle export client error:", error.message);
+    });
+    current.exportPool = created;
+  }
+  return current.exportPool;
 }
 
 /**
@@ -73,6 +92,7 @@ export async function disconnectDb() {
   globalForDb.__db = undefined;
   await current.prisma.$disconnect();
   await current.pool.end();
+  await current.exportPool?.end();
 }
 
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];

@@ -10,6 +10,8 @@ export default [
   // Logos: uploaded (POST, organization:update) and served (GET, members) by the app itself.
   route("api/organizations/:organizationId/logos", "routes/api.organizations.$organizationId.logos.ts"),
   route("api/organizations/:organizationId/logos/:logoId", "routes/api.organizations.$organizationId.logos.$logoId.ts"),
+  // The audit log export: a streamed CSV or NDJSON download (owners and admins, plan with auditExport).
+  route("api/organizations/:organizationId/audit-log/export", "routes/api.organizations.$organizationId.audit-log.export.ts"),
   route("dashboard", "routes/dashboard.tsx", [
     index("routes/dashboard._index.tsx"),
     route("organizations/new", "routes/dashboard.organizations.new.tsx"),

@@ -1,11 +1,13 @@
 // `npm run bench`: runs every benchmark in turn and prints its figures and ratios. Each
 // benchmark starts and stops its own database and servers, on loopback, for a fixed time.
 import { runApiKeyAuthBench } from "./api-key-auth.ts";
+import { runAuditExportBench } from "./audit-export.ts";
 import { runAuditViewBench } from "./audit-view.ts";
 
 const benches: { name: string; run: () => Promise<{ passed: boolean; report: string }> }[] = [
   { name: "apiKey.authenticate (bench/api-key-auth.ts)", run: runApiKeyAuthBench },
   { name: "audit log view at a million events (bench/audit-view.ts)", run: runAuditViewBench },
+  { name: "audit log export at a million events (bench/audit-export.ts)", run: runAuditExportBench },
 ];
 
 let allPassed = true;

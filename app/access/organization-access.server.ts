@@ -13,6 +13,7 @@ import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
 import { organizationsOf } from "./memberships.server";
 import { roleHas, type Permission } from "./permissions";
+import { billingBlocksPaidFeatures, planHas } from "~/billing/plans";
 
 declare const organizationGrant: unique symbol;
 declare const supportGrant: unique symbol;
@@ -91,6 +92,16 @@ export async function authorizeOrganization(
   permission?: Permission,
   options: CheckOptions = {},
 ): Promise<OrganizationAccess> {
+  const { organization, role } = await membershipOf(auth, organizationId, options.requireActive ?? true);
+  if (organization.requireTwoFactor && !auth.user.twoFactorEnabled) {
+    throw new DomainError("FORBIDDEN", "twoFactorRequiredByOrganization");
+  }
+  if (permission && !roleHas(role, permission)) throw new DomainError("FORBIDDEN", "missingPermission");
+  return { organization, role, user: auth.user } as unknown as OrganizationAccess;
+}
+
+/** The organization exists (404), the caller is a member (403), and it is the active one (403). */
+async function membershipOf(auth: Auth, organizationId: string, requireActive: boolean) {
   if (!isUuid(organizationId)) throw new DomainError("NOT_FOUND", "organizationNotFound");
   const found = (await organizationsOf(auth)).find((o) => o.id === organizationId);
   if (!found) {
@@ -99,15 +110,49 @@ export async function authorizeOrganization(
     throw exists ? new DomainError("FORBIDDEN", "notAMember") : new DomainError("NOT_FOUND", "organizationNotFound");
   }
   const { role, ...organization } = found;
-  const membership = { role };
-  if ((options.requireActive ?? true) && auth.session.activeOrganizationId !== organization.id) {
+  if (requireActive && auth.session.activeOrganizationId !== organization.id) {
     throw new DomainError("FORBIDDEN", "notActiveOrganization");
   }
-  if (organization.requireTwoFactor && !auth.user.twoFactorEnabled) {
-    throw new DomainError("FORBIDDEN", "twoFactorRequiredByOrganization");
-  }
-  if (permission && !roleHas(membership.role, permission)) throw new DomainError("FORBIDDEN", "missingPermission");
-  return { organization, role: membership.role, user: auth.user } as unknown as OrganizationAccess;
+  return { organization, role };
+}
+
+/** Who may export the audit log: the permissions the export route proves. */
+export type AuditExporter = OrganizationAccess<"audit:view" | "audit:export">;
+
+/** Why someone who can open the audit log cannot export it now, in the order the export route checks. */
+export type AuditExportBlocker = "permission" | "plan" | "twoFactor" | "billing";
+
+const BLOCKER_MESSAGES: Record<Exclude<AuditExportBlocker, "billing">, string> = {
+  permission: "missingPermission",
+  plan: "auditExport.planLacksExport",
+  twoFactor: "twoFactorRequiredByOrganization",
+};
+
+/** The first reason, if any, why this member cannot export the log (the page says it; the route refuses with it). */
+export function auditExportBlocker(access: OrganizationAccess): AuditExportBlocker | null {
+  return exportBlockerOf(access.organization, access.role, access.user);
+}
+
+function exportBlockerOf(organization: AccessibleOrganization, role: Role, user: SessionUser): AuditExportBlocker | null {
+  if (!roleHas(role, "audit:view") || !roleHas(role, "audit:export")) return "permission";
+  if (!planHas(organization.planId, "auditExport")) return "plan";
+  if (organization.requireTwoFactor && !user.twoFactorEnabled) return "twoFactor";
+  if (billingBlocksPaidFeatures(organization.billingState)) return "billing";
+  return null;
+}
+
+/**
+ * The export's check (docs/product-rules.md, Authentication rules 3, 4 and 6), in the export
+ * route's order: the organization exists (404), membership (403), the active organization (403),
+ * `audit:view` and `audit:export` (403), the plan's `auditExport` flag (403), the organization's
+ * two-factor requirement (403). Billing (409) is the caller's to check after the cross-site and
+ * input checks; this check lets it pass.
+ */
+export async function authorizeAuditExport(auth: Auth, organizationId: string): Promise<AuditExporter> {
+  const { organization, role } = await membershipOf(auth, organizationId, true);
+  const blocker = exportBlockerOf(organization, role, auth.user);
+  if (blocker && blocker !== "billing") throw new DomainError("FORBIDDEN", BLOCKER_MESSAGES[blocker]);
+  return { organization, role, user: auth.user } as unknown as AuditExporter;
 }
 
 /** The caller's role holds `permission` (for showing or hiding what a page offers). */

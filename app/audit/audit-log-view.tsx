@@ -14,9 +14,59 @@ import { Badge, Button, ButtonLink, Card, PageHeader, controlClass, cx } from "~
 import { useFormats } from "~/components/use-formats";
 import { useHydrated } from "~/components/use-hydrated";
 import { useRoutedClicks } from "~/components/routed-links";
-import { AUDIT_FILTER_NAMES, AUDIT_FILTERS, filtersToSearchParams, type AuditFilterName, type AuditFilters } from "./audit-query";
+import {
+  AUDIT_FILTER_NAMES,
+  AUDIT_FILTERS,
+  auditExportHref,
+  filtersToSearchParams,
+  type AuditFilterName,
+  type AuditFilters,
+} from "./audit-query";
 import { AUDIT_ACTIONS, actionLabelKey, presentDetails, type DetailValue } from "./catalog";
 import type { ActivityDay, AuditEventDetail, AuditPageData, ResolvedName } from "./query.server";
+
+/**
+ * What the page offers for export (the tenant page only: support access is read-only). `blocker`
+ * is the first reason the viewer cannot export now, the same one the export route would answer.
+ */
+export type AuditExportOffer =
+  { blocker: null } | { blocker: "plan"; planName: string; exportPlans: string[] } | { blocker: "permission" | "twoFactor" | "billing" };
+
+/** The download links (carrying the page's filters), or why there are none. Plain links: the
+ * answer is a file, so the page stays; a refusal shows its message. */
+function ExportCard({ offer, organizationId, filters }: { offer: AuditExportOffer; organizationId: string; filters: AuditFilters }) {
+  const { t } = useTranslation("audit");
+  if (offer.blocker !== null) {
+    return (
+      <Card title={t("page.export.title")}>
+        <p className="text-sm text-slate-600" data-testid="audit-export-unavailable">
+          {offer.blocker === "plan"
+            ? t("page.export.unavailable.plan", { plan: offer.planName, plans: offer.exportPlans.join(", ") })
+            : t(`page.export.unavailable.${offer.blocker}`)}{" "}
+          {offer.blocker === "twoFactor" ? (
+            <Link to="/dashboard/account/security" className="font-medium text-brand-600 hover:text-brand-700">
+              {t("page.export.securityLink")}
+            </Link>
+          ) : null}
+        </p>
+      </Card>
+    );
+  }
+  const linkClass =
+    "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 shadow-sm hover:bg-slate-50";
+  return (
+    <Card title={t("page.export.title")} description={t("page.export.description")}>
+      <p className="flex flex-wrap gap-2" data-testid="audit-export">
+        <a href={auditExportHref(organizationId, filters, "csv")} className={linkClass}>
+          {t("page.export.csv")}
+        </a>
+        <a href={auditExportHref(organizationId, filters, "json")} className={linkClass}>
+          {t("page.export.ndjson")}
+        </a>
+      </p>
+    </Card>
+  );
+}
 
 /** How the drawer loads an event's details (the route decides the namespace: tenant or support). */
 export type AuditDetailQuery = (eventId: string) => UseQueryOptions<AuditEventDetail, Error, AuditEventDetail, QueryKey>;
@@ -338,7 +388,16 @@ function StaticEventDrawer({ event, closeHref }: { event: AuditEventDetail; clos
   );
 }
 
-export function AuditLogView({ loaderData, detailQuery }: { loaderData: AuditPageData; detailQuery: AuditDetailQuery }) {
+export function AuditLogView({
+  loaderData,
+  detailQuery,
+  exportOffer = null,
+}: {
+  loaderData: AuditPageData;
+  detailQuery: AuditDetailQuery;
+  /** Omitted on the platform admin's view, which offers no export. */
+  exportOffer?: AuditExportOffer | null;
+}) {
   const { t } = useTranslation("audit");
   const actionLabel = useActionLabel();
   const location = useLocation();
@@ -403,6 +462,8 @@ export function AuditLogView({ loaderData, detailQuery }: { loaderData: AuditPag
           </p>
         ) : null}
       </Card>
+
+      {exportOffer ? <ExportCard offer={exportOffer} organizationId={loaderData.organizationId} filters={filters} /> : null}
 
       <Card title={t("page.chart.title")}>
         <ActivityChart days={activity} />

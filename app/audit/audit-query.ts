@@ -1,6 +1,6 @@
 // The audit log's query contract, in one place: the filters and the cursor, as one zod schema.
 // The page parses its search params with it, the auditLog.* procedures take it (plus
-// organizationId) as input, and the export will too. Dates are turned into instants here, once.
+// organizationId) as input, and the export (GET …/audit-log/export) reads the same filters. Dates are turned into instants here, once.
 // The filter form and every link that keeps the filters derive from AUDIT_FILTERS: adding a
 // filter is one entry here plus its label (and its condition in app/audit/query.server.ts).
 // Bad values are a clear 400, never a 500. Client-safe.
@@ -138,6 +138,57 @@ export function filtersToSearchParams(filters: AuditFilters): URLSearchParams {
     if (value) params.set(name, value);
   }
   return params;
+}
+
+/** The export's formats: `csv` (RFC 4180) and `json` (NDJSON, one object per line). */
+export const AUDIT_EXPORT_FORMATS = ["csv", "json"] as const;
+export type AuditExportFormat = (typeof AUDIT_EXPORT_FORMATS)[number];
+/** When `format` is left out: CSV, the format a spreadsheet opens (docs/decisions/0025-audit-export.md). */
+export const DEFAULT_AUDIT_EXPORT_FORMAT: AuditExportFormat = "csv";
+/** What the export reads from its query string; anything else there (e.g. `lng`) is ignored. */
+const EXPORT_PARAMETERS = ["format", ...AUDIT_FILTER_NAMES] as const;
+/** Far above the longest query the page's link makes (about 500 characters, escaped): a longer one
+ * is not ours, and is refused before anything in it is read. */
+export const MAX_EXPORT_QUERY_LENGTH = 2048;
+
+export interface AuditExportRequest {
+  format: AuditExportFormat;
+  query: AuditQuery;
+}
+
+/**
+ * The export's query string: `format` and the page's filters, by the same rules as the page (the
+ * same messages for the same mistakes). Each parameter at most once: `?format=csv&format=json`
+ * could mean either, so it means nothing (400). Bad input is a 400 with a translated message.
+ */
+export function parseAuditExportQuery(search: string): AuditExportRequest {
+  if (search.length > MAX_EXPORT_QUERY_LENGTH) throw new DomainError("BAD_REQUEST", "auditExport.queryTooLong");
+  let params: URLSearchParams;
+  try {
+    params = new URLSearchParams(search);
+  } catch {
+    throw new DomainError("BAD_REQUEST", "badRequest");
+  }
+  for (const name of EXPORT_PARAMETERS) {
+    if (params.getAll(name).length > 1) throw new DomainError("BAD_REQUEST", "auditExport.repeatedParameter", { params: { name } });
+  }
+  const format = params.get("format")?.trim() || DEFAULT_AUDIT_EXPORT_FORMAT;
+  if (!(AUDIT_EXPORT_FORMATS as readonly string[]).includes(format)) throw new DomainError("BAD_REQUEST", "auditExport.badFormat");
+  const { filters, createdFrom, createdBefore } = parseAuditQuery(
+    Object.fromEntries(AUDIT_FILTER_NAMES.map((name) => [name, params.get(name) ?? undefined])),
+  );
+  return {
+    format: format as AuditExportFormat,
+    query: { filters, ...(createdFrom ? { createdFrom } : {}), ...(createdBefore ? { createdBefore } : {}) },
+  };
+}
+
+/** The export's URL for these filters: the page's download links carry its current filters. */
+export function auditExportHref(organizationId: string, filters: AuditFilters, format: AuditExportFormat): string {
+  const params = filtersToSearchParams(filters);
+  params.set("format", format);
+  params.sort();
+  return `/api/organizations/${encodeURIComponent(organizationId)}/audit-log/export?${params.toString()}`;
 }
 
 /** Opening or closing the detail drawer changes only `event` in the URL: the page's data stays. */

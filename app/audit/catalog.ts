@@ -82,6 +82,7 @@ export const auditCatalog = {
           .object({
             action: text(100).optional(),
             actorId: text(128).optional(),
+            targetId: text(128).optional(),
             from: isoDate.optional(),
             to: isoDate.optional(),
           })

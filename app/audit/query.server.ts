@@ -63,7 +63,7 @@ interface NamedRow {
  * The event columns of `e` plus the current names of its actor and target. Deleted users (and
  * anything that no longer exists) give NULL names; an invitation's label is its address, gone with it.
  */
-const NAMED_COLUMNS = Prisma.raw(`
+export const NAMED_COLUMNS = Prisma.raw(`
   e.id, e.created_at AS "createdAt", e.action, e.actor_kind::text AS "actorKind", e.actor_id AS "actorId",
   e.target_type AS "targetType", e.target_id AS "targetId",
   CASE WHEN au.deleted_at IS NULL THEN au.name ELSE ak.name END AS "actorName",
@@ -82,22 +82,35 @@ const NAMED_COLUMNS = Prisma.raw(`
 const ACTOR_UUID = `${uuidOrNull("actor_id")} AS actor_uuid`;
 const ID_UUIDS = Prisma.raw(`${ACTOR_UUID}, ${uuidOrNull("target_id")} AS target_uuid`);
 
-/** The actor's current name: `au` (a user) or `ak` (an API key of the organization). */
-const ACTOR_NAME_JOINS = `
+/** The actor's current name: `au` (a user) or `ak` (an API key of the organization), for the
+ * actor's id as a uuid expression (`actorUuid`). */
+const actorNameJoins = (actorUuid: string) => `
   LEFT JOIN LATERAL (SELECT name, email, deleted_at FROM users
-                     WHERE e.actor_kind = 'user' AND id = e.actor_uuid LIMIT 1) au ON true
+                     WHERE e.actor_kind = 'user' AND id = ${actorUuid} LIMIT 1) au ON true
   LEFT JOIN LATERAL (SELECT name FROM api_keys
-                     WHERE e.actor_kind = 'api_key' AND id = e.actor_uuid AND organization_id = e.organization_id LIMIT 1) ak ON true`;
+                     WHERE e.actor_kind = 'api_key' AND id = ${actorUuid} AND organization_id = e.organization_id LIMIT 1) ak ON true`;
+const ACTOR_NAME_JOINS = actorNameJoins("e.actor_uuid");
 
-const NAME_JOINS = Prisma.raw(`${ACTOR_NAME_JOINS}
+/**
+ * The lookups NAMED_COLUMNS reads (`au`, `ak`, `tu`, `tk`, `ti`, `tor`), for the actor's and the
+ * target's id as uuid expressions. The view passes the uuids its row source computed once per
+ * row; the export (app/audit/export.server.ts) passes the conversions themselves, so that each
+ * lookup depends on the row's kind and id alone and PostgreSQL can remember its answers (Memoize)
+ * across a million rows. Same conditions either way, so the names are the same.
+ */
+export function nameJoins(actorUuid: string, targetUuid: string): Prisma.Sql {
+  return Prisma.raw(`${actorNameJoins(actorUuid)}
   LEFT JOIN LATERAL (SELECT name, email, deleted_at FROM users
-                     WHERE e.target_type = 'user' AND id = e.target_uuid LIMIT 1) tu ON true
+                     WHERE e.target_type = 'user' AND id = ${targetUuid} LIMIT 1) tu ON true
   LEFT JOIN LATERAL (SELECT name FROM api_keys
-                     WHERE e.target_type = 'api_key' AND id = e.target_uuid AND organization_id = e.organization_id LIMIT 1) tk ON true
+                     WHERE e.target_type = 'api_key' AND id = ${targetUuid} AND organization_id = e.organization_id LIMIT 1) tk ON true
   LEFT JOIN LATERAL (SELECT email FROM invitations
-                     WHERE e.target_type = 'invitation' AND id = e.target_uuid AND organization_id = e.organization_id LIMIT 1) ti ON true
+                     WHERE e.target_type = 'invitation' AND id = ${targetUuid} AND organization_id = e.organization_id LIMIT 1) ti ON true
   LEFT JOIN LATERAL (SELECT name FROM organizations
                      WHERE e.target_type = 'organization' AND e.target_id = e.organization_id::text AND id = e.organization_id LIMIT 1) tor ON true`);
+}
+
+const NAME_JOINS = nameJoins("e.actor_uuid", "e.target_uuid");
 
 function toItem(row: NamedRow): AuditListItem {
   const name = (value: string | null, detail: string | null): ResolvedName => (detail ? { name: value, detail } : { name: value });
@@ -115,7 +128,7 @@ function toItem(row: NamedRow): AuditListItem {
 }
 
 /** The filter conditions on audit_events (no alias), each served by an index. */
-function filterConditions(organizationId: string, { filters, createdFrom, createdBefore }: AuditQuery): Prisma.Sql[] {
+export function filterConditions(organizationId: string, { filters, createdFrom, createdBefore }: AuditQuery): Prisma.Sql[] {
   return [
     Prisma.sql`organization_id = ${organizationId}::uuid`,
     ...(filters.action ? [Prisma.sql`action = ${filters.action}`] : []),

@@ -26,3 +26,21 @@ export function planHas(planId: string, flag: keyof PlanFlags): boolean {
 export function planName(planId: string): string {
   return isPlanId(planId) ? PLANS[planId].name : planId;
 }
+
+/**
+ * Billing states that block paid features (the export answers 409 in them). Today every
+ * organization is `ok`; the payment provider's states arrive with billing (docs/contract.md, Plans
+ * and billing states): `past_due` stays usable, `past_due_blocked` and `canceled` block.
+ */
+const BLOCKING_BILLING_STATES: ReadonlySet<string> = new Set(["past_due_blocked", "canceled"]);
+
+export function billingBlocksPaidFeatures(billingState: string): boolean {
+  return BLOCKING_BILLING_STATES.has(billingState);
+}
+
+/** The display names of the plans that have `flag` (e.g. to say where audit export is included). */
+export function planNamesWith(flag: keyof PlanFlags): string[] {
+  return Object.values(PLANS)
+    .filter((plan) => plan.flags[flag])
+    .map((plan) => plan.name);
+}

@@ -69,6 +69,9 @@ function clientAddressOf(req: IncomingMessage, trustProxy: boolean): string {
   return req.socket.remoteAddress ?? "unknown";
 }
 
+/** How long a response may wait for the client to take more of it. */
+const WRITE_STALL_MS = 120_000;
+
 /** Writes a fetch Response to Node, streaming its body with backpressure. */
 async function sendResponse(res: ServerResponse, response: Response, isHead: boolean): Promise<void> {
   const headers: Record<string, string | string[]> = {};
@@ -90,7 +93,11 @@ async function sendResponse(res: ServerResponse, response: Response, isHead: boo
       if (res.destroyed) return;
       if (!res.write(value))
         await new Promise<void>((resolve) => {
+          // A client that takes nothing for this long is cut off, so a streamed answer (the audit
+          // export) cannot hold its database connection forever.
+          const stalled = setTimeout(() => res.destroy(), WRITE_STALL_MS);
           const settle = () => {
+            clearTimeout(stalled);
             res.off("drain", settle);
             res.off("close", settle);
             resolve();

@@ -15,20 +15,36 @@ const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** A rate-limit policy's standing for one caller (app/lib/rate-limit.server.ts). */
+export interface RateLimitState {
+  policy: string;
+  limit: number;
+  windowSeconds: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
 export class DomainError extends Error {
   readonly code: ErrorCode;
   /** Key under `errors.` in the locale files. */
   readonly messageKey: string;
   readonly params: Record<string, string | number>;
   readonly retryAfterSeconds?: number;
+  /** For a rate-limit refusal: where the refusing policy stands (the HTTP answer's RateLimit headers). */
+  readonly rateLimits?: readonly RateLimitState[];
 
-  constructor(code: ErrorCode, messageKey: string, options: { params?: Record<string, string | number>; retryAfterSeconds?: number } = {}) {
+  constructor(
+    code: ErrorCode,
+    messageKey: string,
+    options: { params?: Record<string, string | number>; retryAfterSeconds?: number; rateLimits?: readonly RateLimitState[] } = {},
+  ) {
     super(`${code}: ${messageKey}`);
     this.name = "DomainError";
     this.code = code;
     this.messageKey = messageKey;
     this.params = options.params ?? {};
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.rateLimits = options.rateLimits;
   }
 
   get status(): number {

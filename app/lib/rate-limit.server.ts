@@ -26,6 +26,9 @@ const POLICIES = {
   "invitation.inviter": { points: 20, durationSeconds: 60 * 60 },
   /** Logo uploads per organization. */
   "logo.organization": { points: 30, durationSeconds: 60 * 60 },
+  /** Audit log exports (docs/product-rules.md, Limits rule 2): policy `audit.export`, per user and per organization. */
+  "audit.export.user": { points: 5, durationSeconds: 60 },
+  "audit.export.organization": { points: 10, durationSeconds: 60 },
 } satisfies Record<string, Policy>;
 
 export type PolicyName = keyof typeof POLICIES;
@@ -67,16 +70,48 @@ export async function consume(policy: PolicyName, key: string): Promise<void> {
 /** Consumes one point of each policy, or none: when one is exhausted, the points already taken
  * are given back and its TOO_MANY_REQUESTS (with the longest wait) is thrown. */
 export async function consumeEach(entries: [PolicyName, string][]): Promise<void> {
+  await consumeEachWithState(entries);
+}
+
+/** Where a policy stands for one key after a request: for the RateLimit headers (app/lib/rate-limit-headers.ts). */
+export interface PolicyState {
+  policy: PolicyName;
+  limit: number;
+  windowSeconds: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+const stateOf = (policy: PolicyName, res: RateLimiterRes): PolicyState => ({
+  policy,
+  limit: POLICIES[policy].points,
+  windowSeconds: POLICIES[policy].durationSeconds,
+  remaining: Math.max(0, res.remainingPoints),
+  resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+});
+
+/**
+ * consumeEach, telling where each policy stands. Each point is one atomic upsert in PostgreSQL,
+ * so concurrent requests on any number of instances are counted exactly. A refusal carries the
+ * refusing policy's state (`DomainError.rateLimits`).
+ */
+export async function consumeEachWithState(entries: [PolicyName, string][]): Promise<PolicyState[]> {
   const taken: [PolicyName, string][] = [];
+  const states: PolicyState[] = [];
   for (const [policy, key] of entries) {
     try {
-      await consume(policy, key);
+      states.push(stateOf(policy, await limiter(policy).consume(key.slice(0, 200))));
       taken.push([policy, key]);
     } catch (error) {
       await refundEach(taken);
+      if (error instanceof RateLimiterRes) {
+        const state = stateOf(policy, error);
+        throw new DomainError("TOO_MANY_REQUESTS", "rateLimited", { retryAfterSeconds: state.resetSeconds, rateLimits: [state] });
+      }
       throw error;
     }
   }
+  return states;
 }
 
 /** Gives back one point of each policy (what consumeEach took). */

@@ -4,7 +4,9 @@ import type { ShouldRevalidateFunctionArgs } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/dashboard.organization-settings.audit-log";
 import { ErrorPanel } from "~/components/error-page";
-import { AuditLogView, type AuditDetailQuery } from "~/audit/audit-log-view";
+import { AuditLogView, type AuditDetailQuery, type AuditExportOffer } from "~/audit/audit-log-view";
+import { auditExportBlocker } from "~/access/organization-access.server";
+import { planName, planNamesWith } from "~/billing/plans";
 import { AUDIT_QUERY_CACHE, onlyDrawerChanged } from "~/audit/audit-query";
 import { loadAuditPage } from "~/audit/query.server";
 import { rpcQueries } from "~/client/rpc";
@@ -19,7 +21,12 @@ export function meta({ loaderData }: Route.MetaArgs) {
 export async function loader(args: Route.LoaderArgs) {
   const access = await requireActiveOrganization(args, "audit:view");
   const page = await orHttpError(args.context, () => loadAuditPage(access, new URL(args.request.url).searchParams));
-  return { title: getInstance(args.context).t("audit:page.title"), ...page };
+  const blocker = auditExportBlocker(access);
+  const exportOffer: AuditExportOffer =
+    blocker === "plan"
+      ? { blocker, planName: planName(access.organization.planId), exportPlans: planNamesWith("auditExport") }
+      : { blocker };
+  return { title: getInstance(args.context).t("audit:page.title"), exportOffer, ...page };
 }
 
 /** The drawer opens and closes without reloading the page's data (it loads its own). */
@@ -30,7 +37,7 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const detailQuery: AuditDetailQuery = (eventId) =>
     rpcQueries.auditLog.detail.queryOptions({ input: { organizationId: loaderData.organizationId, eventId }, ...AUDIT_QUERY_CACHE });
-  return <AuditLogView loaderData={loaderData} detailQuery={detailQuery} />;
+  return <AuditLogView loaderData={loaderData} detailQuery={detailQuery} exportOffer={loaderData.exportOffer} />;
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

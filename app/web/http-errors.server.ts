@@ -4,6 +4,7 @@ import { data, type RouterContextProvider } from "react-router";
 import type { TFunction } from "i18next";
 import { DomainError, domainErrorMessage, isDomainError } from "~/lib/domain-error";
 import { getInstance } from "~/i18n/i18next.server";
+import { rateLimitHeaders } from "~/lib/rate-limit-headers";
 
 export interface ErrorBody {
   code: string;
@@ -42,4 +43,27 @@ export async function orHttpError<T>(context: Readonly<RouterContextProvider>, w
     if (isDomainError(error)) throw httpError(error, translatorFor(context));
     throw error;
   }
+}
+
+/**
+ * An error as the JSON answer of an endpoint that programs and download links call (the audit
+ * export): always `{code, message}`, the message in the caller's language, never cached; a
+ * rate-limit refusal carries `Retry-After` and the RateLimit headers.
+ */
+export function jsonErrorResponse(
+  context: Readonly<RouterContextProvider>,
+  reply: { status: number; code: string; messageKey: string; headers?: Record<string, string> },
+): Response {
+  const t = translatorFor(context);
+  return Response.json(
+    { code: reply.code, message: t(`errors:${reply.messageKey}`) },
+    { status: reply.status, headers: { "Cache-Control": "no-store", ...reply.headers } },
+  );
+}
+
+export function jsonErrorOf(context: Readonly<RouterContextProvider>, error: DomainError): Response {
+  const body = { code: error.code, message: domainErrorMessage(error, translatorFor(context)) };
+  const headers: Record<string, string> = { "Cache-Control": "no-store", ...rateLimitHeaders(error.rateLimits ?? []) };
+  if (error.retryAfterSeconds !== undefined) headers["Retry-After"] = String(error.retryAfterSeconds);
+  return Response.json(body, { status: error.status, headers });
 }

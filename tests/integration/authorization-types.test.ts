@@ -67,10 +67,13 @@ export function typeChecks() {
 describe("access values", () => {
   it("are only created by the checks (the module exports no constructor)", async () => {
     const module = await import("~/access/organization-access.server");
-    // accessFor only narrows a value a check made, by the role that check loaded.
+    // accessFor only narrows a value a check made, by the role that check loaded; authorizeAuditExport
+    // is the export's check; auditExportBlocker only reads a value a check made.
     expect(Object.keys(module).sort()).toEqual([
       "accessFor",
       "accessHas",
+      "auditExportBlocker",
+      "authorizeAuditExport",
       "authorizeOrganization",
       "authorizePlatformAdmin",
       "authorizeSupport",

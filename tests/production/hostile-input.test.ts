@@ -658,6 +658,35 @@ describe("hostile input against the production server", () => {
     );
   });
 
+  it("answers hostile export requests with 4xx and exports nothing (so records nothing)", async () => {
+    const exportRequest = fc.record({
+      method: fc.constantFrom("GET", "HEAD", "POST"),
+      who: fc.constantFrom("owner", "member", "staff"),
+      // At least one bad value, so that no request can be a real export.
+      bad: fc.tuple(fc.constantFrom("format", "action", "actorId", "targetId", "from", "to"), fc.oneof(unstorableText, absurdDay)),
+      query: fc.array(
+        fc.tuple(
+          fc.constantFrom("format", "action", "actorId", "from", "to", "lng", "cursor"),
+          fc.oneof(unstorableText, absurdDay, fc.constant("csv")),
+        ),
+        { maxLength: 3 },
+      ),
+    });
+    await fc.assert(
+      fc.asyncProperty(exportRequest, async ({ method, who, bad, query }) => {
+        const target = `/api/organizations/${ids.acme}/audit-log/export?${[bad, ...query].map(([name, value]) => queryPart(name, value)).join("&")}`;
+        const response = await send({
+          method,
+          target,
+          headers: { Cookie: cookies[who as keyof typeof cookies], "Sec-Fetch-Site": "same-origin" },
+        });
+        expect(response.status, target.slice(0, 200)).toBeGreaterThanOrEqual(400);
+        expect(response.status, target.slice(0, 200)).toBeLessThan(500);
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
   it("answers cross-site writes with 403 before reading them", async () => {
     const crossSite: Record<string, string>[] = [
       { Origin: "https://evil.example" },

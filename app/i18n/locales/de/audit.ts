@@ -39,6 +39,21 @@ export default {
     loading: "Details werden geladen …",
     loadFailed: "Die Details konnten nicht geladen werden. Schließen Sie sie und versuchen Sie es erneut.",
     drawerDescription: "Details eines Ereignisses",
+    export: {
+      title: "Export",
+      description:
+        "Laden Sie alle Ereignisse herunter, die zu den aktuellen Filtern passen – nicht nur diese Seite, neueste zuerst. Namen sind die heutigen.",
+      csv: "CSV herunterladen",
+      ndjson: "NDJSON herunterladen",
+      securityLink: "Zu Sicherheit",
+      unavailable: {
+        plan: "Der Export des Audit-Logs gehört nicht zum Tarif {{plan}}. Tarife mit Export: {{plans}}.",
+        twoFactor:
+          "Diese Organisation verlangt Zwei-Faktor-Authentifizierung. Aktivieren Sie sie für Ihr Konto, um das Audit-Log zu exportieren.",
+        billing: "Der Export ist ausgesetzt, solange die Abrechnung der Organisation offen ist.",
+        permission: "Ihre Rolle erlaubt keinen Export des Audit-Logs.",
+      },
+    },
     chart: {
       title: "Aktivität",
       summary: "Ereignisse pro Tag (UTC), {{first}} bis {{last}}: insgesamt {{total}}; meiste am {{peakDay}} mit {{peak}}.",

@@ -115,6 +115,15 @@ export default {
     badTarget: "Der Zielfilter ist keine gültige Kennung.",
     eventNotFound: "Dieses Ereignis existiert in dieser Organisation nicht.",
   },
+  auditExport: {
+    planLacksExport: "Der Tarif Ihrer Organisation enthält keinen Export des Audit-Logs.",
+    billingBlocked:
+      "Der Export des Audit-Logs ist ausgesetzt, solange die Abrechnung der Organisation offen ist. Klären Sie zuerst die Abrechnung.",
+    badFormat: "Das Format muss csv oder json (NDJSON) sein.",
+    repeatedParameter: "Der Parameter {{name}} kommt mehrfach vor. Geben Sie jeden Parameter höchstens einmal an.",
+    queryTooLong: "Die Export-Adresse ist zu lang. Verwenden Sie den Download-Link auf der Seite des Audit-Logs.",
+    busy: "Gerade laufen zu viele Exporte. Versuchen Sie es in {{wait}} erneut.",
+  },
   twoFactor: {
     invalidCode: "Dieser Code ist ungültig. Prüfen Sie Ihre Authenticator-App und versuchen Sie es erneut.",
     notEnrolled: "Zwei-Faktor-Authentifizierung ist nicht aktiviert.",

@@ -39,6 +39,19 @@ export default {
     loading: "Loading details…",
     loadFailed: "The details could not be loaded. Close and try again.",
     drawerDescription: "Details of one event",
+    export: {
+      title: "Export",
+      description: "Download every event that matches the current filters, not only this page, newest first. Names are today's.",
+      csv: "Download CSV",
+      ndjson: "Download NDJSON",
+      securityLink: "Go to Security",
+      unavailable: {
+        plan: "Exporting the audit log is not part of the {{plan}} plan. Plans that include it: {{plans}}.",
+        twoFactor: "This organization requires two-factor authentication. Enable it for your account to export the audit log.",
+        billing: "Export is paused while the organization's billing needs attention.",
+        permission: "Your role does not allow exporting the audit log.",
+      },
+    },
     chart: {
       title: "Activity",
       summary: "Events per day (UTC), {{first}} to {{last}}: {{total}} in all; busiest day {{peakDay}} with {{peak}}.",

@@ -109,6 +109,14 @@ export default {
     badTarget: "The target filter is not a valid identifier.",
     eventNotFound: "This event does not exist in this organization.",
   },
+  auditExport: {
+    planLacksExport: "Your organization's plan does not include audit log export.",
+    billingBlocked: "Audit log export is paused while the organization's billing needs attention. Settle the billing first.",
+    badFormat: "The format must be csv or json (NDJSON).",
+    repeatedParameter: "The parameter {{name}} appears more than once. Give each parameter at most once.",
+    queryTooLong: "The export address is too long. Use the download link on the audit log page.",
+    busy: "Too many exports are running right now. Try again in {{wait}}.",
+  },
   twoFactor: {
     invalidCode: "That code is not valid. Check your authenticator app and try again.",
     notEnrolled: "Two-factor authentication is not enabled.",
