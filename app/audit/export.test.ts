@@ -1,31 +1,67 @@
 // The export's pure parts: COPY's binary framing taken apart in chunks of any size, the query
 // string rules, the file name and its Content-Disposition, the RateLimit headers.
+import { parse } from "csv-parse/sync";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { attachmentDisposition } from "~/lib/content-disposition";
 import { DomainError } from "~/lib/domain-error";
 import { rateLimitHeaders } from "~/lib/rate-limit-headers";
 import { auditExportHref, MAX_EXPORT_QUERY_LENGTH, parseAuditExportQuery } from "./audit-query";
-import { CopyLines, CsvLineEnds, exportFileName, inlineSql } from "./export.server";
+import { CopyRows, csvCell, exportFileName, FORMATS, inlineSql } from "./export.server";
 import { Prisma } from "~/generated/prisma/client";
 
-/** COPY … (FORMAT binary) output for one text column holding these lines. */
-function copyBinary(lines: string[], extension = Buffer.alloc(0)): Buffer {
+/** One exported row as the test writes it: id, createdAt, then the eight text columns. */
+interface TestRow {
+  id: string;
+  createdAt: Date;
+  texts: (string | null)[];
+}
+
+/** COPY … (FORMAT binary) output for these rows (uuid, timestamptz, then text fields). */
+function copyBinary(rows: TestRow[], extension = Buffer.alloc(0)): Buffer {
   const header = Buffer.alloc(19);
   header.write("PGCOPY\n\xff\r\n\0", 0, "latin1");
   header.writeUInt32BE(0, 11);
   header.writeUInt32BE(extension.length, 15);
-  const rows = lines.map((line) => {
-    const bytes = Buffer.from(line, "utf8");
-    const row = Buffer.alloc(6);
-    row.writeInt16BE(1, 0);
-    row.writeInt32BE(bytes.length, 2);
-    return Buffer.concat([row, bytes]);
+  const field = (bytes: Buffer | null) => {
+    const length = Buffer.alloc(4);
+    length.writeInt32BE(bytes ? bytes.length : -1, 0);
+    return bytes ? Buffer.concat([length, bytes]) : length;
+  };
+  const encoded = rows.map(({ id, createdAt, texts }) => {
+    const count = Buffer.alloc(2);
+    count.writeInt16BE(2 + texts.length, 0);
+    const time = Buffer.alloc(8);
+    time.writeBigInt64BE(BigInt(createdAt.getTime() - 946_684_800_000) * 1000n, 0);
+    return Buffer.concat([
+      count,
+      field(Buffer.from(id.replaceAll("-", ""), "hex")),
+      field(time),
+      ...texts.map((t) => field(t === null ? null : Buffer.from(t, "utf8"))),
+    ]);
   });
   const trailer = Buffer.alloc(2);
   trailer.writeInt16BE(-1, 0);
-  return Buffer.concat([header, extension, ...rows, trailer]);
+  return Buffer.concat([header, extension, ...encoded, trailer]);
 }
+
+/** Pushes `bytes` through a CopyRows in pieces of the given sizes (cycled). */
+function pushInPieces(rows: CopyRows, bytes: Buffer, cuts: number[]): string {
+  const out: Buffer[] = [];
+  let pos = 0;
+  for (let i = 0; pos < bytes.length; i++) {
+    const size = cuts[i % cuts.length]!;
+    out.push(rows.push(bytes.subarray(pos, pos + size)));
+    pos += size;
+  }
+  return Buffer.concat(out).toString("utf8");
+}
+
+const testRow = fc.record({
+  id: fc.uuid(),
+  createdAt: fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2200-01-01T00:00:00Z"), noInvalidDate: true }),
+  texts: fc.array(fc.option(fc.string({ unit: "grapheme", maxLength: 60 }), { nil: null }), { minLength: 7, maxLength: 7 }),
+});
 
 function refusal(run: () => unknown): string {
   try {
@@ -38,25 +74,55 @@ function refusal(run: () => unknown): string {
   throw new Error("expected a 400");
 }
 
-describe("CopyLines", () => {
-  it("gives back exactly the lines, however the bytes are cut into chunks", () => {
+describe("CopyRows", () => {
+  it("gives back one NDJSON line per row, however the bytes are cut into chunks", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.string({ unit: "grapheme", maxLength: 300 }), { maxLength: 40 }),
+        fc.array(testRow, { maxLength: 30 }),
         fc.uint8Array({ maxLength: 8 }),
         fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 50 }),
-        (lines, extension, cuts) => {
-          const bytes = copyBinary(lines, Buffer.from(extension));
-          const parser = new CopyLines();
-          const out: Buffer[] = [];
-          let pos = 0;
-          for (let i = 0; pos < bytes.length; i++) {
-            const size = cuts[i % cuts.length]!;
-            out.push(parser.push(bytes.subarray(pos, pos + size)));
-            pos += size;
-          }
-          expect(Buffer.concat(out).toString("utf8")).toBe(lines.join(""));
-          expect(parser.ended).toBe(true);
+        (rows, extension, cuts) => {
+          const details = { n: 1, s: "x" };
+          const full = rows.map((r) => ({ ...r, texts: [...r.texts, JSON.stringify(details)] }));
+          const parser = new CopyRows(FORMATS.json.line);
+          const lines = pushInPieces(parser, copyBinary(full, Buffer.from(extension)), cuts).split("\n");
+          expect(lines.pop()).toBe("");
+          expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual(
+            rows.map((r) => {
+              const [action, actorKind, actorId, actorName, targetType, targetId, targetName] = r.texts;
+              return {
+                id: r.id,
+                createdAt: r.createdAt.toISOString(),
+                action,
+                actorKind,
+                actorId,
+                actorName,
+                targetType,
+                targetId,
+                targetName,
+                details,
+              };
+            }),
+          );
+          expect(parser.complete).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("gives back CSV rows a CSV parser reads back, formula-like cells prefixed, however the bytes are cut", () => {
+    fc.assert(
+      fc.property(
+        fc.array(testRow, { maxLength: 30 }),
+        fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 50 }),
+        (rows, cuts) => {
+          const full = rows.map((r) => ({ ...r, texts: [...r.texts, "-1"] }));
+          const csv = pushInPieces(new CopyRows(FORMATS.csv.line), copyBinary(full), cuts);
+          const parsed = parse(csv, { relax_quotes: false }) as string[][];
+          const formulaSafe = (t: string | null) => (t === null ? "" : /^[=+\-@\t\r]/.test(t) ? `'${t}` : t);
+          expect(parsed).toEqual(full.map((r) => [r.id, r.createdAt.toISOString(), ...r.texts.map(formulaSafe)]));
+          if (rows.length > 0) expect(csv.endsWith("\r\n")).toBe(true);
         },
       ),
       { numRuns: 300 },
@@ -65,52 +131,37 @@ describe("CopyLines", () => {
 
   it("refuses anything that is not COPY's binary format", () => {
     const text = Buffer.from("id,createdAt,ac\0\0\0\0rest", "latin1");
-    expect(() => new CopyLines().push(text)).toThrow(/not COPY binary/);
+    expect(() => new CopyRows(FORMATS.csv.line).push(text)).toThrow(/not COPY binary/);
+  });
+
+  it("is not complete before the trailer", () => {
+    const bytes = copyBinary([
+      {
+        id: "0192b7a0-0000-7000-8000-000000000001",
+        createdAt: new Date("2026-11-23T09:15:02.123Z"),
+        texts: ["a", "b", "c", null, "e", "f", null, "{}"],
+      },
+    ]);
+    const rows = new CopyRows(FORMATS.csv.line);
+    expect(rows.push(bytes.subarray(0, bytes.length - 2)).toString()).toBe(
+      "0192b7a0-0000-7000-8000-000000000001,2026-11-23T09:15:02.123Z,a,b,c,,e,f,,{}\r\n",
+    );
+    expect(rows.complete).toBe(false);
+    rows.push(bytes.subarray(bytes.length - 2));
+    expect(rows.complete).toBe(true);
   });
 });
 
-/** A CSV field as PostgreSQL's COPY (FORMAT csv) writes it: quoted only when it must be. */
-const copyCsvField = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
-
-describe("CsvLineEnds", () => {
-  it("ends each COPY CSV row with CRLF and leaves line breaks inside quoted fields alone, however the bytes are cut", () => {
-    fc.assert(
-      fc.property(
-        fc.array(
-          fc.array(fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('"', "\n", "\r\n", '""\n"', ",\n")), {
-            minLength: 1,
-            maxLength: 6,
-          }),
-          {
-            maxLength: 30,
-          },
-        ),
-        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 50 }),
-        (rows, cuts) => {
-          const line = (row: string[]) => row.map(copyCsvField).join(",");
-          const bytes = Buffer.from(rows.map((row) => `${line(row)}\n`).join(""), "utf8");
-          const ends = new CsvLineEnds();
-          const out: Buffer[] = [];
-          let pos = 0;
-          for (let i = 0; pos < bytes.length; i++) {
-            const size = cuts[i % cuts.length]!;
-            out.push(ends.push(bytes.subarray(pos, pos + size)));
-            pos += size;
-          }
-          expect(Buffer.concat(out).toString("utf8")).toBe(rows.map((row) => `${line(row)}\r\n`).join(""));
-          expect(ends.complete).toBe(true);
-        },
-      ),
-      { numRuns: 300 },
-    );
-  });
-
-  it("is not complete while a quoted field is still open", () => {
-    const ends = new CsvLineEnds();
-    expect(ends.push(Buffer.from('a,"line one\n')).toString()).toBe('a,"line one\n');
-    expect(ends.complete).toBe(false);
-    expect(ends.push(Buffer.from('line two"\n')).toString()).toBe('line two"\r\n');
-    expect(ends.complete).toBe(true);
+describe("csvCell", () => {
+  it("quotes only where RFC 4180 needs it, keeps empty text apart from NULL, and defuses formulas", () => {
+    expect(csvCell(null)).toBe("");
+    expect(csvCell("")).toBe('""');
+    expect(csvCell("plain")).toBe("plain");
+    expect(csvCell('say "hi", then\nleave')).toBe('"say ""hi"", then\nleave"');
+    expect(csvCell("=HYPERLINK(1)")).toBe("'=HYPERLINK(1)");
+    expect(csvCell("@SUM(1,2)")).toBe(`"'@SUM(1,2)"`);
+    expect(csvCell("\tx")).toBe("'\tx");
+    expect(csvCell("\rx")).toBe(`"'\rx"`);
   });
 });
 
