@@ -16,8 +16,8 @@
 //       of Big, and while a client reads Big at 1 MB/s for SLOW_SECONDS (then disconnects: the
 //       query must be gone from pg_stat_activity within a second);
 //   (d) the rate limits under 50 concurrent requests (one user; ten users; two users).
-import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
@@ -29,6 +29,8 @@ import { namedRowsSql, inlineSql, EXPORT_SETTINGS } from "../app/audit/export.se
 import { freePort } from "../scripts/lib/free-port.ts";
 import { migrate } from "../scripts/lib/migrate.ts";
 import { startEmbeddedPostgres } from "../scripts/lib/embedded-postgres.ts";
+import { insertOrganizations, sessionToken, uuidV7 } from "./lib/seed.ts";
+import { startChild, stopChild } from "./lib/servers.ts";
 
 const ROOT = join(import.meta.dirname, "..");
 const BIG_EVENTS = Number(process.env.BENCH_EXPORT_EVENTS ?? 1_000_000);
@@ -43,10 +45,6 @@ const PSQL = process.env.PSQL ?? "/usr/bin/psql";
 const DAY_MS = 86_400_000;
 const SPAN_MS = 365 * DAY_MS;
 
-/** A UUID v7 made in SQL from a timestamptz expression, so ids follow time as the app's do. */
-const uuidV7 = (ts: string) =>
-  `(lpad(to_hex(floor(extract(epoch from ${ts}) * 1000)::bigint), 12, '0') || '7' || substr(md5(random()::text), 1, 3) || '8' || substr(md5(random()::text), 1, 15))::uuid`;
-
 interface Seeded {
   big: string;
   other: string;
@@ -57,26 +55,12 @@ interface Seeded {
   smallCookies: string[];
 }
 
-function sessionToken(): { token: string; id: string } {
-  const alphabet = "abcdefghijklmnopqrstuvwxyz234567";
-  const token = Array.from(randomBytes(32), (b) => alphabet[b % 32]).join("");
-  return { token, id: createHash("sha256").update(token).digest("hex") };
-}
-
 async function seed(client: pg.Client): Promise<Seeded> {
   const q = (sql: string, params: unknown[] = []) => client.query(sql, params);
   const big = randomUUID();
   const small = randomUUID();
   const others = Array.from({ length: OTHER_ORGS }, () => randomUUID());
-  await q(
-    `INSERT INTO organizations (id, name, slug, plan_id)
-     SELECT id, name, slug, 'enterprise' FROM unnest($1::uuid[], $2::text[], $3::text[]) AS o(id, name, slug)`,
-    [
-      [big, small, ...others],
-      ["Big", "Small", ...others.map((_, i) => `Other ${i + 1}`)],
-      ["big", "small", ...others.map((_, i) => `other-${i + 1}`)],
-    ],
-  );
+  await insertOrganizations(client, big, small, others);
   // Members: Big's 12 (the owner first; the last one deleted since; one named like a formula);
   // 5 per other organization; Small's owner and ten admins (the rate-limit cases).
   const bigIds = Array.from({ length: MEMBERS }, () => randomUUID());
@@ -183,32 +167,6 @@ async function seed(client: pg.Client): Promise<Seeded> {
     otherCookie: cookie(sessions[1]!),
     smallCookies: sessions.slice(2).map(cookie),
   };
-}
-
-async function startServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = fork(join(import.meta.dirname, "servers", "app.ts"), [], {
-    env: { ...process.env, ...env },
-    execArgv: ["--import", "tsx"],
-    stdio: ["ignore", "ignore", "inherit", "ipc"],
-  });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the app server did not start in 60 s")), 60_000);
-    child.once("message", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.once("exit", (code) => reject(new Error(`the app server exited with ${code}`)));
-  });
-  return child;
-}
-
-async function stopServer(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** Resident memory of a process now, in bytes (Linux). */
@@ -346,7 +304,7 @@ export async function runAuditExportBench(): Promise<{ passed: boolean; report: 
     console.log(`Seeded ${total.toLocaleString("en")} events in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s.`);
 
     const port = await freePort();
-    server = await startServer({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: "10", PORT: String(port), LOG_LEVEL: "warn" });
+    server = await startChild("app.ts", { DATABASE_URL: database.url, DATABASE_POOL_SIZE: "10", PORT: String(port), LOG_LEVEL: "warn" });
     const base = `http://127.0.0.1:${port}`;
     const exportPath = (org: string, format: string) => `/api/organizations/${org}/audit-log/export?format=${format}`;
     /** The benchmark makes more exports than the limits allow a minute: each measured one starts from a clean slate. */
@@ -536,7 +494,7 @@ export async function runAuditExportBench(): Promise<{ passed: boolean; report: 
 ${checks.map((c) => `| ${c.what} | ${c.value} | ${c.target} | ${c.ok ? "ok" : "missed"} |`).join("\n")}`;
     return { passed: checks.every((c) => c.ok), report };
   } finally {
-    if (server) await stopServer(server).catch(() => {});
+    if (server) await stopChild(server).catch(() => {});
     await client.end().catch(() => {});
     await database.stop().catch(() => {});
     if (!kept) await rm(dataRoot, { recursive: true, force: true }).catch(() => {});

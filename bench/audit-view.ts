@@ -16,7 +16,7 @@
 //   (c) throughput with 10 concurrent clients (autocannon): audit page and keys page against the
 //       dashboard home page, in interleaved rounds.
 import { execFileSync, type ChildProcess } from "node:child_process";
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
@@ -29,6 +29,7 @@ import { signAuditCursor } from "../app/audit/cursor.server.ts";
 import { freePort } from "../scripts/lib/free-port.ts";
 import { migrate } from "../scripts/lib/migrate.ts";
 import { startEmbeddedPostgres } from "../scripts/lib/embedded-postgres.ts";
+import { insertOrganizations, sessionToken, uuidV7 } from "./lib/seed.ts";
 import { startChild, stopChild } from "./lib/servers.ts";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -49,10 +50,6 @@ const DAY_MS = 86_400_000;
 /** The seeded history spans a year, ending a minute before the seed runs. */
 const SPAN_MS = 365 * DAY_MS;
 
-/** A UUID v7 made in SQL from a timestamptz expression, so ids follow time as the app's do. */
-const uuidV7 = (ts: string) =>
-  `(lpad(to_hex(floor(extract(epoch from ${ts}) * 1000)::bigint), 12, '0') || '7' || substr(md5(random()::text), 1, 3) || '8' || substr(md5(random()::text), 1, 15))::uuid`;
-
 interface Seeded {
   big: string;
   small: string;
@@ -65,27 +62,12 @@ interface Seeded {
   weekTo: string;
 }
 
-/** A session token as the app makes them (32 base32 characters) and its stored id. */
-function sessionToken(): { token: string; id: string } {
-  const alphabet = "abcdefghijklmnopqrstuvwxyz234567";
-  const token = Array.from(randomBytes(32), (b) => alphabet[b % 32]).join("");
-  return { token, id: createHash("sha256").update(token).digest("hex") };
-}
-
 async function seed(client: pg.Client): Promise<Seeded> {
   const q = (sql: string, params: unknown[] = []) => client.query(sql, params);
   const big = randomUUID();
   const small = randomUUID();
   const others = Array.from({ length: OTHER_ORGS }, () => randomUUID());
-  await q(
-    `INSERT INTO organizations (id, name, slug, plan_id)
-     SELECT id, name, slug, 'enterprise' FROM unnest($1::uuid[], $2::text[], $3::text[]) AS o(id, name, slug)`,
-    [
-      [big, small, ...others],
-      ["Big", "Small", ...others.map((_, i) => `Other ${i + 1}`)],
-      ["big", "small", ...others.map((_, i) => `other-${i + 1}`)],
-    ],
-  );
+  await insertOrganizations(client, big, small, others);
 
   // Members: 20 in Big (the first is the owner, and also owns Small), 5 in Small, 5 in each other.
   const memberIds = Array.from({ length: MEMBERS }, () => randomUUID());
