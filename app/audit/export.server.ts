@@ -20,6 +20,7 @@ import { to as copyTo } from "pg-copy-streams";
 import { auditExportBlocker, type AuditExporter } from "~/access/organization-access.server";
 import { exportPool, prisma, uuidOrNull } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
+import { isoDay } from "~/lib/dates";
 import { DomainError } from "~/lib/domain-error";
 import { logger } from "~/lib/logger.server";
 import { consumeEachWithState, refundEach, type PolicyName, type PolicyState } from "~/lib/rate-limit.server";
@@ -40,11 +41,6 @@ export const EXPORT_COLUMNS = [
   "targetName",
   "details",
 ] as const;
-
-export const EXPORT_FORMATS: Record<AuditExportFormat, { contentType: string; extension: string }> = {
-  csv: { contentType: "text/csv; charset=utf-8; header=present", extension: "csv" },
-  json: { contentType: "application/x-ndjson", extension: "ndjson" },
-};
 
 /** How long a request waits for one of the EXPORT_CONNECTIONS before it is told to come back. */
 const CONNECTION_WAIT_MS = 30_000;
@@ -161,9 +157,15 @@ export function csvCell(value: string | null): string {
 
 const CSV_HEADER = Buffer.from(`${EXPORT_COLUMNS.join(",")}\r\n`, "utf8");
 
-/** Each format's line from one row (fields in EXPORT_COLUMNS order), and what precedes the rows. */
-export const FORMATS: Record<AuditExportFormat, { line: (row: RowFields) => string; head: Buffer | null }> = {
+/** Each format's answer: its content type and file extension, its line from one row (fields in
+ * EXPORT_COLUMNS order), and what precedes the rows. */
+export const EXPORT_FORMATS: Record<
+  AuditExportFormat,
+  { contentType: string; extension: string; line: (row: RowFields) => string; head: Buffer | null }
+> = {
   csv: {
+    contentType: "text/csv; charset=utf-8; header=present",
+    extension: "csv",
     line: (row) =>
       `${uuidText(row, 0)},${isoTime(row, 1)},${csvCell(text(row, 2))},${csvCell(text(row, 3))},${csvCell(text(row, 4))},${csvCell(text(row, 5))},${csvCell(text(row, 6))},${csvCell(text(row, 7))},${csvCell(text(row, 8))},${csvCell(text(row, 9))}\r\n`,
     head: CSV_HEADER,
@@ -171,6 +173,8 @@ export const FORMATS: Record<AuditExportFormat, { line: (row: RowFields) => stri
   // Compact JSON, members in the columns' order; details stay an object (jsonb's own text);
   // JSON.stringify(null) is `null` (a deleted record's name).
   json: {
+    contentType: "application/x-ndjson",
+    extension: "ndjson",
     line: (row) =>
       `{"id":"${uuidText(row, 0)}","createdAt":"${isoTime(row, 1)}","action":${JSON.stringify(text(row, 2))},"actorKind":${JSON.stringify(text(row, 3))},"actorId":${JSON.stringify(text(row, 4))},"actorName":${JSON.stringify(text(row, 5))},"targetType":${JSON.stringify(text(row, 6))},"targetId":${JSON.stringify(text(row, 7))},"targetName":${JSON.stringify(text(row, 8))},"details":${text(row, 9)}}\n`,
     head: null,
@@ -186,13 +190,14 @@ export const FORMATS: Record<AuditExportFormat, { line: (row: RowFields) => stri
 export class CopyRows {
   #carry: Buffer | null = null;
   #started = false;
-  ended = false;
+  #ended = false;
   readonly #row: RowFields = { buf: EMPTY, starts: new Int32Array(FIELDS), lengths: new Int32Array(FIELDS) };
 
   constructor(private readonly line: (row: RowFields) => string) {}
 
+  /** The trailer arrived: every row is in. */
   get complete(): boolean {
-    return this.ended;
+    return this.#ended;
   }
 
   push(chunk: Buffer): Buffer {
@@ -212,10 +217,10 @@ export class CopyRows {
     const row = this.#row;
     row.buf = buf;
     let out = "";
-    while (!this.ended && pos + 2 <= buf.length) {
+    while (!this.#ended && pos + 2 <= buf.length) {
       const fields = buf.readInt16BE(pos);
       if (fields === -1) {
-        this.ended = true;
+        this.#ended = true;
         pos += 2;
         break;
       }
@@ -233,7 +238,7 @@ export class CopyRows {
       out += this.line(row);
       pos = at;
     }
-    if (pos < buf.length && !this.ended) this.#carry = Buffer.from(buf.subarray(pos));
+    if (pos < buf.length && !this.#ended) this.#carry = Buffer.from(buf.subarray(pos));
     row.buf = EMPTY;
     return out ? Buffer.from(out, "utf8") : EMPTY;
   }
@@ -248,8 +253,6 @@ export interface AuditExportFile {
   /** Where the export policies stand for this caller (the RateLimit headers). */
   rateLimits: PolicyState[];
 }
-
-const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
 /** `audit-log-<slug>-<from>-to-<to>.csv`: the filters' date range, up to today when open-ended. */
 export function exportFileName(slug: string, filters: AuditFilters, format: AuditExportFormat, now = new Date()): string {
@@ -266,7 +269,7 @@ function recordedFilters(filters: AuditFilters) {
 interface ExportConnection {
   client: pg.PoolClient;
   /** Closes the connection at once (a client that left, an error): PostgreSQL ends the query. */
-  destroy(reason: Error): void;
+  destroy(reason: unknown): void;
   /** Ends the transaction and gives the connection back. */
   finish(): Promise<void>;
 }
@@ -290,7 +293,7 @@ async function openSnapshot(): Promise<ExportConnection> {
       if (done) return;
       done = true;
       socket?.destroy();
-      client.release(reason);
+      client.release(reason instanceof Error ? reason : new Error(String(reason)));
     },
     async finish() {
       if (done) return;
@@ -307,7 +310,7 @@ async function openSnapshot(): Promise<ExportConnection> {
     // that has sent nothing yet notice a client that went away.
     await client.query(`BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; ${EXPORT_SETTINGS} SELECT 1`);
   } catch (error) {
-    connection.destroy(error instanceof Error ? error : new Error(String(error)));
+    connection.destroy(error);
     throw error;
   }
   return connection;
@@ -319,11 +322,10 @@ function streamOf(
   chunks: AsyncIterator<Buffer>,
   first: Buffer,
   connection: ExportConnection,
-  lines: CopyRows,
+  rows: CopyRows,
   head: Buffer | null,
 ): ReadableStream<Uint8Array> {
-  const opening = lines.push(first);
-  const fail = (error: unknown) => connection.destroy(error instanceof Error ? error : new Error(String(error)));
+  const opening = rows.push(first);
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
@@ -335,25 +337,25 @@ function streamOf(
           for (;;) {
             const { value, done } = await chunks.next();
             if (done) {
-              if (!lines.complete) throw new Error("the export's COPY ended early");
+              if (!rows.complete) throw new Error("the export's COPY ended early");
               await connection.finish();
               controller.close();
               return;
             }
-            const out = lines.push(value);
+            const out = rows.push(value);
             if (out.length > 0) {
               controller.enqueue(out);
               return;
             }
           }
         } catch (error) {
-          fail(error);
+          connection.destroy(error);
           throw error;
         }
       },
       cancel() {
         // The client went away: closing the connection ends the query at once.
-        fail(new Error("the client closed the export"));
+        connection.destroy(new Error("the client closed the export"));
         void chunks.return?.();
       },
     },
@@ -378,7 +380,7 @@ export async function exportAuditLog(access: AuditExporter, request: AuditExport
   try {
     connection = await openSnapshot();
     const client = connection.client;
-    const format = FORMATS[request.format];
+    const format = EXPORT_FORMATS[request.format];
     const copy = client.query(
       copyTo(
         exportCopySql(organization.id, request, (value) => client.escapeLiteral(value)),
@@ -400,12 +402,12 @@ export async function exportAuditLog(access: AuditExporter, request: AuditExport
     );
     return {
       body: streamOf(chunks, first.done ? EMPTY : first.value, connection, new CopyRows(format.line), format.head),
-      contentType: EXPORT_FORMATS[request.format].contentType,
+      contentType: format.contentType,
       fileName: exportFileName(organization.slug, request.query.filters, request.format),
       rateLimits,
     };
   } catch (error) {
-    connection?.destroy(error instanceof Error ? error : new Error(String(error)));
+    connection?.destroy(error);
     await refundEach(points).catch(() => {});
     throw error;
   }

@@ -7,7 +7,7 @@ import { attachmentDisposition } from "~/lib/content-disposition";
 import { DomainError } from "~/lib/domain-error";
 import { rateLimitHeaders } from "~/lib/rate-limit-headers";
 import { auditExportHref, MAX_EXPORT_QUERY_LENGTH, parseAuditExportQuery } from "./audit-query";
-import { CopyRows, csvCell, exportFileName, FORMATS, inlineSql } from "./export.server";
+import { CopyRows, csvCell, EXPORT_FORMATS, exportFileName, inlineSql } from "./export.server";
 import { Prisma } from "~/generated/prisma/client";
 
 /** One exported row as the test writes it: id, createdAt, then the eight text columns. */
@@ -84,7 +84,7 @@ describe("CopyRows", () => {
         (rows, extension, cuts) => {
           const details = { n: 1, s: "x" };
           const full = rows.map((r) => ({ ...r, texts: [...r.texts, JSON.stringify(details)] }));
-          const parser = new CopyRows(FORMATS.json.line);
+          const parser = new CopyRows(EXPORT_FORMATS.json.line);
           const lines = pushInPieces(parser, copyBinary(full, Buffer.from(extension)), cuts).split("\n");
           expect(lines.pop()).toBe("");
           expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual(
@@ -118,7 +118,7 @@ describe("CopyRows", () => {
         fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 50 }),
         (rows, cuts) => {
           const full = rows.map((r) => ({ ...r, texts: [...r.texts, "-1"] }));
-          const csv = pushInPieces(new CopyRows(FORMATS.csv.line), copyBinary(full), cuts);
+          const csv = pushInPieces(new CopyRows(EXPORT_FORMATS.csv.line), copyBinary(full), cuts);
           const parsed = parse(csv, { relax_quotes: false }) as string[][];
           const formulaSafe = (t: string | null) => (t === null ? "" : /^[=+\-@\t\r]/.test(t) ? `'${t}` : t);
           expect(parsed).toEqual(full.map((r) => [r.id, r.createdAt.toISOString(), ...r.texts.map(formulaSafe)]));
@@ -131,7 +131,7 @@ describe("CopyRows", () => {
 
   it("refuses anything that is not COPY's binary format", () => {
     const text = Buffer.from("id,createdAt,ac\0\0\0\0rest", "latin1");
-    expect(() => new CopyRows(FORMATS.csv.line).push(text)).toThrow(/not COPY binary/);
+    expect(() => new CopyRows(EXPORT_FORMATS.csv.line).push(text)).toThrow(/not COPY binary/);
   });
 
   it("is not complete before the trailer", () => {
@@ -142,7 +142,7 @@ describe("CopyRows", () => {
         texts: ["a", "b", "c", null, "e", "f", null, "{}"],
       },
     ]);
-    const rows = new CopyRows(FORMATS.csv.line);
+    const rows = new CopyRows(EXPORT_FORMATS.csv.line);
     expect(rows.push(bytes.subarray(0, bytes.length - 2)).toString()).toBe(
       "0192b7a0-0000-7000-8000-000000000001,2026-11-23T09:15:02.123Z,a,b,c,,e,f,,{}\r\n",
     );

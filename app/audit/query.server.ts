@@ -13,6 +13,7 @@
 import type { AuditReader } from "~/access/organization-access.server";
 import { queryPrepared, uuidOrNull } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
+import { isoDay } from "~/lib/dates";
 import { DomainError } from "~/lib/domain-error";
 import { auditEventIdSchema, parseAuditSearchParams, type AuditQuery } from "./audit-query";
 import { presentDetails } from "./catalog";
@@ -254,8 +255,6 @@ export async function listAuditActors(reader: AuditReader): Promise<AuditActor[]
     .map(({ kind, id, name, detail }) => ({ kind, id, name, ...(detail ? { detail } : {}) }))
     .sort((a, b) => (a.name ?? "\uffff").localeCompare(b.name ?? "\uffff") || a.id.localeCompare(b.id));
 }
-
-const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
 export interface ActivityDay {
   /** YYYY-MM-DD (UTC). */

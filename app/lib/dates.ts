@@ -12,6 +12,9 @@ export function isDateInRange(date: Date): boolean {
   return !Number.isNaN(time) && time >= MIN_DATE.getTime() && time <= MAX_DATE.getTime();
 }
 
+/** The UTC calendar day of an instant, "YYYY-MM-DD". */
+export const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
 const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
@@ -22,7 +25,7 @@ export function parseCalendarDay(value: string): { ok: true; date: Date } | { ok
   if (!DAY_PATTERN.test(value)) return { ok: false, reason: "format" };
   const date = new Date(`${value}T00:00:00.000Z`);
   // Date rolls 2027-02-31 over into March; a real day reads back unchanged.
-  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) {
+  if (Number.isNaN(date.getTime()) || isoDay(date) !== value) {
     const year = Number(value.slice(0, 4));
     return { ok: false, reason: year < 2000 || year > 9999 ? "range" : "format" };
   }

@@ -2,7 +2,7 @@
 // Policies are declared here by name; callers consume a policy for one or more keys at once.
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { pool } from "~/db.server";
-import { DomainError } from "./domain-error";
+import { DomainError, type RateLimitState } from "./domain-error";
 
 interface Policy {
   points: number;
@@ -56,15 +56,7 @@ function limiter(name: PolicyName): RateLimiterPostgres {
 
 /** Consumes one point of `policy` for `key`; throws TOO_MANY_REQUESTS when it is exhausted. */
 export async function consume(policy: PolicyName, key: string): Promise<void> {
-  try {
-    await limiter(policy).consume(key.slice(0, 200));
-  } catch (error) {
-    if (error instanceof RateLimiterRes) {
-      const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-      throw new DomainError("TOO_MANY_REQUESTS", "rateLimited", { retryAfterSeconds: seconds });
-    }
-    throw error;
-  }
+  await consumeOne(policy, key);
 }
 
 /** Consumes one point of each policy, or none: when one is exhausted, the points already taken
@@ -74,12 +66,8 @@ export async function consumeEach(entries: [PolicyName, string][]): Promise<void
 }
 
 /** Where a policy stands for one key after a request: for the RateLimit headers (app/lib/rate-limit-headers.ts). */
-export interface PolicyState {
+export interface PolicyState extends RateLimitState {
   policy: PolicyName;
-  limit: number;
-  windowSeconds: number;
-  remaining: number;
-  resetSeconds: number;
 }
 
 const stateOf = (policy: PolicyName, res: RateLimiterRes): PolicyState => ({
@@ -89,6 +77,20 @@ const stateOf = (policy: PolicyName, res: RateLimiterRes): PolicyState => ({
   remaining: Math.max(0, res.remainingPoints),
   resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
 });
+
+/** One point of `policy` for `key`, and where the policy then stands; when it is exhausted, a
+ * TOO_MANY_REQUESTS that carries the wait and that state. */
+async function consumeOne(policy: PolicyName, key: string): Promise<PolicyState> {
+  try {
+    return stateOf(policy, await limiter(policy).consume(key.slice(0, 200)));
+  } catch (error) {
+    if (error instanceof RateLimiterRes) {
+      const state = stateOf(policy, error);
+      throw new DomainError("TOO_MANY_REQUESTS", "rateLimited", { retryAfterSeconds: state.resetSeconds, rateLimits: [state] });
+    }
+    throw error;
+  }
+}
 
 /**
  * consumeEach, telling where each policy stands. Each point is one atomic upsert in PostgreSQL,
@@ -100,14 +102,10 @@ export async function consumeEachWithState(entries: [PolicyName, string][]): Pro
   const states: PolicyState[] = [];
   for (const [policy, key] of entries) {
     try {
-      states.push(stateOf(policy, await limiter(policy).consume(key.slice(0, 200))));
+      states.push(await consumeOne(policy, key));
       taken.push([policy, key]);
     } catch (error) {
       await refundEach(taken);
-      if (error instanceof RateLimiterRes) {
-        const state = stateOf(policy, error);
-        throw new DomainError("TOO_MANY_REQUESTS", "rateLimited", { retryAfterSeconds: state.resetSeconds, rateLimits: [state] });
-      }
       throw error;
     }
   }
