@@ -8,9 +8,8 @@
 //   (b) the same with all 50 connections on one key (last-used updates on one row);
 //   (c) malformed keys vs GET /ping, a constant resource route of the same app.
 // Each server runs in a child process of its own. Everything stops by itself.
-import { execFileSync, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import http from "node:http";
 import { tmpdir } from "node:os";
@@ -22,9 +21,8 @@ import { startEmbeddedPostgres } from "../scripts/lib/embedded-postgres.ts";
 import { migrate } from "../scripts/lib/migrate.ts";
 import { freePort } from "../scripts/lib/free-port.ts";
 import { generateSecret } from "../app/api-keys/secret.server.ts";
-import { startChild, stopChild } from "./lib/servers.ts";
+import { ensureBuild, startChild, stopChild } from "./lib/servers.ts";
 
-const ROOT = join(import.meta.dirname, "..");
 const CONNECTIONS = 50;
 const DURATION = Number(process.env.BENCH_DURATION ?? 12);
 const WARMUP = 2;
@@ -174,10 +172,7 @@ const ratio = (a: number, b: number) => (b === 0 ? Infinity : a / b);
 const fmt = (n: number) => n.toFixed(2);
 
 export async function runApiKeyAuthBench(): Promise<{ passed: boolean; report: string }> {
-  if (!existsSync(join(ROOT, "build", "server", "index.js"))) {
-    console.log("No build found: running `npm run build`…");
-    execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
-  }
+  ensureBuild();
   const dataRoot = await mkdtemp(join(tmpdir(), "keyledger-bench-pg-"));
   const database = await startEmbeddedPostgres({ dataDir: join(dataRoot, "data"), port: await freePort(), database: "bench" });
   const children: ChildProcess[] = [];

@@ -16,23 +16,17 @@
 //       of Big, and while a client reads Big at 1 MB/s for SLOW_SECONDS (then disconnects: the
 //       query must be gone from pg_stat_activity within a second);
 //   (d) the rate limits under 50 concurrent requests (one user; ten users; two users).
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import http from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import pg from "pg";
-import { namedRowsSql, inlineSql, EXPORT_SETTINGS } from "../app/audit/export.server.ts";
+import type pg from "pg";
+import { namedRowsSql, inlineSql } from "../app/audit/export.server.ts";
 import { freePort } from "../scripts/lib/free-port.ts";
-import { migrate } from "../scripts/lib/migrate.ts";
-import { startEmbeddedPostgres } from "../scripts/lib/embedded-postgres.ts";
-import { insertOrganizations, sessionToken, uuidV7 } from "./lib/seed.ts";
-import { startChild, stopChild } from "./lib/servers.ts";
+import { insertOrganizations, openSeededDatabase, sessionToken, uuidV7 } from "./lib/seed.ts";
+import { ensureBuild, startChild, stopChild } from "./lib/servers.ts";
 
-const ROOT = join(import.meta.dirname, "..");
 const BIG_EVENTS = Number(process.env.BENCH_EXPORT_EVENTS ?? 1_000_000);
 const OTHER_ORGS = 10;
 const MEMBERS = 12;
@@ -284,27 +278,18 @@ async function activeCopies(client: pg.Client): Promise<number> {
 }
 
 export async function runAuditExportBench(): Promise<{ passed: boolean; report: string }> {
-  if (!existsSync(join(ROOT, "build", "server", "index.js"))) {
-    console.log("No build found: running `npm run build`…");
-    execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
-  }
-  const kept = process.env.BENCH_EXPORT_DATA_DIR;
-  const dataRoot = kept ?? (await mkdtemp(join(tmpdir(), "keyledger-bench-export-")));
-  const seededFile = join(dataRoot, `seeded-${BIG_EVENTS}.json`);
-  const database = await startEmbeddedPostgres({ dataDir: join(dataRoot, "data"), port: await freePort(), database: "bench" });
+  ensureBuild();
+  const db = await openSeededDatabase({
+    keptDir: process.env.BENCH_EXPORT_DATA_DIR,
+    tempPrefix: "keyledger-bench-export-",
+    seedName: String(BIG_EVENTS),
+    seed,
+  });
+  const { client, seeded: s, events: total } = db;
   let server: ChildProcess | undefined;
-  const client = new pg.Client({ connectionString: database.url });
   try {
-    await migrate(database.url);
-    await client.connect();
-    const seedStarted = Date.now();
-    const s: Seeded = existsSync(seededFile) ? JSON.parse(await readFile(seededFile, "utf8")) : await seed(client);
-    if (kept) await writeFile(seededFile, JSON.stringify(s));
-    const total = (await client.query("SELECT count(*)::int AS n FROM audit_events")).rows[0].n as number;
-    console.log(`Seeded ${total.toLocaleString("en")} events in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s.`);
-
     const port = await freePort();
-    server = await startChild("app.ts", { DATABASE_URL: database.url, DATABASE_POOL_SIZE: "10", PORT: String(port), LOG_LEVEL: "warn" });
+    server = await startChild("app.ts", { DATABASE_URL: db.url, DATABASE_POOL_SIZE: "10", PORT: String(port), LOG_LEVEL: "warn" });
     const base = `http://127.0.0.1:${port}`;
     const exportPath = (org: string, format: string) => `/api/organizations/${org}/audit-log/export?format=${format}`;
     /** The benchmark makes more exports than the limits allow a minute: each measured one starts from a clean slate. */
@@ -317,10 +302,9 @@ export async function runAuditExportBench(): Promise<{ passed: boolean; report: 
       ),
       (value) => client.escapeLiteral(value),
     ).replace(/\s+/g, " ");
-    void EXPORT_SETTINGS;
 
     // Warm-up: the rows, the indexes and the name lookups in the buffer cache; the server's code.
-    await psqlCopy(database.url, baselineSelect);
+    await psqlCopy(db.url, baselineSelect);
     await unlimited();
     for (const format of ["csv", "json"]) {
       const warm = await download(base, exportPath(s.big, format), s.bigCookie);
@@ -337,7 +321,7 @@ export async function runAuditExportBench(): Promise<{ passed: boolean; report: 
     const sizes = { psql: 0, csv: 0, json: 0 };
     const rowsSeen = { psql: 0, csv: 0, json: 0 };
     for (let round = 0; round < ROUNDS; round++) {
-      const base_ = await psqlCopy(database.url, baselineSelect);
+      const base_ = await psqlCopy(db.url, baselineSelect);
       runs.psql.push(base_.seconds);
       sizes.psql = base_.bytes;
       rowsSeen.psql = base_.lines;
@@ -495,9 +479,7 @@ ${checks.map((c) => `| ${c.what} | ${c.value} | ${c.target} | ${c.ok ? "ok" : "m
     return { passed: checks.every((c) => c.ok), report };
   } finally {
     if (server) await stopChild(server).catch(() => {});
-    await client.end().catch(() => {});
-    await database.stop().catch(() => {});
-    if (!kept) await rm(dataRoot, { recursive: true, force: true }).catch(() => {});
+    await db.close();
   }
 }
 

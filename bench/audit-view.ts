@@ -15,24 +15,18 @@
 //   (b) SQL statements per request, counted by pg_stat_statements (BEGIN/COMMIT included);
 //   (c) throughput with 10 concurrent clients (autocannon): audit page and keys page against the
 //       dashboard home page, in interleaved rounds.
-import { execFileSync, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import http from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import autocannon, { type Result } from "autocannon";
 import pg from "pg";
 import { signAuditCursor } from "../app/audit/cursor.server.ts";
 import { freePort } from "../scripts/lib/free-port.ts";
-import { migrate } from "../scripts/lib/migrate.ts";
-import { startEmbeddedPostgres } from "../scripts/lib/embedded-postgres.ts";
-import { insertOrganizations, sessionToken, uuidV7 } from "./lib/seed.ts";
-import { startChild, stopChild } from "./lib/servers.ts";
+import { insertOrganizations, openSeededDatabase, sessionToken, uuidV7 } from "./lib/seed.ts";
+import { ensureBuild, startChild, stopChild } from "./lib/servers.ts";
 
-const ROOT = join(import.meta.dirname, "..");
 const BIG_EVENTS = Number(process.env.BENCH_AUDIT_EVENTS ?? 1_000_000);
 const OTHER_ORGS = 10;
 const SMALL_EVENTS = 1_000;
@@ -354,35 +348,22 @@ async function measureThroughput(base: string, cases: Request[]): Promise<Throug
 const fmt = (n: number) => n.toFixed(2);
 
 export async function runAuditViewBench(): Promise<{ passed: boolean; report: string }> {
-  if (!existsSync(join(ROOT, "build", "server", "index.js"))) {
-    console.log("No build found: running `npm run build`…");
-    execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
-  }
-  // BENCH_AUDIT_DATA_DIR keeps the seeded database between runs (for looking into a figure
-  // without seeding again); by default it lives in a temporary directory removed at the end.
-  const kept = process.env.BENCH_AUDIT_DATA_DIR;
-  const dataRoot = kept ?? (await mkdtemp(join(tmpdir(), "keyledger-bench-audit-")));
-  const seededFile = join(dataRoot, `seeded-${BIG_EVENTS}.json`);
-  const database = await startEmbeddedPostgres({
-    dataDir: join(dataRoot, "data"),
-    port: await freePort(),
-    database: "bench",
+  ensureBuild();
+  const db = await openSeededDatabase({
+    // BENCH_AUDIT_DATA_DIR keeps the seeded database between runs (for looking into a figure
+    // without seeding again); by default it lives in a temporary directory removed at the end.
+    keptDir: process.env.BENCH_AUDIT_DATA_DIR,
+    tempPrefix: "keyledger-bench-audit-",
+    seedName: String(BIG_EVENTS),
     settings: { shared_preload_libraries: "pg_stat_statements", "pg_stat_statements.track_utility": "on" },
+    prepare: (client) => client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements"),
+    seed,
   });
+  const { client, seeded: s, events: total } = db;
   let server: ChildProcess | undefined;
-  const client = new pg.Client({ connectionString: database.url });
   try {
-    await migrate(database.url);
-    await client.connect();
-    await client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
-    const seedStarted = Date.now();
-    const s: Seeded = existsSync(seededFile) ? JSON.parse(await readFile(seededFile, "utf8")) : await seed(client);
-    if (kept) await writeFile(seededFile, JSON.stringify(s));
-    const total = (await client.query("SELECT count(*)::int AS n FROM audit_events")).rows[0].n as number;
-    console.log(`Seeded ${total.toLocaleString("en")} events in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s.`);
-
     const port = await freePort();
-    server = await startChild("app.ts", { DATABASE_URL: database.url, DATABASE_POOL_SIZE: POOL_SIZE, PORT: String(port) });
+    server = await startChild("app.ts", { DATABASE_URL: db.url, DATABASE_POOL_SIZE: POOL_SIZE, PORT: String(port) });
     const base = `http://127.0.0.1:${port}`;
     const big = `session=${s.bigToken}`;
     const small = `session=${s.smallToken}`;
@@ -439,7 +420,7 @@ export async function runAuditViewBench(): Promise<{ passed: boolean; report: st
       `\nLatency: ${SAMPLES} sequential requests per case on one keep-alive connection (after ${WARMUP_REQUESTS} warm-up), round-robin.`,
     );
     const latency = await measureLatency(base, [...cases, dashboard, keysPage]);
-    const stats = new pg.Client({ connectionString: database.url });
+    const stats = new pg.Client({ connectionString: db.url });
     await stats.connect();
     const latencies: Latency[] = [];
     for (const request of [...cases, dashboard, keysPage]) {
@@ -535,9 +516,7 @@ ${checks.map((c) => `| ${c.what} | ${fmt(c.value)} | ${c.target} | ${c.ok ? "ok"
   } finally {
     agent.destroy();
     if (server) await stopChild(server).catch(() => {});
-    await client.end().catch(() => {});
-    await database.stop().catch(() => {});
-    if (!kept) await rm(dataRoot, { recursive: true, force: true }).catch(() => {});
+    await db.close();
   }
 }
 

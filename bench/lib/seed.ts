@@ -1,6 +1,13 @@
 // Seeding helpers the benchmarks share (bench/audit-view.ts, bench/audit-export.ts).
 import { createHash, randomBytes } from "node:crypto";
-import type pg from "pg";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres.ts";
+import { freePort } from "../../scripts/lib/free-port.ts";
+import { migrate } from "../../scripts/lib/migrate.ts";
 
 /** A UUID v7 made in SQL from a timestamptz expression, so ids follow time as the app's do. */
 export const uuidV7 = (ts: string) =>
@@ -24,4 +31,60 @@ export async function insertOrganizations(client: pg.Client, big: string, small:
       ["big", "small", ...others.map((_, i) => `other-${i + 1}`)],
     ],
   );
+}
+
+export interface SeededDatabase<S> {
+  url: string;
+  client: pg.Client;
+  seeded: S;
+  /** Events in the database, all organizations. */
+  events: number;
+  /** Stops PostgreSQL; removes its directory unless it is kept. */
+  close(): Promise<void>;
+}
+
+/**
+ * An embedded PostgreSQL, migrated and seeded, the client connected. With `keptDir` (a
+ * BENCH_*_DATA_DIR) the database and what `seed` returned stay there between runs, so a figure
+ * can be looked into without seeding again; without it all lives in a temporary directory.
+ */
+export async function openSeededDatabase<S>(options: {
+  keptDir: string | undefined;
+  tempPrefix: string;
+  /** Names the kept seed, so a run of another size seeds afresh. */
+  seedName: string;
+  settings?: Record<string, string>;
+  /** Runs after migrating, before seeding (e.g. CREATE EXTENSION). */
+  prepare?: (client: pg.Client) => Promise<unknown>;
+  seed: (client: pg.Client) => Promise<S>;
+}): Promise<SeededDatabase<S>> {
+  const { keptDir } = options;
+  const dataRoot = keptDir ?? (await mkdtemp(join(tmpdir(), options.tempPrefix)));
+  const seededFile = join(dataRoot, `seeded-${options.seedName}.json`);
+  const database = await startEmbeddedPostgres({
+    dataDir: join(dataRoot, "data"),
+    port: await freePort(),
+    database: "bench",
+    ...(options.settings ? { settings: options.settings } : {}),
+  });
+  const client = new pg.Client({ connectionString: database.url });
+  const close = async () => {
+    await client.end().catch(() => {});
+    await database.stop().catch(() => {});
+    if (!keptDir) await rm(dataRoot, { recursive: true, force: true }).catch(() => {});
+  };
+  try {
+    await migrate(database.url);
+    await client.connect();
+    await options.prepare?.(client);
+    const seedStarted = Date.now();
+    const seeded: S = existsSync(seededFile) ? (JSON.parse(await readFile(seededFile, "utf8")) as S) : await options.seed(client);
+    if (keptDir) await writeFile(seededFile, JSON.stringify(seeded));
+    const events = (await client.query<{ n: number }>("SELECT count(*)::int AS n FROM audit_events")).rows[0]!.n;
+    console.log(`Seeded ${events.toLocaleString("en")} events in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s.`);
+    return { url: database.url, client, seeded, events, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }

@@ -1,6 +1,7 @@
 // Servers for the benchmarks, each in a child process of its own so the load generator does not
 // share its event loop. A server script (bench/servers/*.ts) sends one IPC message when it listens.
-import { fork, type ChildProcess } from "node:child_process";
+import { execFileSync, fork, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 
 export async function startChild(script: string, env: Record<string, string>): Promise<ChildProcess> {
@@ -30,4 +31,13 @@ export async function stopChild(child: ChildProcess) {
   const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
   await exited;
   clearTimeout(timer);
+}
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+/** The benchmarks measure the production build: made here when build/ is missing. */
+export function ensureBuild(): void {
+  if (existsSync(join(ROOT, "build", "server", "index.js"))) return;
+  console.log("No build found: running `npm run build`…");
+  execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
 }
