@@ -96,13 +96,14 @@ function Name({ value, id, kind }: { value: ResolvedName; id: string; kind?: str
   );
 }
 
-/** Roles, scopes and reasons are shown by their translated labels, never as raw identifiers. */
+/** Roles, scopes, reasons and actions are shown by their translated labels, never as raw identifiers. */
 export function detailValueLabel(t: TFunction, field: string, value: string): string {
   if (field === "role" || ((field === "from" || field === "to") && ["owner", "admin", "member"].includes(value)))
     return t(`common:roles.${value}`, { defaultValue: value });
   if (field === "scopes") return t(`apiKeys:scopes.${value.replace(":", "_")}`, { defaultValue: value });
   if (field === "reason") return t(`audit:values.reason.${value}`, { defaultValue: value });
   if (field === "format") return t(`audit:values.format.${value}`, { defaultValue: value });
+  if (field === "action") return t(actionLabelKey(value), { defaultValue: value });
   if (value === "true") return t("audit:values.yes");
   if (value === "false") return t("audit:values.no");
   return value;
@@ -114,9 +115,19 @@ function useValueLabel() {
 }
 
 function DetailValueView({ field, value }: { field: string; value: DetailValue }) {
+  const { t } = useTranslation("audit");
   const formats = useFormats();
   const label = useValueLabel();
   switch (value.kind) {
+    case "named":
+      if (value.value.length === 0) return <span>{t("values.none")}</span>;
+      return (
+        <span className="flex flex-wrap gap-1">
+          {value.value.map((named) => (
+            <Badge key={named.field}>{`${t(named.labelKey)}: ${label(named.field, named.value)}`}</Badge>
+          ))}
+        </span>
+      );
     case "list":
       return (
         <span className="flex flex-wrap gap-1">

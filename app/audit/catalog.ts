@@ -115,7 +115,13 @@ export type DetailValue =
   | { kind: "list"; value: string[] }
   | { kind: "datetime"; value: string }
   | { kind: "change"; from: string; to: string }
+  /** A set of named values (the export's filters): each shown with its own label. */
+  | { kind: "named"; value: { field: string; labelKey: string; value: string }[] }
   | { kind: "json"; value: string };
+
+/** Detail fields whose object value is a set of named values, never a change: the export's
+ * filters may hold exactly `from` and `to`, which would otherwise read as "from → to". */
+const NAMED_VALUE_FIELDS = new Set(["filters"]);
 
 /**
  * Detail rows for the UI: `labelKey` is a key under `audit:`, values are raw (the component
@@ -131,7 +137,14 @@ export function presentDetails(action: string, details: unknown): { field: strin
   for (const [field, value] of Object.entries(details as Record<string, unknown>)) {
     const labelKey = `audit:details.${field}`;
     if (Array.isArray(value)) rows.push({ field, labelKey, value: { kind: "list", value: value.map(show) } });
-    else if (value && typeof value === "object" && "from" in value && "to" in value) {
+    else if (NAMED_VALUE_FIELDS.has(field) && value !== null && typeof value === "object") {
+      const named = Object.entries(value as Record<string, unknown>).map(([name, v]) => ({
+        field: name,
+        labelKey: `audit:details.${name}`,
+        value: show(v),
+      }));
+      rows.push({ field, labelKey, value: { kind: "named", value: named } });
+    } else if (value && typeof value === "object" && "from" in value && "to" in value) {
       rows.push({ field, labelKey, value: { kind: "change", from: show(value.from), to: show(value.to) } });
     } else if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}T/.test(value))
       rows.push({ field, labelKey, value: { kind: "datetime", value } });

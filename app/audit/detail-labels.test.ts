@@ -6,7 +6,7 @@ import { detailValueLabel } from "./audit-log-view";
 const fixedT = (language: "en" | "de", ns: string) => standaloneInstance(language).getFixedT(language, ns);
 
 describe("audit detail values", () => {
-  it("show roles, scopes and reasons by their translated labels in English and German", () => {
+  it("show roles, scopes, reasons and actions by their translated labels in English and German", () => {
     for (const language of supportedLanguages) {
       const t = fixedT(language, "audit");
       const apiKeys = fixedT(language, "apiKeys");
@@ -14,6 +14,8 @@ describe("audit detail values", () => {
       expect(detailValueLabel(t, "scopes", "audit:view")).not.toBe("audit:view");
       expect(detailValueLabel(t, "role", "admin")).not.toBe("admin");
       expect(detailValueLabel(t, "reason", "left")).not.toBe("left");
+      expect(detailValueLabel(t, "action", "api_key.issued")).toBe(t("actions.api_key.issued.label"));
+      expect(detailValueLabel(t, "action", "api_key.issued")).not.toBe("api_key.issued");
       // Values that are not identifiers stay as they are.
       expect(detailValueLabel(t, "name", "Production key")).toBe("Production key");
     }

@@ -207,6 +207,15 @@ describe("presentDetails", () => {
       from: "A",
       to: "B",
     });
+    // The export's filters are named values, also when they are exactly a date range.
+    expect(presentDetails("audit.exported", { format: "csv", filters: { from: "2026-01-01", to: "2026-01-31" } })[1]!.value).toEqual({
+      kind: "named",
+      value: [
+        { field: "from", labelKey: "audit:details.from", value: "2026-01-01" },
+        { field: "to", labelKey: "audit:details.to", value: "2026-01-31" },
+      ],
+    });
+    expect(presentDetails("audit.exported", { format: "json", filters: {} })[1]!.value).toEqual({ kind: "named", value: [] });
     expect(presentDetails("legacy.thing", { a: 1 })).toEqual([
       { field: "details", labelKey: "audit:details.raw", value: { kind: "json", value: '{"a":1}' } },
     ]);
