@@ -27,7 +27,9 @@ export default [
     index("routes/admin._index.tsx"),
     route("organizations", "routes/admin.organizations.tsx"),
     route("organizations/:organizationId", "routes/admin.organizations.$organizationId.tsx"),
+    route("organizations/:organizationId/access", "routes/admin.organizations.$organizationId.access.tsx"),
     route("organizations/:organizationId/audit-log", "routes/admin.organizations.$organizationId.audit-log.tsx"),
+    route("support-records", "routes/admin.support-records.tsx"),
     route("*", "routes/not-found.tsx", { id: "admin-not-found" }),
   ]),
   // /rpc never reaches React Router: the request edge hands it to oRPC (app/edge/request-edge.server.ts).

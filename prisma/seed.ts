@@ -1,10 +1,14 @@
 // Demo data of docs/contract.md. `npm run db:seed` loads it into DATABASE_URL and refuses to run twice;
 // `npm start` loads it on the first start of the embedded database.
 import { randomUUID } from "node:crypto";
+import { decodeBase32IgnorePadding } from "@oslojs/encoding";
 import pg from "pg";
 import { hashPassword } from "../app/auth/password.server.ts";
 
 export const DEMO_PASSWORD = "correct-horse-battery-staple";
+
+/** The demo platform admin's TOTP secret, published in docs/contract.md: demo data only, never a real account's. */
+export const DEMO_STAFF_TOTP_SECRET = "KEYLEDGERSTAFFDEMOTOTPSECRETKEYA";
 
 export const DEMO_ORGANIZATIONS = [
   { slug: "acme", name: "Acme", planId: "enterprise" },
@@ -46,13 +50,14 @@ export async function seedDemoData(databaseUrl: string): Promise<boolean> {
     }
     for (const user of DEMO_USERS) {
       const id = randomUUID();
-      await client.query("INSERT INTO users (id, email, name, password_hash, is_platform_admin) VALUES ($1, $2, $3, $4, $5)", [
-        id,
-        user.email,
-        user.name,
-        passwordHash,
-        user.platformAdmin,
-      ]);
+      // Platform admins need two-factor (docs/decisions/0026-support-console.md): the demo one is
+      // enrolled with the published demo secret.
+      const totpKey = user.platformAdmin ? Buffer.from(decodeBase32IgnorePadding(DEMO_STAFF_TOTP_SECRET)) : null;
+      await client.query(
+        `INSERT INTO users (id, email, name, password_hash, is_platform_admin, totp_key, two_factor_enabled_at)
+         VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $6::bytea IS NULL THEN NULL ELSE now() END)`,
+        [id, user.email, user.name, passwordHash, user.platformAdmin, totpKey],
+      );
       if (user.org) {
         await client.query("INSERT INTO memberships (id, organization_id, user_id, role) VALUES ($1, $2, $3, $4)", [
           randomUUID(),

@@ -5,6 +5,7 @@ import {
   authorizeOrganization,
   authorizePlatformAdmin,
   authorizeSupport,
+  findSupportTarget,
   type PlatformAdminAccess,
 } from "~/access/organization-access.server";
 import * as keys from "~/api-keys/api-keys.server";
@@ -14,7 +15,8 @@ import * as audit from "~/audit/query.server";
 import type { Auth } from "~/auth/session.server";
 import * as organizations from "~/organizations/organizations.server";
 import type { OrganizationUpdate } from "~/organizations/schemas";
-import { createUser, signedIn } from "./factories";
+import { beginSupportAccess } from "~/support/support.server";
+import { signedInPlatformAdmin } from "./factories";
 
 const keyManager = (auth: Auth, organizationId: string) => authorizeOrganization(auth, organizationId, "apiKey:manage");
 
@@ -26,13 +28,15 @@ export const rotateKey = async (auth: Auth, organizationId: string, keyId: strin
 export const revokeKey = async (auth: Auth, organizationId: string, keyId: string) =>
   keys.revokeKey(await keyManager(auth, organizationId), keyId);
 
-/** The audit reads need no member: a platform admin with a fresh session reads through support access. */
+/** The audit reads need no member: a platform admin with a fresh session reads through support
+ * access, opened once per organization with a reason (those reads are then recorded as support views). */
 let supportAdmin: Promise<PlatformAdminAccess> | undefined;
 async function auditReader(organizationId: string) {
-  supportAdmin ??= createUser({ isPlatformAdmin: true })
-    .then((admin) => signedIn(admin.id))
-    .then(({ auth }) => authorizePlatformAdmin(auth, { fresh: true }));
-  return authorizeSupport(await supportAdmin, organizationId);
+  supportAdmin ??= signedInPlatformAdmin().then(({ auth }) => authorizePlatformAdmin(auth, { fresh: true }));
+  const admin = await supportAdmin;
+  const target = await findSupportTarget(admin, organizationId);
+  if (!target.grant) await beginSupportAccess(target, { reason: "Reading the log in a test" });
+  return authorizeSupport(admin, organizationId);
 }
 
 export async function listAuditEvents(organizationId: string, filters: AuditFilters, cursor?: string) {

@@ -8,14 +8,20 @@ import type { Role } from "~/generated/prisma/enums";
 export const TEST_PASSWORD = "a-long-enough-password";
 let cachedHash: Promise<string> | undefined;
 
-export async function createUser(overrides: { email?: string; name?: string; isPlatformAdmin?: boolean } = {}) {
+/** A fixed TOTP key for users created with `twoFactor: true` (tests compute codes from it). */
+export const TEST_TOTP_KEY = new Uint8Array(20).fill(7);
+
+export async function createUser(overrides: { email?: string; name?: string; isPlatformAdmin?: boolean; twoFactor?: boolean } = {}) {
   cachedHash ??= hashPassword(TEST_PASSWORD);
+  // Platform admins need two-factor: they get it unless a test says otherwise.
+  const twoFactor = overrides.twoFactor ?? overrides.isPlatformAdmin ?? false;
   return prisma.user.create({
     data: {
       email: overrides.email ?? `user-${randomUUID()}@example.test`,
       name: overrides.name ?? "Test User",
       passwordHash: await cachedHash,
       isPlatformAdmin: overrides.isPlatformAdmin ?? false,
+      ...(twoFactor ? { totpKey: Buffer.from(TEST_TOTP_KEY), twoFactorEnabledAt: new Date() } : {}),
     },
     select: { id: true, email: true, name: true },
   });
@@ -40,9 +46,19 @@ export async function createOrganizationWith(
   return organization;
 }
 
+/** A platform admin (two-factor enrolled), signed in with both factors just now. */
+export async function signedInPlatformAdmin(overrides: { name?: string; email?: string } = {}) {
+  const user = await createUser({ ...overrides, isPlatformAdmin: true });
+  return { user, ...(await signedIn(user.id, null, { twoFactorVerified: true })) };
+}
+
 /** A signed-in session (token and Auth) for a user, optionally with an active organization. */
-export async function signedIn(userId: string, activeOrganizationId: string | null = null): Promise<{ token: string; auth: Auth }> {
-  const { token } = await createSession(userId, { twoFactorVerified: false, activeOrganizationId });
+export async function signedIn(
+  userId: string,
+  activeOrganizationId: string | null = null,
+  { twoFactorVerified = false }: { twoFactorVerified?: boolean } = {},
+): Promise<{ token: string; auth: Auth }> {
+  const { token } = await createSession(userId, { twoFactorVerified, activeOrganizationId });
   const auth = await validateSessionToken(token);
   if (!auth) throw new Error("session did not validate");
   return { token, auth };

@@ -6,7 +6,7 @@
 // The organization check: the organization exists (404), the caller is a member (403), it is the
 // session's active organization (403), the organization's two-factor requirement is met (403),
 // and the role holds the permission (403). docs/decisions/0004-active-organization.md
-import { isFresh, type Auth, type SessionUser } from "~/auth/session.server";
+import { isFresh, SUPPORT_FRESH_WINDOW, type Auth, type SessionUser } from "~/auth/session.server";
 import { prisma } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
 import { DomainError } from "~/lib/domain-error";
@@ -18,6 +18,7 @@ import { billingBlocksPaidFeatures, planHas } from "~/billing/plans";
 declare const organizationGrant: unique symbol;
 declare const supportGrant: unique symbol;
 declare const platformAdminGrant: unique symbol;
+declare const supportTargetGrant: unique symbol;
 
 export interface AccessibleOrganization {
   id: string;
@@ -41,17 +42,37 @@ export interface OrganizationAccess<P extends Permission = never> {
   readonly [organizationGrant]: (permission: P) => void;
 }
 
-/** Proof that a platform admin passed their check (fresh session when asked). */
+/** Proof that a platform admin passed their check (two-factor enrolled; fresh session when asked). */
 export interface PlatformAdminAccess {
   readonly user: SessionUser;
+  /** Support access is opened per session (docs/decisions/0026-support-console.md). */
+  readonly sessionId: string;
   readonly [platformAdminGrant]: true;
 }
 
-/** A platform admin looking at one organization for support: no membership involved. */
+/** The reason a platform admin stated when opening support access, in force for this session. */
+export interface SupportGrant {
+  readonly reason: string;
+  readonly ticket: string | null;
+  readonly openedAt: Date;
+}
+
+/** A platform admin looking at one organization for support: no membership involved, and the
+ * reason they stated for this session (the support console's records carry it). */
 export interface SupportAccess {
   readonly organization: AccessibleOrganization;
   readonly user: SessionUser;
+  readonly grant: SupportGrant;
   readonly [supportGrant]: true;
+}
+
+/** An organization a platform admin may open support access to (it exists; nothing read yet). */
+export interface SupportTarget {
+  readonly organization: AccessibleOrganization;
+  readonly admin: PlatformAdminAccess;
+  /** The grant in force for this session, if one is open. */
+  readonly grant: SupportGrant | null;
+  readonly [supportTargetGrant]: true;
 }
 
 /** Who may read an organization's audit log: its owners and admins, or support. */
@@ -166,20 +187,44 @@ export function accessFor<P extends Permission>(access: OrganizationAccess, perm
   return roleHas(access.role, permission) ? (access as unknown as OrganizationAccess<P>) : null;
 }
 
-/** Platform admins only; support work also needs a fresh session (signed in again recently). */
+/**
+ * Platform admins only, with two-factor enrolled on their account; support work also needs a
+ * fresh session (password and second factor within SUPPORT_FRESH_WINDOW). Callers decide what a
+ * refusal looks like to someone who is not a platform admin (the admin tree: 404).
+ */
 export function authorizePlatformAdmin(auth: Auth, { fresh }: { fresh: boolean }): PlatformAdminAccess {
   if (!auth.user.isPlatformAdmin) throw new DomainError("FORBIDDEN", "platformAdminRequired");
-  if (fresh && !isFresh(auth)) throw new DomainError("FORBIDDEN", "freshSessionRequired");
-  return { user: auth.user } as unknown as PlatformAdminAccess;
+  if (!auth.user.twoFactorEnabled) throw new DomainError("FORBIDDEN", "platformAdminTwoFactorRequired");
+  if (fresh && !isFresh(auth, SUPPORT_FRESH_WINDOW)) throw new DomainError("FORBIDDEN", "freshSessionRequired");
+  return { user: auth.user, sessionId: auth.session.id } as unknown as PlatformAdminAccess;
 }
 
-/** Support access to any existing organization (404 for ids that are not one). */
-export async function authorizeSupport(admin: PlatformAdminAccess, organizationId: string): Promise<SupportAccess> {
+/** Any existing organization (404 for ids that are not one), with the support grant this
+ * session holds for it, if any. */
+export async function findSupportTarget(admin: PlatformAdminAccess, organizationId: string): Promise<SupportTarget> {
   if (!isUuid(organizationId)) throw new DomainError("NOT_FOUND", "organizationNotFound");
   const found = await prisma.organization.findUnique({
     where: { id: organizationId },
-    select: organizationSelect,
+    select: {
+      ...organizationSelect,
+      supportAccess: { where: { sessionId: admin.sessionId }, select: { reason: true, ticket: true, openedAt: true } },
+    },
   });
   if (!found) throw new DomainError("NOT_FOUND", "organizationNotFound");
-  return { organization: found, user: admin.user } as unknown as SupportAccess;
+  const { supportAccess, ...organization } = found;
+  return { organization, admin, grant: supportAccess[0] ?? null } as unknown as SupportTarget;
+}
+
+/** The support access a target's open grant gives, or null until the admin stated a reason. */
+export function supportAccessOf(target: SupportTarget): SupportAccess | null {
+  if (!target.grant) return null;
+  return { organization: target.organization, user: target.admin.user, grant: target.grant } as unknown as SupportAccess;
+}
+
+/** Support access to an organization: it exists (404) and this session opened access to it with
+ * a reason (403 until then). */
+export async function authorizeSupport(admin: PlatformAdminAccess, organizationId: string): Promise<SupportAccess> {
+  const access = supportAccessOf(await findSupportTarget(admin, organizationId));
+  if (!access) throw new DomainError("FORBIDDEN", "supportAccessNotOpened");
+  return access;
 }

@@ -12,8 +12,12 @@ export const SESSION_IDLE_TIMEOUT = 14 * DAY;
 export const SESSION_ABSOLUTE_LIFETIME = 30 * DAY;
 /** Extend the sliding expiry at most this often, to keep reads cheap. */
 const RENEW_WHEN_LESS_THAN = SESSION_IDLE_TIMEOUT - DAY;
-/** How recent the last full authentication must be for sensitive actions. */
+/** How recent the last full authentication must be for sensitive actions (deleting an organization). */
 const FRESH_SESSION_WINDOW = 15 * 60 * 1000;
+/** The same for a platform admin's support work: a working session of reads, long enough for one
+ * ticket, short enough that a forgotten browser does not stay a window into every organization
+ * (docs/decisions/0026-support-console.md). */
+export const SUPPORT_FRESH_WINDOW = 30 * 60 * 1000;
 
 export interface SessionUser {
   id: string;
@@ -153,6 +157,6 @@ export function isFullyAuthenticated(auth: Auth): boolean {
   return !auth.user.twoFactorEnabled || auth.session.twoFactorVerified;
 }
 
-export function isFresh(auth: Auth, now = new Date()): boolean {
-  return now.getTime() - auth.session.authenticatedAt.getTime() <= FRESH_SESSION_WINDOW;
+export function isFresh(auth: Auth, window = FRESH_SESSION_WINDOW, now = new Date()): boolean {
+  return now.getTime() - auth.session.authenticatedAt.getTime() <= window;
 }

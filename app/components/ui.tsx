@@ -62,15 +62,27 @@ export function useFieldError(errors: string[] | undefined, params?: Record<stri
   return isErrorKey(first) ? t(`errors:${first}`, { min: 10, max: 256, ...params }) : t("errors:field.invalid");
 }
 
-export function Field({
+interface FieldFrameProps {
+  label: string;
+  name: string;
+  id?: string;
+  errors?: string[];
+  hint?: ReactNode;
+  errorParams?: Record<string, unknown>;
+}
+
+/** A labelled control with its hint or (translated) error, described by whichever is shown. */
+function FieldFrame({
   label,
   name,
   id,
   errors,
   hint,
   errorParams,
-  ...input
-}: ComponentProps<"input"> & { label: string; name: string; errors?: string[]; hint?: ReactNode; errorParams?: Record<string, unknown> }) {
+  control,
+}: FieldFrameProps & {
+  control: (props: { id: string; name: string; className: string; "aria-invalid"?: true; "aria-describedby"?: string }) => ReactNode;
+}) {
   const inputId = id ?? `field-${name}`;
   const error = useFieldError(errors, errorParams);
   const describedBy = error ? `${inputId}-error` : hint ? `${inputId}-hint` : undefined;
@@ -79,17 +91,16 @@ export function Field({
       <label htmlFor={inputId} className="block text-sm font-medium text-slate-800">
         {label}
       </label>
-      <input
-        id={inputId}
-        name={name}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className={cx(
+      {control({
+        id: inputId,
+        name,
+        "aria-invalid": error ? true : undefined,
+        "aria-describedby": describedBy,
+        className: cx(
           "block w-full rounded-md border-0 bg-white px-3 py-2 text-base text-slate-900 shadow-sm ring-1 ring-inset outline-none transition-shadow placeholder:text-slate-400 focus:ring-2 focus:ring-inset disabled:cursor-not-allowed disabled:bg-slate-50 disabled:text-slate-500 sm:text-sm",
           error ? "ring-red-400 focus:ring-red-500" : "ring-slate-300 focus:ring-brand-600",
-        )}
-        {...input}
-      />
+        ),
+      })}
       {error ? (
         <p id={`${inputId}-error`} className="text-sm text-red-700" role="alert">
           {error}
@@ -100,6 +111,24 @@ export function Field({
         </p>
       ) : null}
     </div>
+  );
+}
+
+export function Field({ label, name, id, errors, hint, errorParams, ...input }: ComponentProps<"input"> & FieldFrameProps) {
+  return (
+    <FieldFrame
+      {...{ label, name, id, errors, hint, errorParams }}
+      control={(frame) => <input {...frame} {...input} id={frame.id} name={frame.name} className={frame.className} />}
+    />
+  );
+}
+
+export function TextareaField({ label, name, id, errors, hint, errorParams, ...textarea }: ComponentProps<"textarea"> & FieldFrameProps) {
+  return (
+    <FieldFrame
+      {...{ label, name, id, errors, hint, errorParams }}
+      control={(frame) => <textarea {...frame} {...textarea} id={frame.id} name={frame.name} className={frame.className} />}
+    />
   );
 }
 

@@ -1,23 +1,81 @@
 // Organization data for the platform admin pages. No membership is involved: the proof that the
 // caller is a platform admin (app/access/) is the whole authorization.
-import type { PlatformAdminAccess, SupportAccess } from "~/access/organization-access.server";
+import type { PlatformAdminAccess, SupportTarget } from "~/access/organization-access.server";
 import { prisma } from "~/db.server";
+import { Prisma } from "~/generated/prisma/client";
+import { DomainError } from "~/lib/domain-error";
+import { isUuid } from "~/lib/ids";
+import { decodeKeysetCursor, encodeKeysetCursor } from "~/lib/keyset-cursor.server";
 
-export async function listAllOrganizations(_admin: PlatformAdminAccess, limit = 200) {
-  const rows = await prisma.organization.findMany({
-    select: { id: true, name: true, slug: true, planId: true, createdAt: true, _count: { select: { memberships: true } } },
-    orderBy: [{ name: "asc" }, { id: "asc" }],
-    take: limit,
-  });
-  return rows.map(({ _count, createdAt, ...org }) => ({ ...org, createdAt: createdAt.toISOString(), members: _count.memberships }));
+export const ORGANIZATION_SEARCH_PAGE_SIZE = 25;
+
+export interface OrganizationSearchRow {
+  id: string;
+  name: string;
+  slug: string;
+  planId: string;
+  createdAt: string;
+  members: number;
 }
 
-/** What the admin's organization page adds to the support check: when it was created and how many
- * members it has. Kept out of the check itself, which every support audit read runs. */
-export async function organizationOverview(support: SupportAccess) {
-  const { createdAt, _count } = await prisma.organization.findUniqueOrThrow({
-    where: { id: support.organization.id },
-    select: { createdAt: true, _count: { select: { memberships: true } } },
-  });
-  return { createdAt: createdAt.toISOString(), members: _count.memberships };
+/** `%`, `_` and `\` match themselves in a LIKE pattern built from what someone typed. */
+const likeContaining = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * Organizations whose name or slug contains `q` (any case), or whose id is `q`; all of them when
+ * `q` is empty. Ordered by name then id, keyset paged: the cursor is the last row's (name, id).
+ */
+export async function searchOrganizations(
+  _admin: PlatformAdminAccess,
+  { q, cursor }: { q?: string; cursor?: string },
+): Promise<{ organizations: OrganizationSearchRow[]; nextCursor: string | null }> {
+  const after = cursor === undefined ? null : decodeKeysetCursor(cursor, 2);
+  if (cursor !== undefined && (!after || !isUuid(after[1]))) throw new DomainError("BAD_REQUEST", "organizationSearch.badCursor");
+  const conditions: Prisma.Sql[] = [Prisma.sql`TRUE`];
+  if (q) {
+    const pattern = likeContaining(q);
+    conditions.push(
+      isUuid(q)
+        ? Prisma.sql`(o.id = ${q.toLowerCase()}::uuid OR o.name ILIKE ${pattern} OR o.slug ILIKE ${pattern})`
+        : Prisma.sql`(o.name ILIKE ${pattern} OR o.slug ILIKE ${pattern})`,
+    );
+  }
+  if (after) conditions.push(Prisma.sql`(o.name, o.id) > (${after[0]!}, ${after[1]!}::uuid)`);
+  const rows = await prisma.$queryRaw<(Omit<OrganizationSearchRow, "createdAt" | "members"> & { createdAt: Date; members: number })[]>(
+    Prisma.sql`
+      SELECT o.id::text, o.name, o.slug, o.plan_id AS "planId", o.created_at AS "createdAt",
+             (SELECT count(*)::int FROM memberships m WHERE m.organization_id = o.id) AS members
+        FROM organizations o
+       WHERE ${Prisma.join(conditions, " AND ")}
+       ORDER BY o.name, o.id
+       LIMIT ${ORGANIZATION_SEARCH_PAGE_SIZE + 1}`,
+  );
+  const shown = rows.slice(0, ORGANIZATION_SEARCH_PAGE_SIZE);
+  const last = shown.at(-1);
+  return {
+    organizations: shown.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
+    nextCursor: rows.length > ORGANIZATION_SEARCH_PAGE_SIZE && last ? encodeKeysetCursor([last.name, last.id]) : null,
+  };
+}
+
+/** What the admin's organization page shows beyond the organization itself: when it was created,
+ * its members and owners, and its keys in use. Read without a support reason: it says who to
+ * talk to, not what they did. */
+export async function organizationOverview(target: SupportTarget) {
+  const id = target.organization.id;
+  const [organization, owners, keys] = await Promise.all([
+    prisma.organization.findUniqueOrThrow({ where: { id }, select: { createdAt: true, _count: { select: { memberships: true } } } }),
+    prisma.membership.findMany({
+      where: { organizationId: id, role: "owner" },
+      select: { user: { select: { id: true, name: true, email: true } } },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    }),
+    prisma.apiKey.count({ where: { organizationId: id, revokedAt: null } }),
+  ]);
+  return {
+    createdAt: organization.createdAt.toISOString(),
+    members: organization._count.memberships,
+    owners: owners.map((o) => o.user),
+    activeKeys: keys,
+  };
 }

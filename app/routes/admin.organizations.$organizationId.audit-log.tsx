@@ -1,30 +1,41 @@
 // The platform admin's view of an organization's audit log (docs/product-rules.md: same records, schemas, query
-// logic, filters, pagination and detail panel as the tenant view; only authorization differs).
-// No membership and no switch of the active organization.
+// logic, filters, pagination and detail drawer as the tenant view; only authorization differs).
+// No membership and no switch of the active organization, no export. The session must have opened
+// support access with a reason first (else: the reason page, which comes back here), and every view
+// is recorded in the support records (app/support/support.server.ts).
 import { useTranslation } from "~/i18n/use-translation";
-import { Link, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations.$organizationId.audit-log";
 import { AuditLogView, type AuditDetailQuery } from "~/audit/audit-log-view";
 import { AUDIT_QUERY_CACHE, onlyDrawerChanged } from "~/audit/audit-query";
 import { rpcQueries } from "~/client/rpc";
-import { loadAuditPage } from "~/audit/query.server";
-import { requireSupportAccess } from "~/web/guards.server";
+import { supportAccessOf } from "~/access/organization-access.server";
+import { requireSupportTarget } from "~/web/guards.server";
 import { ErrorPanel } from "~/components/error-page";
 import { getInstance } from "~/i18n/i18next.server";
 import { orHttpError } from "~/web/http-errors.server";
+import { presentGrant, supportAuditPage } from "~/support/support.server";
+import { SupportBanner } from "~/support/ui/support-banner";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const access = await requireSupportAccess(args, args.params.organizationId);
+  const target = await requireSupportTarget(args, args.params.organizationId);
+  const access = supportAccessOf(target);
+  if (!access) {
+    const url = new URL(args.request.url);
+    const here = `${url.pathname}${url.search}`;
+    throw redirect(`/admin/organizations/${target.organization.id}/access?redirectTo=${encodeURIComponent(here)}`);
+  }
   const { organization } = access;
-  const page = await orHttpError(args.context, () => loadAuditPage(access, new URL(args.request.url).searchParams));
+  const page = await orHttpError(args.context, () => supportAuditPage(access, new URL(args.request.url).searchParams));
   return {
     title: `${getInstance(args.context).t("audit:page.title")} · ${organization.name}`,
     organization: { id: organization.id, name: organization.name },
+    grant: presentGrant(access.grant),
     ...page,
   };
 }
@@ -36,7 +47,7 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
 
 export default function AdminAuditLog({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
-  // The support namespace: its own procedure, so its own cache keys.
+  // The support namespace: its own procedure, so its own cache keys (and its own record of each detail opened).
   const detailQuery: AuditDetailQuery = (eventId) =>
     rpcQueries.support.auditLog.detail.queryOptions({
       input: { organizationId: loaderData.organization.id, eventId },
@@ -47,6 +58,7 @@ export default function AdminAuditLog({ loaderData }: Route.ComponentProps) {
       <Link to={`/admin/organizations/${loaderData.organization.id}`} className="text-sm font-medium text-slate-600 hover:text-slate-900">
         ← {loaderData.organization.name}
       </Link>
+      <SupportBanner organization={loaderData.organization} grant={loaderData.grant} />
       <p className="sr-only">{t("organization.auditLogDescription")}</p>
       <AuditLogView loaderData={loaderData} detailQuery={detailQuery} />
     </div>

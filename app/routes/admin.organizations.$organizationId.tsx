@@ -1,35 +1,43 @@
-// One organization as a platform admin sees it: plan, members, created, two-factor rule, and a link
-// to its audit log. Support access: no membership involved.
+// One organization as a platform admin sees it: plan, billing state, members and owners, keys in
+// use, created, two-factor rule, and the way into its audit log (which asks for a reason first).
+// Support access: no membership involved.
 import { useTranslation } from "~/i18n/use-translation";
 import { Link } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations.$organizationId";
-import { requireSupportAccess } from "~/web/guards.server";
+import { requireSupportTarget } from "~/web/guards.server";
 import { planName } from "~/billing/plans";
 import { useFormats } from "~/components/use-formats";
 import { organizationOverview } from "~/organizations/admin.server";
 import { ErrorPanel } from "~/components/error-page";
 import { ButtonLink, Card, PageHeader } from "~/components/ui";
+import { presentGrant } from "~/support/support.server";
+import { SupportBanner } from "~/support/ui/support-banner";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.organization.name);
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const support = await requireSupportAccess(args, args.params.organizationId);
-  const { id, name, slug, planId, requireTwoFactor } = support.organization;
-  const overview = await organizationOverview(support);
-  return { organization: { id, name, slug, planName: planName(planId), requireTwoFactor, ...overview } };
+  const target = await requireSupportTarget(args, args.params.organizationId);
+  const { id, name, slug, planId, billingState, requireTwoFactor } = target.organization;
+  const overview = await organizationOverview(target);
+  return {
+    organization: { id, name, slug, planName: planName(planId), billingState, requireTwoFactor, ...overview },
+    grant: target.grant ? presentGrant(target.grant) : null,
+  };
 }
 
 export default function AdminOrganization({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
   const formats = useFormats();
-  const { organization } = loaderData;
+  const { organization, grant } = loaderData;
   const rows: [string, string][] = [
     [t("organizations.slug"), `/${organization.slug}`],
-    [t("organizations.plan"), organization.planName],
-    [t("organizations.members"), String(organization.members)],
+    [t("organization.plan"), organization.planName],
+    [t("organization.billingState"), t(`billingStates.${organization.billingState}`, { defaultValue: organization.billingState })],
+    [t("organizations.members"), formats.number(organization.members)],
+    [t("organization.activeKeys"), formats.number(organization.activeKeys)],
     [t("organizations.created"), formats.date(organization.createdAt)],
     [t("organization.requireTwoFactor"), organization.requireTwoFactor ? t("organization.yes") : t("organization.no")],
   ];
@@ -38,19 +46,45 @@ export default function AdminOrganization({ loaderData }: Route.ComponentProps) 
       <Link to="/admin/organizations" className="text-sm font-medium text-slate-600 hover:text-slate-900">
         ← {t("organization.back")}
       </Link>
+      {grant ? <SupportBanner organization={organization} grant={grant} /> : null}
       <PageHeader title={organization.name} description={organization.id} />
       <Card title={t("organization.overview")}>
         <dl className="grid gap-4 sm:grid-cols-2">
           {rows.map(([label, value]) => (
             <div key={label}>
-              <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{label}</dt>
-              <dd className="text-sm text-slate-900">{value}</dd>
+              <dt className="text-xs font-semibold tracking-wide text-slate-500 uppercase">{label}</dt>
+              <dd className="text-sm break-words text-slate-900">{value}</dd>
             </div>
           ))}
+          <div className="sm:col-span-2">
+            <dt className="text-xs font-semibold tracking-wide text-slate-500 uppercase">{t("organization.owners")}</dt>
+            <dd className="text-sm text-slate-900">
+              {organization.owners.length === 0 ? (
+                t("organization.noOwners")
+              ) : (
+                <ul className="space-y-0.5">
+                  {organization.owners.map((owner) => (
+                    <li key={owner.id} className="break-words">
+                      {owner.name} <span className="text-slate-500">&lt;{owner.email}&gt;</span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </dd>
+          </div>
         </dl>
       </Card>
       <Card title={t("organization.auditLog")} description={t("organization.auditLogDescription")}>
-        <ButtonLink to={`/admin/organizations/${organization.id}/audit-log`}>{t("organization.auditLog")}</ButtonLink>
+        <p className="mb-4 text-sm text-slate-600">{t("organization.auditLogReason")}</p>
+        <div className="flex flex-wrap items-center gap-4">
+          <ButtonLink to={`/admin/organizations/${organization.id}/audit-log`}>{t("organization.openAuditLog")}</ButtonLink>
+          <Link
+            to={`/admin/support-records?organizationId=${organization.id}`}
+            className="text-sm font-medium text-brand-600 hover:text-brand-700"
+          >
+            {t("organization.supportRecords")}
+          </Link>
+        </div>
       </Card>
     </div>
   );

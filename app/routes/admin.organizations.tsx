@@ -1,15 +1,20 @@
-// Every organization, for platform admins (fresh session), each linking to its support page.
+// Every organization, for platform admins (fresh session): searched by name, slug or id, 25 a page,
+// each linking to its support page.
 import { useTranslation } from "~/i18n/use-translation";
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations";
 import { requirePlatformAdmin } from "~/web/guards.server";
 import { planName } from "~/billing/plans";
 import { useFormats } from "~/components/use-formats";
 import { ErrorPanel } from "~/components/error-page";
-import { Card, PageHeader } from "~/components/ui";
+import { Button, ButtonLink, Card, PageHeader, controlClass } from "~/components/ui";
 import { getInstance } from "~/i18n/i18next.server";
-import { listAllOrganizations } from "~/organizations/admin.server";
+import { searchOrganizations } from "~/organizations/admin.server";
+import { organizationSearchSchema } from "~/support/schemas";
+import { parseSearchParams } from "~/web/search-params.server";
+import { orHttpError } from "~/web/http-errors.server";
+import { SupportSections } from "~/support/ui/support-sections";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);
@@ -17,9 +22,13 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export async function loader(args: Route.LoaderArgs) {
   const admin = await requirePlatformAdmin(args, { fresh: true });
-  const organizations = await listAllOrganizations(admin);
+  const query = parseSearchParams(args, organizationSearchSchema);
+  const { organizations, nextCursor } = await orHttpError(args.context, () => searchOrganizations(admin, query));
   return {
     title: getInstance(args.context).t("admin:organizations.title"),
+    q: query.q ?? "",
+    paged: query.cursor !== undefined,
+    nextCursor,
     organizations: organizations.map((o) => ({ ...o, planName: planName(o.planId) })),
   };
 }
@@ -27,30 +36,67 @@ export async function loader(args: Route.LoaderArgs) {
 export default function AdminOrganizations({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
   const formats = useFormats();
+  const { q, organizations, nextCursor, paged } = loaderData;
+  const withQuery = (extra: Record<string, string>) => `?${new URLSearchParams({ ...(q ? { q } : {}), ...extra }).toString()}`;
   return (
     <div className="space-y-6">
+      <SupportSections />
       <PageHeader title={t("organizations.title")} description={t("organizations.description")} />
       <Card>
-        {loaderData.organizations.length === 0 ? (
-          <p className="text-sm text-slate-500">{t("organizations.empty")}</p>
+        <Form method="get" role="search" className="flex flex-wrap items-end gap-3">
+          <div className="min-w-0 flex-1 basis-64 space-y-1.5">
+            <label htmlFor="organization-search" className="block text-sm font-medium text-slate-800">
+              {t("organizations.searchLabel")}
+            </label>
+            <input id="organization-search" name="q" type="search" defaultValue={q} maxLength={100} className={controlClass} />
+          </div>
+          <Button type="submit">{t("organizations.searchSubmit")}</Button>
+          {q ? (
+            <ButtonLink to="/admin/organizations" variant="secondary">
+              {t("organizations.clear")}
+            </ButtonLink>
+          ) : null}
+        </Form>
+      </Card>
+      <Card>
+        {organizations.length === 0 ? (
+          <p className="text-sm text-slate-500">{q ? t("organizations.noMatch", { q }) : t("organizations.empty")}</p>
         ) : (
-          <ul className="-my-3 divide-y divide-slate-100">
-            {loaderData.organizations.map((org) => (
+          <ul className="-my-3 divide-y divide-slate-100" aria-label={t("organizations.title")}>
+            {organizations.map((org) => (
               <li key={org.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
                 <div className="min-w-0">
-                  <p className="font-medium text-slate-900">{org.name}</p>
-                  <p className="text-sm text-slate-500">
+                  <p className="font-medium break-words text-slate-900">{org.name}</p>
+                  <p className="text-sm break-words text-slate-500">
                     /{org.slug} · {org.planName} · {t("organizations.members")}: {org.members} · {t("organizations.created")}{" "}
                     {formats.date(org.createdAt)}
                   </p>
                 </div>
-                <Link to={`/admin/organizations/${org.id}`} className="text-sm font-semibold text-brand-600 hover:text-brand-700">
+                <Link
+                  to={`/admin/organizations/${org.id}`}
+                  aria-label={`${t("organizations.open")}: ${org.name}`}
+                  className="text-sm font-semibold text-brand-600 hover:text-brand-700"
+                >
                   {t("organizations.open")} →
                 </Link>
               </li>
             ))}
           </ul>
         )}
+        {nextCursor || paged ? (
+          <nav className="mt-4 flex flex-wrap gap-4 text-sm font-medium" aria-label={t("organizations.title")}>
+            {paged ? (
+              <Link to={withQuery({})} className="text-brand-600 hover:text-brand-700">
+                {t("organizations.first")}
+              </Link>
+            ) : null}
+            {nextCursor ? (
+              <Link to={withQuery({ cursor: nextCursor })} className="text-brand-600 hover:text-brand-700">
+                {t("organizations.more")} →
+              </Link>
+            ) : null}
+          </nav>
+        ) : null}
       </Card>
     </div>
   );

@@ -27,13 +27,21 @@ const translateMalformedRequest: NonNullable<Interceptor>[number] = async (optio
   try {
     return await options.next();
   } catch (error) {
-    if (error instanceof SyntaxError) throw new ORPCError("BAD_REQUEST", { message: options.context.t("errors:invalidJson") });
-    if (!(error instanceof ORPCError) && !procedureStarted.has(options.context)) {
-      throw new ORPCError("BAD_REQUEST", { message: options.context.t("errors:invalidInput") });
-    }
-    throw error;
+    const malformed = error instanceof SyntaxError || (!(error instanceof ORPCError) && !procedureStarted.has(options.context));
+    if (!malformed) throw error;
+    // The support namespace does not exist for anyone but platform admins, even when what they
+    // send cannot be read (docs/decisions/0026-support-console.md).
+    if (String(options.request.url.pathname).startsWith(`${RPC_PREFIX}/support/`) && !(await isPlatformAdminCaller(options.context)))
+      throw new ORPCError("NOT_FOUND", { message: options.context.t("errors:notFound") });
+    throw new ORPCError("BAD_REQUEST", {
+      message: options.context.t(error instanceof SyntaxError ? "errors:invalidJson" : "errors:invalidInput"),
+    });
   }
 };
+
+async function isPlatformAdminCaller(context: RpcContext): Promise<boolean> {
+  return (await context.loadAuth().catch(() => null))?.user.isPlatformAdmin === true;
+}
 
 type ClientInterceptor = NonNullable<
   NonNullable<ConstructorParameters<typeof FetchRPCHandler<RpcContext>>[1]>["clientInterceptors"]

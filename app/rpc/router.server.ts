@@ -2,7 +2,7 @@
 // with zod, prove the caller's access (app/access/) and call the domain functions the pages'
 // actions call too. One access check per request.
 import { z } from "zod";
-import { authorizeOrganization, authorizePlatformAdmin, authorizeSupport } from "~/access/organization-access.server";
+import { authorizeOrganization, authorizePlatformAdmin, authorizeSupport, findSupportTarget } from "~/access/organization-access.server";
 import { issueKey, listKeys, revokeKey, rotateKey } from "~/api-keys/api-keys.server";
 import { authenticateKey, unauthorizedKey } from "~/api-keys/authenticate.server";
 import { issueKeyRpcInputSchema, requestedScopesSchema } from "~/api-keys/scopes";
@@ -35,6 +35,11 @@ import {
   organizationInputSchema,
   organizationUpdateSchema,
 } from "~/organizations/schemas";
+import { beginSupportAccess, supportAuditActors, supportAuditDetail, supportAuditList } from "~/support/support.server";
+import { beginSupportAccessInputSchema } from "~/support/schemas";
+import { isFullyAuthenticated } from "~/auth/session.server";
+import { DomainError } from "~/lib/domain-error";
+import { isCrossSiteRequest } from "~/web/cross-site.server";
 import { base, sessionProcedure } from "./base.server";
 
 type Caller = Parameters<typeof authorizeOrganization>[0];
@@ -159,24 +164,39 @@ const auditLog = {
     .handler(async ({ context, input }) => listAuditActors(await auditReader(context.auth, input.organizationId))),
 };
 
-/** Support namespace: a fresh platform-admin session, any organization, no membership needed. */
-const supportProcedure = sessionProcedure.use(({ context, next }) =>
-  next({ context: { admin: authorizePlatformAdmin(context.auth, { fresh: true }) } }),
-);
+/**
+ * Support namespace (docs/decisions/0026-support-console.md): it does not exist (404) for anyone
+ * who is not a platform admin, signed in or not, whatever they send; that is decided before the
+ * input is read. Then a fresh session and two-factor; the audit reads also need the support
+ * access this session opened with a reason, and are recorded in the console's own records.
+ */
+const supportProcedure = base.use(async ({ context, next }) => {
+  const auth = await context.loadAuth();
+  if (!auth?.user.isPlatformAdmin) throw new DomainError("NOT_FOUND", "notFound");
+  if (isCrossSiteRequest(context.headers, context.appOrigin)) throw new DomainError("FORBIDDEN", "crossSite");
+  if (!isFullyAuthenticated(auth)) throw new DomainError("UNAUTHORIZED", "unauthenticated");
+  return next({ context: { admin: authorizePlatformAdmin(auth, { fresh: true }) } });
+});
 
 const support = {
+  beginAccess: supportProcedure.input(beginSupportAccessInputSchema).handler(async ({ context, input: { organizationId, ...reason } }) => {
+    await beginSupportAccess(await findSupportTarget(context.admin, organizationId), reason);
+    return {};
+  }),
   auditLog: {
     list: supportProcedure
       .input(auditListInputSchema)
       .handler(async ({ context, input }) =>
-        listAuditEvents(await authorizeSupport(context.admin, input.organizationId), parseAuditQuery(input)),
+        supportAuditList(await authorizeSupport(context.admin, input.organizationId), parseAuditQuery(input)),
       ),
     detail: supportProcedure
       .input(auditEventInput)
-      .handler(async ({ context, input }) => getAuditEvent(await authorizeSupport(context.admin, input.organizationId), input.eventId)),
+      .handler(async ({ context, input }) =>
+        supportAuditDetail(await authorizeSupport(context.admin, input.organizationId), input.eventId),
+      ),
     actors: supportProcedure
       .input(organizationIdOnly)
-      .handler(async ({ context, input }) => listAuditActors(await authorizeSupport(context.admin, input.organizationId))),
+      .handler(async ({ context, input }) => supportAuditActors(await authorizeSupport(context.admin, input.organizationId))),
   },
 };
 

@@ -3,16 +3,16 @@
 import { redirect, type RouterContextProvider } from "react-router";
 import { authContext, requestLogContext } from "~/web/context.server";
 import { noteRequest } from "~/lib/logger.server";
-import { DomainError } from "~/lib/domain-error";
+import { DomainError, isDomainError } from "~/lib/domain-error";
 import { httpErrorOf, orHttpError } from "~/web/http-errors.server";
 import { signInHref } from "~/lib/safe-redirect";
 import {
   authorizeOrganization,
   authorizePlatformAdmin,
-  authorizeSupport,
+  findSupportTarget,
   type OrganizationAccess,
   type PlatformAdminAccess,
-  type SupportAccess,
+  type SupportTarget,
 } from "~/access/organization-access.server";
 import type { Permission } from "~/access/permissions";
 import { isFullyAuthenticated, type Auth } from "~/auth/session.server";
@@ -67,20 +67,30 @@ export async function requireActiveOrganization(args: GuardArgs, permission?: Pe
   );
 }
 
-/** The admin tree answers 404 to anyone who is not a platform admin, signed in or not: it does not
- * exist for them. A platform admin halfway through sign-in finishes the second step first. */
+/**
+ * The admin tree answers 404 to anyone who is not a platform admin, signed in or not: it does not
+ * exist for them. A platform admin halfway through sign-in finishes the second step first; one
+ * whose session is not fresh enough signs in again (password and second factor) and comes back to
+ * the page; one without two-factor is told to enable it (403).
+ */
 export async function requirePlatformAdmin(args: GuardArgs, { fresh }: { fresh: boolean }): Promise<PlatformAdminAccess> {
   const auth = getAuth(args.context);
   return orHttpError(args.context, async () => {
     if (!auth?.user.isPlatformAdmin) throw new DomainError("NOT_FOUND", "notFound");
     if (!isFullyAuthenticated(auth)) throw loginRedirect(args.request, "/login/two-factor");
-    return authorizePlatformAdmin(auth, { fresh });
+    try {
+      return authorizePlatformAdmin(auth, { fresh });
+    } catch (error) {
+      if (isDomainError(error) && error.messageKey === "freshSessionRequired") throw loginRedirect(args.request);
+      throw error;
+    }
   });
 }
 
-/** A fresh platform admin looking at one organization (no membership involved). */
-export async function requireSupportAccess(args: GuardArgs, organizationId: string): Promise<SupportAccess> {
+/** A fresh platform admin and one existing organization, with the support grant this session
+ * holds for it, if any (no membership involved). */
+export async function requireSupportTarget(args: GuardArgs, organizationId: string): Promise<SupportTarget> {
   const admin = await requirePlatformAdmin(args, { fresh: true });
   noteRequest(args.context.get(requestLogContext), { organizationId });
-  return orHttpError(args.context, () => authorizeSupport(admin, organizationId));
+  return orHttpError(args.context, () => findSupportTarget(admin, organizationId));
 }

@@ -68,7 +68,8 @@ describe("access values", () => {
   it("are only created by the checks (the module exports no constructor)", async () => {
     const module = await import("~/access/organization-access.server");
     // accessFor only narrows a value a check made, by the role that check loaded; authorizeAuditExport
-    // is the export's check; auditExportBlocker only reads a value a check made.
+    // is the export's check; auditExportBlocker only reads a value a check made; supportAccessOf
+    // turns a checked support target into access only when the session's grant is there.
     expect(Object.keys(module).sort()).toEqual([
       "accessFor",
       "accessHas",
@@ -77,6 +78,8 @@ describe("access values", () => {
       "authorizeOrganization",
       "authorizePlatformAdmin",
       "authorizeSupport",
+      "findSupportTarget",
+      "supportAccessOf",
     ]);
   });
 });

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordAuditEvent } from "~/audit/record.server";
-import { createSession } from "~/auth/session.server";
+import { createSession, sessionIdFromToken } from "~/auth/session.server";
 import { prisma } from "~/db.server";
 import { DEMO_PASSWORD, seedDemoData } from "../../prisma/seed.ts";
 import { startProductionServer, type ProductionServer } from "./production-server.ts";
@@ -166,6 +166,11 @@ beforeAll(async () => {
   cookies.owner = await session(ids.owner, ids.acme);
   cookies.member = await session(await user("member@acme.test"), ids.acme);
   cookies.staff = await session(ids.staff, null, true);
+  // Support access to Acme opened for the staff session, so hostile support reads reach the log.
+  await db.query(
+    "INSERT INTO support_access_grants (session_id, organization_id, admin_user_id, reason) VALUES ($1, $2, $3, 'Hostile-input test run')",
+    [sessionIdFromToken(cookies.staff.slice("session=".length)), ids.acme, ids.staff],
+  );
   // A few real events, so list pages and cursors have rows to page through.
   for (const name of ["Acme One", "Acme Two", "Acme"]) {
     await prisma.$transaction((tx) =>

@@ -20,6 +20,9 @@ export default {
   twoFactorRequiredByOrganization: "Diese Organisation verlangt Zwei-Faktor-Authentifizierung. Aktivieren Sie sie zuerst unter Sicherheit.",
   freshSessionRequired: "Bitte melden Sie sich erneut an, um fortzufahren.",
   platformAdminRequired: "Nur Plattform-Administratoren dürfen das.",
+  platformAdminTwoFactorRequired:
+    "Plattform-Administratoren benötigen die Zwei-Faktor-Authentifizierung. Aktivieren Sie sie zuerst unter Sicherheit.",
+  supportAccessNotOpened: "Nennen Sie zuerst einen Grund für den Einblick in das Audit-Log dieser Organisation.",
   rateLimited: "Zu viele Versuche. Versuchen Sie es in {{wait}} erneut.",
   wait: {
     seconds_one: "{{count}} Sekunde",
@@ -103,6 +106,16 @@ export default {
   audit: {
     unsafeCorrelationId: "Die Korrelations-ID muss eine kurze, nicht geheime Kennung sein.",
     idempotencyKeyReused: "Dieser Idempotenzschlüssel wurde bereits für ein anderes Ereignis verwendet.",
+  },
+  supportLog: {
+    badDate: "Datumsangaben müssen echte Kalenderdaten im Format JJJJ-MM-TT sein.",
+    badRange: "Das Anfangsdatum darf nicht nach dem Enddatum liegen.",
+    badCursor: "Dieser Seitenlink ist ungültig. Beginnen Sie wieder bei den neuesten Einträgen.",
+    badFilter: "Die Filter für Admin und Organisation erwarten IDs.",
+  },
+  organizationSearch: {
+    tooLong: "Suchen Sie nach höchstens 100 Zeichen.",
+    badCursor: "Dieser Seitenlink ist ungültig. Beginnen Sie die Suche neu.",
   },
   auditLog: {
     badAction: "Der Aktionsfilter ist keine gültige Aktionskennung.",

@@ -19,6 +19,8 @@ export default {
   twoFactorRequiredByOrganization: "This organization requires two-factor authentication. Enable it under Security first.",
   freshSessionRequired: "Please sign in again to continue.",
   platformAdminRequired: "Only platform administrators can do this.",
+  platformAdminTwoFactorRequired: "Platform administrators need two-factor authentication. Enable it under Security first.",
+  supportAccessNotOpened: "State a reason for viewing this organization's audit log first.",
   rateLimited: "Too many attempts. Try again in {{wait}}.",
   wait: {
     seconds_one: "{{count}} second",
@@ -97,6 +99,16 @@ export default {
   audit: {
     unsafeCorrelationId: "The correlation ID must be a short, non-secret identifier.",
     idempotencyKeyReused: "This idempotency key was already used for a different event.",
+  },
+  supportLog: {
+    badDate: "Dates must be real calendar dates in the form YYYY-MM-DD.",
+    badRange: "The start date must not be after the end date.",
+    badCursor: "This page link is not valid. Start again from the newest records.",
+    badFilter: "The admin and organization filters take ids.",
+  },
+  organizationSearch: {
+    tooLong: "Search for at most 100 characters.",
+    badCursor: "This page link is not valid. Start the search again.",
   },
   auditLog: {
     badAction: "The action filter is not a valid action identifier.",

@@ -1,0 +1,21 @@
+// Where the next page of an admin list starts: the sort key of the last row shown, as opaque
+// base64url text. Not signed: these lists are read by platform admins only and are not scoped to
+// a tenant, so an edited cursor can only start the same admin's list somewhere else. Anything
+// that is not what we make decodes to null, which callers answer with a 400.
+const MAX_LENGTH = 400;
+
+export function encodeKeysetCursor(values: readonly string[]): string {
+  return Buffer.from(JSON.stringify(values), "utf8").toString("base64url");
+}
+
+/** The `length` strings a cursor holds, or null when it is not one of ours. */
+export function decodeKeysetCursor(cursor: string, length: number): string[] | null {
+  if (cursor.length > MAX_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
+  try {
+    const values: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (!Array.isArray(values) || values.length !== length || !values.every((v) => typeof v === "string")) return null;
+    return values as string[];
+  } catch {
+    return null;
+  }
+}

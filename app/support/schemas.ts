@@ -1,0 +1,47 @@
+// What a platform admin states before reading an organization's audit log, and the filters of the
+// support records page. Shared by the forms (conform) and the procedures (oRPC); messages are
+// translation keys under `errors:`. Client-safe.
+import { z } from "zod";
+import { parseCalendarDay } from "~/lib/dates";
+import { storedText } from "~/lib/text";
+import { isUuid } from "~/lib/ids";
+
+/** Why the admin needs to look (required): long enough to mean something to a later reader. */
+export const supportReasonSchema = storedText({ min: 10, max: 500 });
+
+/** A ticket reference from whatever tracker support uses ("ZD-4711", "#123"): optional, short. */
+export const supportTicketSchema = z.preprocess(
+  (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
+  storedText({ max: 100 }).optional(),
+);
+
+export const beginSupportAccessSchema = z.object({ reason: supportReasonSchema, ticket: supportTicketSchema }).strict();
+export type SupportAccessInput = z.output<typeof beginSupportAccessSchema>;
+
+/** The procedure's input: the same plus the organization. */
+export const beginSupportAccessInputSchema = beginSupportAccessSchema.extend({ organizationId: z.string().max(64) }).strict();
+
+/** What a support record says was done. Stable identifiers: stored, filtered on, translated. */
+export const SUPPORT_ACTIONS = ["access.opened", "audit_log.listed", "audit_log.actors_listed", "audit_event.viewed"] as const;
+export type SupportActionName = (typeof SUPPORT_ACTIONS)[number];
+
+const blankIsAbsent = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v);
+const day = z.string().refine((value) => parseCalendarDay(value).ok, "supportLog.badDate");
+
+/** The records page's filters (search params): admin, organization, UTC days inclusive. */
+export const supportLogFiltersSchema = z
+  .object({
+    adminId: z.preprocess(blankIsAbsent, z.string().refine(isUuid, "supportLog.badFilter").optional()),
+    organizationId: z.preprocess(blankIsAbsent, z.string().refine(isUuid, "supportLog.badFilter").optional()),
+    from: z.preprocess(blankIsAbsent, day.optional()),
+    to: z.preprocess(blankIsAbsent, day.optional()),
+    cursor: z.preprocess(blankIsAbsent, z.string().max(400, "supportLog.badCursor").optional()),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ["to"], message: "supportLog.badRange" });
+export type SupportLogFilters = z.output<typeof supportLogFiltersSchema>;
+
+/** The organization search (name, slug or id). */
+export const organizationSearchSchema = z.object({
+  q: z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.string().max(100, "organizationSearch.tooLong").optional()),
+  cursor: z.preprocess(blankIsAbsent, z.string().max(400, "organizationSearch.badCursor").optional()),
+});

@@ -1,0 +1,187 @@
+// The platform support console's rules (docs/decisions/0026-support-console.md): a platform admin
+// states a reason before reading an organization's audit log in a session, and every list, actor
+// list and detail they read is recorded in the console's own records (support_actions), never in
+// the organization's audit log. The reads themselves are the tenant view's functions, unchanged:
+// only the access value differs.
+import { v7 as uuidv7 } from "uuid";
+import type { PlatformAdminAccess, SupportAccess, SupportGrant, SupportTarget } from "~/access/organization-access.server";
+import { filtersToSearchParams, type AuditQuery } from "~/audit/audit-query";
+import { getAuditEvent, listAuditActors, listAuditEvents, loadAuditPage } from "~/audit/query.server";
+import { prisma } from "~/db.server";
+import { Prisma } from "~/generated/prisma/client";
+import { DomainError } from "~/lib/domain-error";
+import { decodeKeysetCursor, encodeKeysetCursor } from "~/lib/keyset-cursor.server";
+import type { SupportAccessInput, SupportActionName, SupportLogFilters } from "./schemas";
+
+interface Viewed {
+  action: SupportActionName;
+  subject: string | null;
+}
+
+/** Writes the records of what `access` just read, with the reason in force. */
+async function record(access: SupportAccess, viewed: Viewed[]) {
+  await prisma.supportAction.createMany({
+    data: viewed.map(({ action, subject }) => ({
+      id: uuidv7(),
+      adminUserId: access.user.id,
+      organizationId: access.organization.id,
+      action,
+      reason: access.grant.reason,
+      ticket: access.grant.ticket,
+      subject,
+    })),
+  });
+}
+
+/** The grant as pages show it (the banner). */
+export const presentGrant = ({ reason, ticket, openedAt }: SupportGrant) => ({ reason, ticket, openedAt: openedAt.toISOString() });
+
+/** What a list view was of: its filters as the URL shows them ("" is every event). */
+const listSubject = (query: Pick<AuditQuery, "filters">) => filtersToSearchParams(query.filters).toString() || null;
+
+/**
+ * Opens (or re-opens, with a new reason) support access to the target for this session, and
+ * records that it did. Stating the same reason again still records: each opening is a decision.
+ */
+export async function beginSupportAccess(target: SupportTarget, input: SupportAccessInput): Promise<void> {
+  const { admin, organization } = target;
+  const ticket = input.ticket ?? null;
+  await prisma.$transaction(async (tx) => {
+    await tx.supportAccessGrant.upsert({
+      where: { sessionId_organizationId: { sessionId: admin.sessionId, organizationId: organization.id } },
+      create: { sessionId: admin.sessionId, organizationId: organization.id, adminUserId: admin.user.id, reason: input.reason, ticket },
+      update: { reason: input.reason, ticket, openedAt: new Date() },
+      select: { sessionId: true },
+    });
+    await tx.supportAction.create({
+      data: {
+        id: uuidv7(),
+        adminUserId: admin.user.id,
+        organizationId: organization.id,
+        action: "access.opened",
+        reason: input.reason,
+        ticket,
+      },
+      select: { id: true },
+    });
+  });
+}
+
+/** The reason and ticket this admin last stated for the organization (to offer them again after
+ * signing in anew, which starts a new support session). */
+export async function lastSupportReason(target: SupportTarget): Promise<{ reason: string; ticket: string | null } | null> {
+  return prisma.supportAction.findFirst({
+    where: { adminUserId: target.admin.user.id, organizationId: target.organization.id, action: "access.opened" },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: { reason: true, ticket: true },
+  });
+}
+
+/** The audit page as support sees it (the tenant page's loader, unchanged), recorded. */
+export async function supportAuditPage(access: SupportAccess, searchParams: URLSearchParams) {
+  const page = await loadAuditPage(access, searchParams);
+  await record(access, [
+    { action: "audit_log.listed", subject: listSubject(page) },
+    ...(page.event ? [{ action: "audit_event.viewed" as const, subject: page.event.id }] : []),
+  ]);
+  return page;
+}
+
+export async function supportAuditList(access: SupportAccess, query: AuditQuery) {
+  const page = await listAuditEvents(access, query);
+  await record(access, [{ action: "audit_log.listed", subject: listSubject(query) }]);
+  return page;
+}
+
+export async function supportAuditDetail(access: SupportAccess, eventId: string) {
+  const event = await getAuditEvent(access, eventId);
+  await record(access, [{ action: "audit_event.viewed", subject: event.id }]);
+  return event;
+}
+
+export async function supportAuditActors(access: SupportAccess) {
+  const actors = await listAuditActors(access);
+  await record(access, [{ action: "audit_log.actors_listed", subject: null }]);
+  return actors;
+}
+
+export const SUPPORT_LOG_PAGE_SIZE = 50;
+
+export interface SupportRecord {
+  id: string;
+  createdAt: string;
+  action: SupportActionName;
+  admin: { id: string; name: string | null };
+  organization: { id: string | null; name: string | null };
+  reason: string;
+  ticket: string | null;
+  subject: string | null;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The console's records, newest first, filtered by admin, organization and UTC days (inclusive).
+ * Names come from current records: a deleted admin or organization keeps its id, without a name. */
+export async function listSupportRecords(
+  _admin: PlatformAdminAccess,
+  filters: SupportLogFilters,
+): Promise<{ records: SupportRecord[]; nextCursor: string | null }> {
+  const position = filters.cursor === undefined ? null : decodeKeysetCursor(filters.cursor, 2);
+  if (filters.cursor !== undefined && (!position || Number.isNaN(Date.parse(position[0]!)) || !/^[0-9a-f-]{36}$/.test(position[1]!)))
+    throw new DomainError("BAD_REQUEST", "supportLog.badCursor");
+  const conditions: Prisma.Sql[] = [Prisma.sql`TRUE`];
+  if (filters.adminId) conditions.push(Prisma.sql`s.admin_user_id = ${filters.adminId}::uuid`);
+  if (filters.organizationId) conditions.push(Prisma.sql`s.organization_id = ${filters.organizationId}::uuid`);
+  if (filters.from) conditions.push(Prisma.sql`s.created_at >= ${new Date(`${filters.from}T00:00:00.000Z`)}`);
+  if (filters.to) conditions.push(Prisma.sql`s.created_at < ${new Date(Date.parse(`${filters.to}T00:00:00.000Z`) + DAY_MS)}`);
+  if (position) conditions.push(Prisma.sql`(s.created_at, s.id) < (${new Date(position[0]!)}, ${position[1]!}::uuid)`);
+  const rows = await prisma.$queryRaw<
+    {
+      id: string;
+      createdAt: Date;
+      action: SupportActionName;
+      adminId: string;
+      adminName: string | null;
+      organizationId: string | null;
+      organizationName: string | null;
+      reason: string;
+      ticket: string | null;
+      subject: string | null;
+    }[]
+  >(Prisma.sql`
+    SELECT s.id::text, s.created_at AS "createdAt", s.action, s.admin_user_id::text AS "adminId",
+           CASE WHEN u.deleted_at IS NULL THEN u.name END AS "adminName",
+           s.organization_id::text AS "organizationId", o.name AS "organizationName",
+           s.reason, s.ticket, s.subject
+      FROM support_actions s
+      LEFT JOIN users u ON u.id = s.admin_user_id
+      LEFT JOIN organizations o ON o.id = s.organization_id
+     WHERE ${Prisma.join(conditions, " AND ")}
+     ORDER BY s.created_at DESC, s.id DESC
+     LIMIT ${SUPPORT_LOG_PAGE_SIZE + 1}`);
+  const more = rows.length > SUPPORT_LOG_PAGE_SIZE;
+  const shown = rows.slice(0, SUPPORT_LOG_PAGE_SIZE);
+  const last = shown.at(-1);
+  return {
+    records: shown.map((r) => ({
+      id: r.id,
+      createdAt: r.createdAt.toISOString(),
+      action: r.action,
+      admin: { id: r.adminId, name: r.adminName },
+      organization: { id: r.organizationId, name: r.organizationName },
+      reason: r.reason,
+      ticket: r.ticket,
+      subject: r.subject,
+    })),
+    nextCursor: more && last ? encodeKeysetCursor([last.createdAt.toISOString(), last.id]) : null,
+  };
+}
+
+/** The admin filter's choices: today's platform admins and anyone who has records. */
+export async function listSupportAdmins(_admin: PlatformAdminAccess): Promise<{ id: string; name: string }[]> {
+  return prisma.$queryRaw<{ id: string; name: string }[]>(Prisma.sql`
+    SELECT u.id::text, u.name FROM users u
+     WHERE u.deleted_at IS NULL
+       AND (u.is_platform_admin OR EXISTS (SELECT 1 FROM support_actions s WHERE s.admin_user_id = u.id))
+     ORDER BY u.name, u.id`);
+}
