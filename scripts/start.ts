@@ -61,7 +61,8 @@ async function main() {
   admin@acme.test      admin of Acme
   member@acme.test     member of Acme
   owner@globex.test    owner of Globex (Team plan, no audit export)
-  staff@platform.test  platform admin, member of no organization\n`);
+  staff@platform.test  platform admin, member of no organization; two-factor code from the
+                       demo-only TOTP secret KEYLEDGERSTAFFDEMOTOTPSECRETKEYA\n`);
   }
 
   const shutdown = async (signal: string) => {

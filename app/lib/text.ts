@@ -47,11 +47,13 @@ export function storedText({ min = 1, max }: { min?: number; max: number }) {
       })
       // Lone surrogates were refused above; normalize() would otherwise keep them.
       .overwrite((value) => (hasLoneSurrogate(value) ? value : value.normalize("NFC")))
-      .min(min, "field.required")
+      .min(1, "field.required")
       // Counted in characters (code points), not UTF-16 units: 60 emoji are 60 characters.
       .superRefine((value, ctx) => {
-        if ([...value].length > max)
-          ctx.addIssue({ code: "too_big", origin: "string", maximum: max, inclusive: true, message: "field.tooLong" });
+        const length = [...value].length;
+        if (length > 0 && length < min)
+          ctx.addIssue({ code: "too_small", origin: "string", minimum: min, inclusive: true, message: "field.tooShort" });
+        if (length > max) ctx.addIssue({ code: "too_big", origin: "string", maximum: max, inclusive: true, message: "field.tooLong" });
       })
   );
 }

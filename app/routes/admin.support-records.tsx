@@ -35,7 +35,7 @@ function What({ record }: { record: SupportRecord }) {
     return (
       <Link
         to={`/admin/organizations/${organizationId}/audit-log${record.subject ? `?${record.subject}` : ""}`}
-        className="break-all text-brand-600 hover:text-brand-700"
+        className="break-words text-brand-600 hover:text-brand-700"
       >
         {record.subject ?? t("records.allEvents")}
       </Link>
@@ -52,6 +52,23 @@ function What({ record }: { record: SupportRecord }) {
     );
   }
   return <span className="text-slate-400">—</span>;
+}
+
+function Admin({ record }: { record: SupportRecord }) {
+  const { t } = useTranslation("admin");
+  return record.admin.name ?? <span className="text-slate-500">{`${t("records.deletedAdmin")} · ${record.admin.id}`}</span>;
+}
+
+function Organization({ record }: { record: SupportRecord }) {
+  const { t } = useTranslation("admin");
+  const { id, name } = record.organization;
+  if (id && name)
+    return (
+      <Link to={`/admin/organizations/${id}`} className="text-brand-600 hover:text-brand-700">
+        {name}
+      </Link>
+    );
+  return <span className="break-all text-slate-500">{`${t("records.deletedOrganization")} · ${id ?? "—"}`}</span>;
 }
 
 export default function SupportRecords({ loaderData }: Route.ComponentProps) {
@@ -109,8 +126,28 @@ export default function SupportRecords({ loaderData }: Route.ComponentProps) {
         {records.length === 0 ? (
           <p className="text-sm text-slate-500">{t("records.empty")}</p>
         ) : (
-          <div className="-mx-4 overflow-x-auto sm:mx-0">
-            <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
+          <>
+            {/* Phones: one card per record; wider screens: a table. */}
+            <ul className="-my-3 divide-y divide-slate-100 md:hidden" aria-label={t("records.title")}>
+              {records.map((record) => (
+                <li key={record.id} className="space-y-1 py-3 text-sm">
+                  <p className="font-medium text-slate-900">{t(`records.actions.${record.action}`, { defaultValue: record.action })}</p>
+                  <p className="text-slate-600">
+                    <LocalTime iso={record.createdAt} /> · <Admin record={record} /> · <Organization record={record} />
+                  </p>
+                  <p className="break-words">
+                    <span className="font-medium">{t("records.reason")}:</span> {record.reason}
+                    {record.ticket ? ` · ${t("records.ticket")}: ${record.ticket}` : ""}
+                  </p>
+                  {record.subject ? (
+                    <p className="break-words">
+                      <What record={record} />
+                    </p>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+            <table className="hidden min-w-full divide-y divide-slate-200 text-left text-sm md:table">
               <caption className="sr-only">{t("records.title")}</caption>
               <thead>
                 <tr className="text-xs font-semibold tracking-wide text-slate-500 uppercase">
@@ -121,7 +158,7 @@ export default function SupportRecords({ loaderData }: Route.ComponentProps) {
                     {t("records.admin")}
                   </th>
                   <th scope="col" className="px-3 py-2">
-                    {t("sections.organizations")}
+                    {t("records.organizationColumn")}
                   </th>
                   <th scope="col" className="px-3 py-2">
                     {t("records.action")}
@@ -140,38 +177,26 @@ export default function SupportRecords({ loaderData }: Route.ComponentProps) {
               <tbody className="divide-y divide-slate-100 align-top">
                 {records.map((record) => (
                   <tr key={record.id}>
-                    <td className="px-3 py-2 whitespace-nowrap text-slate-600">
+                    <td className="px-3 py-2 text-slate-600">
                       <LocalTime iso={record.createdAt} />
                     </td>
                     <td className="px-3 py-2">
-                      {record.admin.name ?? (
-                        <span className="text-slate-500">
-                          {t("records.deletedAdmin")} · {record.admin.id}
-                        </span>
-                      )}
+                      <Admin record={record} />
                     </td>
                     <td className="px-3 py-2">
-                      {record.organization.name && record.organization.id ? (
-                        <Link to={`/admin/organizations/${record.organization.id}`} className="text-brand-600 hover:text-brand-700">
-                          {record.organization.name}
-                        </Link>
-                      ) : (
-                        <span className="text-slate-500">
-                          {t("records.deletedOrganization")} · {record.organization.id}
-                        </span>
-                      )}
+                      <Organization record={record} />
                     </td>
                     <td className="px-3 py-2">{t(`records.actions.${record.action}`, { defaultValue: record.action })}</td>
-                    <td className="max-w-56 px-3 py-2">
+                    <td className="max-w-56 px-3 py-2 break-words">
                       <What record={record} />
                     </td>
                     <td className="max-w-72 px-3 py-2 break-words">{record.reason}</td>
-                    <td className="px-3 py-2 break-all">{record.ticket ?? "—"}</td>
+                    <td className="px-3 py-2 whitespace-nowrap">{record.ticket ?? "—"}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
-          </div>
+          </>
         )}
         {nextCursor || paged ? (
           <nav className="mt-4 flex flex-wrap gap-4 text-sm font-medium" aria-label={t("records.title")}>

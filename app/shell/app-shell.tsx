@@ -78,7 +78,7 @@ function NavItems({ loaderData }: { loaderData: LayoutData }) {
       show: loaderData.canViewAudit,
     },
     { to: "/dashboard/account/security", icon: "security", label: t("nav.security"), end: false, show: true },
-    { to: "/admin/organizations", icon: "admin", label: t("admin:nav"), end: false, show: loaderData.user.isPlatformAdmin },
+    { to: "/admin", icon: "admin", label: t("admin:nav"), end: false, show: loaderData.user.isPlatformAdmin },
   ];
   return (
     <ul className="space-y-1">

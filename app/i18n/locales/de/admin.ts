@@ -84,6 +84,7 @@ export default {
     apply: "Anwenden",
     reset: "Zurücksetzen",
     time: "Zeit",
+    organizationColumn: "Organisation",
     action: "Aktion",
     what: "Was",
     reason: "Grund",

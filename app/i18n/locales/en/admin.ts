@@ -81,6 +81,7 @@ export default {
     apply: "Apply",
     reset: "Reset",
     time: "Time",
+    organizationColumn: "Organization",
     action: "Action",
     what: "What",
     reason: "Reason",
