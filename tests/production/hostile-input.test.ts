@@ -36,7 +36,9 @@ const WATCHED_TABLES: Record<string, string> = {
   recovery_codes: "SELECT * FROM recovery_codes",
   // Sessions may slide their expiry; who they belong to and what they point at may not change.
   sessions: "SELECT id, user_id, active_organization_id, two_factor_verified, authenticated_at FROM sessions",
-  support_actions: "SELECT * FROM support_actions",
+  // Opening support access is a change; a successful support read records a view, which is not.
+  support_actions: "SELECT * FROM support_actions WHERE action = 'access.opened'",
+  support_access_grants: "SELECT * FROM support_access_grants",
   organization_logos: "SELECT id, organization_id, content_type, byte_size FROM organization_logos",
   // No refused request may leave a mail behind to be sent.
   mail_jobs: "SELECT id, task_identifier FROM graphile_worker.jobs",
@@ -393,6 +395,8 @@ describe("hostile input against the production server", () => {
       { path: "/dashboard/organization-settings/api-keys", cookie: "owner", fields: ["intent", "name", "keyId"] },
       { path: "/dashboard/account/security", cookie: "owner", fields: ["intent", "code"] },
       { path: "/logout", fields: ["x"] },
+      { path: `/admin/organizations/${ids.acme}/access`, cookie: "staff", fields: ["reason", "ticket"] },
+      { path: `/admin/organizations/${ids.acme}/access?redirectTo=https://evil.example`, cookie: "staff", fields: ["reason"] },
     ];
     const submission = fc.constantFrom(...forms).chain((form) =>
       fc.record({
@@ -477,6 +481,18 @@ describe("hostile input against the production server", () => {
             cursor: fc.oneof(forgedCursor, wrongType),
           },
           { requiredKeys: ["organizationId"] },
+        ),
+      }),
+      fc.record({
+        path: fc.constant("support/beginAccess"),
+        cookie: fc.constantFrom("owner", "staff", "member"),
+        input: fc.record(
+          {
+            organizationId: fc.oneof(fc.constant(0).map(acme), badJsonField),
+            reason: fc.oneof(badJsonField, unstorableText),
+            ticket: fc.oneof(badJsonField, fc.constant("ZD-1")),
+          },
+          { requiredKeys: ["reason"] },
         ),
       }),
       fc.record({
@@ -610,6 +626,16 @@ describe("hostile input against the production server", () => {
           fc.tuple(
             fc.constantFrom("action", "actorId", "from", "to", "cursor", "event", "lng"),
             fc.oneof(unstorableText, absurdDay, forgedCursor),
+          ),
+          { maxLength: 4 },
+        ),
+      }),
+      fc.record({
+        path: fc.constantFrom("/admin/organizations", "/admin/support-records", "/admin/organizations/ORG/access"),
+        query: fc.array(
+          fc.tuple(
+            fc.constantFrom("q", "cursor", "adminId", "organizationId", "from", "to", "redirectTo"),
+            fc.oneof(unstorableText, absurdDay, forgedCursor, fc.constantFrom("%", "_", "\\", "%%%%", "x".repeat(500))),
           ),
           { maxLength: 4 },
         ),
