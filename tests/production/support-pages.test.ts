@@ -43,7 +43,8 @@ const post = (path: string, cookie: string, form: Record<string, string>) =>
     body: new URLSearchParams(form).toString(),
     redirect: "manual",
   });
-const supportActions = () => prisma.supportAction.findMany({ where: { adminUserId: ids.staff }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+const supportActions = () =>
+  prisma.supportAction.findMany({ where: { adminUserId: ids.staff }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
 
 describe("the support console without JavaScript", () => {
   it("asks for a reason before the first view, comes back to the page asked for, and shows the reason in force", async () => {
