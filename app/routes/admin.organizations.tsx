@@ -15,6 +15,7 @@ import { organizationSearchSchema } from "~/support/schemas";
 import { parseSearchParams } from "~/web/search-params.server";
 import { orHttpError } from "~/web/http-errors.server";
 import { SupportSections } from "~/support/ui/support-sections";
+import { KeysetPager } from "~/components/keyset-pager";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);
@@ -83,20 +84,11 @@ export default function AdminOrganizations({ loaderData }: Route.ComponentProps)
             ))}
           </ul>
         )}
-        {nextCursor || paged ? (
-          <nav className="mt-4 flex flex-wrap gap-4 text-sm font-medium" aria-label={t("organizations.title")}>
-            {paged ? (
-              <Link to={withQuery({})} className="text-brand-600 hover:text-brand-700">
-                {t("organizations.first")}
-              </Link>
-            ) : null}
-            {nextCursor ? (
-              <Link to={withQuery({ cursor: nextCursor })} className="text-brand-600 hover:text-brand-700">
-                {t("organizations.more")} →
-              </Link>
-            ) : null}
-          </nav>
-        ) : null}
+        <KeysetPager
+          label={t("organizations.title")}
+          first={paged ? { href: withQuery({}), label: t("organizations.first") } : null}
+          next={nextCursor ? { href: withQuery({ cursor: nextCursor }), label: t("organizations.more") } : null}
+        />
       </Card>
     </div>
   );
