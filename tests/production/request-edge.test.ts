@@ -9,7 +9,7 @@ import { startProductionServer, type ProductionServer } from "./production-serve
 import { rawRequest } from "./raw-http.ts";
 
 let server: ProductionServer;
-const cookies = { staleStaff: "", member: "" };
+const cookies = { staleStaff: "", member: "", owner: "", admin: "" };
 
 beforeAll(async () => {
   await seedDemoData(process.env.DATABASE_URL!);
@@ -22,6 +22,11 @@ beforeAll(async () => {
   const anHourAgo = new Date(Date.now() - 60 * 60 * 1000);
   cookies.staleStaff = `session=${(await createSession(staff.id, { twoFactorVerified: true, now: anHourAgo })).token}`;
   cookies.member = `session=${(await createSession(member.id, { twoFactorVerified: false, activeOrganizationId: member.memberships[0]!.organizationId })).token}`;
+  for (const role of ["owner", "admin"] as const) {
+    const user = await prisma.user.findUniqueOrThrow({ where: { email: `${role}@acme.test` }, select: { id: true } });
+    cookies[role] =
+      `session=${(await createSession(user.id, { twoFactorVerified: false, activeOrganizationId: member.memberships[0]!.organizationId })).token}`;
+  }
   server = await startProductionServer(process.env.DATABASE_URL!);
 }, 90_000);
 
@@ -97,8 +102,8 @@ describe("the request edge on the production server", () => {
     expect((await fetch(`${server.origin}/healthz`)).status).toBe(200);
   });
 
-  it("hides the admin tree: 404 for signed-out people and members, on every path", async () => {
-    for (const cookie of [undefined, cookies.member]) {
+  it("hides the admin tree: 404 for signed-out people, members, admins and owners, on every path", async () => {
+    for (const cookie of [undefined, cookies.member, cookies.admin, cookies.owner]) {
       for (const path of [
         "/admin",
         "/admin/",
@@ -110,7 +115,7 @@ describe("the request edge on the production server", () => {
         "/admin/support-records",
       ]) {
         const response = await page(path, cookie ? { Cookie: cookie } : {});
-        expect(response.status, `${cookie ? "member" : "signed out"}: ${path}`).toBe(404);
+        expect(response.status, `${cookie ?? "signed out"}: ${path}`).toBe(404);
         // A page like any other missing page, not a bare JSON body.
         if (!path.endsWith(".data")) expect(await response.text(), path).toContain("<title>Page not found · KeyLedger</title>");
         // A POST must not give the tree away with a 405 ("this page exists but takes no POST").
