@@ -8,12 +8,13 @@ import { titleMeta } from "~/components/page-title";
 import { ErrorPage } from "~/components/error-page";
 import type { Route } from "./+types/login";
 import { signIn } from "~/auth/accounts.server";
+import { isFullyAuthenticated } from "~/auth/session.server";
 import { sessionCookie } from "~/auth/cookies.server";
 import { getAuth, requireAnonymous } from "~/web/guards.server";
 import { signInSchema } from "~/auth/schemas";
 import { AuthLayout } from "~/components/auth-layout";
 import { FormErrors } from "~/components/form-errors";
-import { Button, Field } from "~/components/ui";
+import { Alert, Button, Field } from "~/components/ui";
 import { clientAddressContext } from "~/web/context.server";
 import { getInstance } from "~/i18n/i18next.server";
 import { safeRedirectPath } from "~/lib/safe-redirect";
@@ -25,7 +26,13 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export function loader(args: Route.LoaderArgs) {
   requireAnonymous(args);
-  return { title: getInstance(args.context).t("auth:login.title") };
+  // Signed in and sent here to confirm it is them (a page that needs a recent sign-in): say so,
+  // and fill in the account's address.
+  const auth = getAuth(args.context);
+  return {
+    title: getInstance(args.context).t("auth:login.title"),
+    signedInAs: auth && isFullyAuthenticated(auth) ? auth.user.email : null,
+  };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -42,11 +49,12 @@ export async function action(args: Route.ActionArgs) {
   return redirect(next, { headers: { "Set-Cookie": sessionCookie(result.value.token) } });
 }
 
-export default function Login({ actionData }: Route.ComponentProps) {
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");
   const [searchParams] = useSearchParams();
   const [form, fields] = useForm({
     lastResult: actionData,
+    defaultValue: loaderData.signedInAs ? { email: loaderData.signedInAs } : undefined,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: signInSchema }),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
@@ -65,6 +73,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
     >
       <Form method="post" className="space-y-5" {...getFormProps(form)}>
         <FormErrors errors={form.errors} id={form.errorId} />
+        {loaderData.signedInAs ? <Alert>{t("login.signInAgain")}</Alert> : null}
         <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
         <Field
           label={t("login.email")}

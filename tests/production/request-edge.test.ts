@@ -138,7 +138,12 @@ describe("the request edge on the production server", () => {
     // The signed-in (but stale) admin is shown the form instead of being sent to the dashboard.
     const login = await page("/login?redirectTo=%2Fadmin%2Forganizations%3Fq%3Dacme", { Cookie: cookies.staleStaff });
     expect(login.status).toBe(200);
-    expect(await login.text()).toContain('name="redirectTo" value="/admin/organizations?q=acme"');
+    const loginHtml = await login.text();
+    expect(loginHtml).toContain('name="redirectTo" value="/admin/organizations?q=acme"');
+    expect(loginHtml).toContain("For your security, sign in again to continue to the page you asked for.");
+    expect(loginHtml).toMatch(
+      /<input[^>]*name="email"[^>]*value="staff@platform.test"|<input[^>]*value="staff@platform.test"[^>]*name="email"/,
+    );
   });
 
   it("renders a signed-in person's 404 and 403 inside the app shell, with a translated title", async () => {

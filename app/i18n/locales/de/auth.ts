@@ -9,6 +9,7 @@ export default {
     submit: "Anmelden",
     noAccount: "Noch kein Konto?",
     signUpLink: "Jetzt erstellen",
+    signInAgain: "Zu Ihrer Sicherheit melden Sie sich bitte erneut an, um zur gewünschten Seite zu gelangen.",
   },
   signup: {
     title: "Konto erstellen",

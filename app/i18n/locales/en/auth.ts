@@ -7,6 +7,7 @@ export default {
     submit: "Sign in",
     noAccount: "No account yet?",
     signUpLink: "Create one",
+    signInAgain: "For your security, sign in again to continue to the page you asked for.",
   },
   signup: {
     title: "Create account",
