@@ -24,7 +24,10 @@ export function meta({ loaderData }: Route.MetaArgs) {
 export async function loader(args: Route.LoaderArgs) {
   const admin = await requirePlatformAdmin(args, { fresh: true });
   const filters = parseSearchParams(args, supportLogFiltersSchema);
-  const [page, admins] = await Promise.all([orHttpError(args.context, () => listSupportRecords(admin, filters)), listSupportAdmins(admin)]);
+  const [page, admins] = await Promise.all([
+    orHttpError(args.context, () => listSupportRecords(admin, filters)),
+    listSupportAdmins(admin, filters.adminId),
+  ]);
   const { cursor, ...shown } = filters;
   return { title: getInstance(args.context).t("admin:records.title"), filters: shown, paged: cursor !== undefined, admins, ...page };
 }

@@ -177,11 +177,11 @@ export async function listSupportRecords(
   };
 }
 
-/** The admin filter's choices: today's platform admins and anyone who has records. */
-export async function listSupportAdmins(_admin: PlatformAdminAccess): Promise<{ id: string; name: string }[]> {
+/** The admin filter's choices: today's platform admins, and the admin the records are filtered
+ * by when that is someone else (a former admin), so the filter shows who it is. */
+export async function listSupportAdmins(_admin: PlatformAdminAccess, filteredBy?: string): Promise<{ id: string; name: string }[]> {
   return prisma.$queryRaw<{ id: string; name: string }[]>(Prisma.sql`
     SELECT u.id::text, u.name FROM users u
-     WHERE u.deleted_at IS NULL
-       AND (u.is_platform_admin OR EXISTS (SELECT 1 FROM support_actions s WHERE s.admin_user_id = u.id))
+     WHERE (u.is_platform_admin OR u.id = ${filteredBy ?? null}::uuid) AND u.deleted_at IS NULL
      ORDER BY u.name, u.id`);
 }

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { pool, prisma } from "~/db.server";
 import { authorizePlatformAdmin } from "~/access/organization-access.server";
 import { searchOrganizations, ORGANIZATION_SEARCH_PAGE_SIZE } from "~/organizations/admin.server";
-import { listSupportRecords, SUPPORT_LOG_PAGE_SIZE } from "~/support/support.server";
+import { listSupportAdmins, listSupportRecords, SUPPORT_LOG_PAGE_SIZE } from "~/support/support.server";
 import { callRpc, joinOrganization, memberOfNewOrganization } from "../api-key-factories";
 import { issueKey } from "../domain-calls";
 import { createOrganizationWith, createUser, signedIn, signedInPlatformAdmin } from "../factories";
@@ -238,6 +238,12 @@ describe("the support records list", () => {
     for (const forged of ["x", "eyJ4Ijp0cnVlfQ", Buffer.from('["not a date","also not an id"]').toString("base64url")]) {
       await expect(listSupportRecords(admin, { cursor: forged })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     }
+    // The admin filter offers today's platform admins, and a former one while the records are filtered by them.
+    await prisma.user.update({ where: { id: second.user.id }, data: { isPlatformAdmin: false } });
+    const choices = (await listSupportAdmins(admin)).map((a) => a.id);
+    expect(choices).toContain(first.user.id);
+    expect(choices).not.toContain(second.user.id);
+    expect((await listSupportAdmins(admin, second.user.id)).map((a) => a.id)).toContain(second.user.id);
   });
 });
 

@@ -24,6 +24,9 @@ ALTER TABLE "support_actions" ALTER COLUMN "id" DROP DEFAULT;
 CREATE INDEX "support_actions_created_at_id_idx" ON "support_actions" ("created_at" DESC, "id" DESC);
 CREATE INDEX "support_actions_admin_user_id_created_at_idx" ON "support_actions" ("admin_user_id", "created_at" DESC, "id" DESC);
 
+-- The records page's admin filter lists today's platform admins, few among all users.
+CREATE INDEX "users_platform_admins_idx" ON "users" ("name", "id") WHERE "is_platform_admin";
+
 -- The records outlive the organizations and sessions they name (no foreign keys) and cannot be
 -- changed or removed by the application: UPDATE, DELETE and TRUNCATE are refused, as for the
 -- audit log. This guards against application mistakes, not against database operators.
