@@ -2,7 +2,14 @@
 // base64url text. Not signed: these lists are read by platform admins only and are not scoped to
 // a tenant, so an edited cursor can only start the same admin's list somewhere else. Anything
 // that is not what we make decodes to null, which callers answer with a 400.
+import { hasLoneSurrogate } from "./text";
+
 const MAX_LENGTH = 400;
+
+/** Text PostgreSQL takes as a parameter: no NUL, no lone surrogate (JSON can carry both). */
+function isQueryableText(value: unknown): value is string {
+  return typeof value === "string" && !value.includes("\u0000") && !hasLoneSurrogate(value);
+}
 
 export function encodeKeysetCursor(values: readonly string[]): string {
   return Buffer.from(JSON.stringify(values), "utf8").toString("base64url");
@@ -13,7 +20,7 @@ export function decodeKeysetCursor(cursor: string, length: number): string[] | n
   if (cursor.length > MAX_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
   try {
     const values: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (!Array.isArray(values) || values.length !== length || !values.every((v) => typeof v === "string")) return null;
+    if (!Array.isArray(values) || values.length !== length || !values.every(isQueryableText)) return null;
     return values as string[];
   } catch {
     return null;

@@ -9,7 +9,9 @@ import { filtersToSearchParams, type AuditQuery } from "~/audit/audit-query";
 import { getAuditEvent, listAuditActors, listAuditEvents, loadAuditPage } from "~/audit/query.server";
 import { prisma } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
+import { isDateInRange } from "~/lib/dates";
 import { DomainError } from "~/lib/domain-error";
+import { isUuid } from "~/lib/ids";
 import { decodeKeysetCursor, encodeKeysetCursor } from "~/lib/keyset-cursor.server";
 import type { SupportAccessInput, SupportActionName, SupportLogFilters } from "./schemas";
 
@@ -127,7 +129,7 @@ export async function listSupportRecords(
   filters: SupportLogFilters,
 ): Promise<{ records: SupportRecord[]; nextCursor: string | null }> {
   const position = filters.cursor === undefined ? null : decodeKeysetCursor(filters.cursor, 2);
-  if (filters.cursor !== undefined && (!position || Number.isNaN(Date.parse(position[0]!)) || !/^[0-9a-f-]{36}$/.test(position[1]!)))
+  if (filters.cursor !== undefined && (!position || !isDateInRange(new Date(position[0]!)) || !isUuid(position[1])))
     throw new DomainError("BAD_REQUEST", "supportLog.badCursor");
   const conditions: Prisma.Sql[] = [Prisma.sql`TRUE`];
   if (filters.adminId) conditions.push(Prisma.sql`s.admin_user_id = ${filters.adminId}::uuid`);

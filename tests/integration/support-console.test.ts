@@ -235,7 +235,15 @@ describe("the support records list", () => {
     const today = new Date().toISOString().slice(0, 10);
     expect((await listSupportRecords(admin, { organizationId: other.organization.id, from: today, to: today })).records).toHaveLength(1);
     expect((await listSupportRecords(admin, { organizationId: other.organization.id, to: "2020-01-01" })).records).toHaveLength(0);
-    for (const forged of ["x", "eyJ4Ijp0cnVlfQ", Buffer.from('["not a date","also not an id"]').toString("base64url")]) {
+    const cursorOf = (values: unknown) => Buffer.from(JSON.stringify(values)).toString("base64url");
+    for (const forged of [
+      "x",
+      "eyJ4Ijp0cnVlfQ",
+      cursorOf(["not a date", "also not an id"]),
+      // Dates JavaScript takes but PostgreSQL does not, and text PostgreSQL cannot take at all.
+      cursorOf(["-271821-04-20T00:00:00.000Z", randomUUID()]),
+      cursorOf(["2026-01-01T00:00:00.000Z\u0000", randomUUID()]),
+    ]) {
       await expect(listSupportRecords(admin, { cursor: forged })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     }
     // The admin filter offers today's platform admins, and a former one while the records are filtered by them.
@@ -276,7 +284,14 @@ describe("the organization search", () => {
     expect((await searchOrganizations(admin, { q: `${tag}x` })).organizations).toEqual([]);
     expect((await searchOrganizations(admin, { q: made[3]!.id.toUpperCase() })).organizations.map((o) => o.id)).toEqual([made[3]!.id]);
     expect((await searchOrganizations(admin, { q: made[4]!.slug })).organizations.map((o) => o.id)).toEqual([made[4]!.id]);
-    for (const forged of ["%%%", "eyJ4Ijp0cnVlfQ", Buffer.from('["a","not-a-uuid"]').toString("base64url")]) {
+    const cursorOf = (values: unknown) => Buffer.from(JSON.stringify(values)).toString("base64url");
+    for (const forged of [
+      "%%%",
+      "eyJ4Ijp0cnVlfQ",
+      cursorOf(["a", "not-a-uuid"]),
+      cursorOf(["a\u0000b", randomUUID()]),
+      cursorOf(["\ud800", randomUUID()]),
+    ]) {
       await expect(searchOrganizations(admin, { cursor: forged })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     }
   });

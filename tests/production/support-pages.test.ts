@@ -114,6 +114,7 @@ describe("the support console without JavaScript", () => {
     for (const [path, message] of [
       [`/admin/organizations?q=${"x".repeat(101)}`, "Search for at most 100 characters."],
       ["/admin/organizations?cursor=not-ours", "This page link is not valid. Start the search again."],
+      ["/admin/organizations?q=a%00b", "Search for visible text only."],
       ["/admin/support-records?from=2026-02-30", "Dates must be real calendar dates in the form YYYY-MM-DD."],
       ["/admin/support-records?from=2026-03-02&to=2026-03-01", "The start date must not be after the end date."],
       ["/admin/support-records?adminId=nobody", "The admin and organization filters take ids."],

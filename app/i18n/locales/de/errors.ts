@@ -116,6 +116,7 @@ export default {
   organizationSearch: {
     tooLong: "Suchen Sie nach höchstens 100 Zeichen.",
     badCursor: "Dieser Seitenlink ist ungültig. Beginnen Sie die Suche neu.",
+    badText: "Suchen Sie nur nach sichtbarem Text.",
   },
   auditLog: {
     badAction: "Der Aktionsfilter ist keine gültige Aktionskennung.",

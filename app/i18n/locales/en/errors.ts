@@ -109,6 +109,7 @@ export default {
   organizationSearch: {
     tooLong: "Search for at most 100 characters.",
     badCursor: "This page link is not valid. Start the search again.",
+    badText: "Search for visible text only.",
   },
   auditLog: {
     badAction: "The action filter is not a valid action identifier.",
