@@ -106,6 +106,12 @@ export function isUniqueViolation(error: unknown, column?: string): boolean {
   );
 }
 
+/** A row the write refers to is gone (Prisma's P2003, a foreign key; P2025, a required record):
+ * deleted by someone else between the check and the write. */
+export function isVanishedReference(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && (error.code === "P2003" || error.code === "P2025");
+}
+
 /**
  * Locks an organization's row for the rest of the transaction. Changes to its keys, members,
  * invitations and settings queue here, so what they read (counts, roles, previous values) stays

@@ -139,12 +139,14 @@ export async function invalidateSession(sessionId: string) {
   await prisma.session.deleteMany({ where: { id: sessionId } });
 }
 
-export async function markSessionTwoFactorVerified(sessionId: string, now = new Date()) {
-  await prisma.session.update({
-    where: { id: sessionId },
-    data: { twoFactorVerified: true, authenticatedAt: now },
-    select: { id: true },
-  });
+/**
+ * The second factor passed (at sign-in, or by enrolling). It does not make the session fresh:
+ * `authenticatedAt` stays the time the password was given (the sign-in's first step), so a code
+ * alone (an old session enrolling an authenticator, or repeating the second step) never passes
+ * for signing in again (docs/decisions/0026-support-console.md).
+ */
+export async function markSessionTwoFactorVerified(sessionId: string) {
+  await prisma.session.update({ where: { id: sessionId }, data: { twoFactorVerified: true }, select: { id: true } });
 }
 
 /** Inside a transaction (`db`) when the change that makes it active must commit with it. */

@@ -120,7 +120,7 @@ export async function confirmEnrollment(auth: Auth, code: string, now = Date.now
   if (!(await acceptTotp(auth.user.id, new Uint8Array(user.totpKey), code, now)))
     throw new DomainError("BAD_REQUEST", "twoFactor.invalidCode");
   await prisma.user.update({ where: { id: auth.user.id }, data: { twoFactorEnabledAt: new Date(now) }, select: { id: true } });
-  await markSessionTwoFactorVerified(auth.session.id, new Date(now));
+  await markSessionTwoFactorVerified(auth.session.id);
   return replaceRecoveryCodes(auth.user.id);
 }
 
@@ -145,7 +145,7 @@ export async function verifySecondFactor(auth: Auth, code: string, now = Date.no
   const compact = code.replace(/\s+/g, "");
   const ok = /^\d{6}$/.test(compact) ? await acceptTotp(auth.user.id, key, compact, now) : await useRecoveryCode(auth.user.id, code);
   if (!ok) throw new DomainError("BAD_REQUEST", "twoFactor.invalidCode");
-  await markSessionTwoFactorVerified(auth.session.id, new Date(now));
+  await markSessionTwoFactorVerified(auth.session.id);
 }
 
 export async function disableTwoFactor(auth: Auth, code: string, now = Date.now()): Promise<void> {

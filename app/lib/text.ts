@@ -22,6 +22,11 @@ export function hasLoneSurrogate(value: string): boolean {
   return LONE_SURROGATE.test(value);
 }
 
+/** Text that may be stored, and so searched for: no control, invisible or broken characters. */
+export function isStorableText(value: string): boolean {
+  return unstorableTextReason(value) === null;
+}
+
 /** Why a string cannot be stored, as a translation key, or null when it can. */
 function unstorableTextReason(value: string): string | null {
   if (CONTROL_CHARACTER.test(value)) return "field.controlCharacters";
@@ -31,8 +36,8 @@ function unstorableTextReason(value: string): string | null {
 
 /**
  * A trimmed, single-line string that PostgreSQL can store and a person can read, in Unicode
- * normalization form C (so "é" typed two ways is one name). `min: 0` allows the empty string
- * (optional fields decide themselves what "" means).
+ * normalization form C (so "é" typed two ways is one name). Never empty ("field.required"); a
+ * `min` above 1 is counted in characters and answered with "field.tooShort".
  */
 export function storedText({ min = 1, max }: { min?: number; max: number }) {
   // One chain, no pipe: conform turns "" into undefined at every string schema it finds, so a

@@ -64,7 +64,7 @@ export async function searchOrganizations(
 export async function organizationOverview(target: SupportTarget) {
   const id = target.organization.id;
   const [organization, owners, keys] = await Promise.all([
-    prisma.organization.findUniqueOrThrow({ where: { id }, select: { createdAt: true, _count: { select: { memberships: true } } } }),
+    prisma.organization.findUnique({ where: { id }, select: { createdAt: true, _count: { select: { memberships: true } } } }),
     prisma.membership.findMany({
       where: { organizationId: id, role: "owner" },
       select: { user: { select: { id: true, name: true, email: true } } },
@@ -72,6 +72,8 @@ export async function organizationOverview(target: SupportTarget) {
     }),
     prisma.apiKey.count({ where: { organizationId: id, revokedAt: null } }),
   ]);
+  // Deleted since the check found it.
+  if (!organization) throw new DomainError("NOT_FOUND", "organizationNotFound");
   return {
     createdAt: organization.createdAt.toISOString(),
     members: organization._count.memberships,

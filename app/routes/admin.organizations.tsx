@@ -85,7 +85,7 @@ export default function AdminOrganizations({ loaderData }: Route.ComponentProps)
           </ul>
         )}
         <KeysetPager
-          label={t("organizations.title")}
+          label={t("pager")}
           first={paged ? { href: withQuery({}), label: t("organizations.first") } : null}
           next={nextCursor ? { href: withQuery({ cursor: nextCursor }), label: t("organizations.more") } : null}
         />

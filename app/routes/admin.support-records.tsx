@@ -86,7 +86,7 @@ export default function SupportRecords({ loaderData }: Route.ComponentProps) {
       <Card>
         {records.length === 0 ? <p className="text-sm text-slate-500">{t("records.empty")}</p> : <SupportRecordsList records={records} />}
         <KeysetPager
-          label={t("records.title")}
+          label={t("pager")}
           first={paged ? { href: pageHref(), label: t("records.first") } : null}
           next={nextCursor ? { href: pageHref(nextCursor), label: t("records.more") } : null}
         />

@@ -3,7 +3,7 @@
 // translation keys under `errors:`. Client-safe.
 import { z } from "zod";
 import { parseCalendarDay } from "~/lib/dates";
-import { hasLoneSurrogate, storedText } from "~/lib/text";
+import { isStorableText, storedText } from "~/lib/text";
 import { isUuid } from "~/lib/ids";
 
 /** Why the admin needs to look (required): long enough to mean something to a later reader. */
@@ -46,9 +46,10 @@ export const organizationSearchSchema = z.object({
     (v) => (typeof v === "string" ? v.trim() : v),
     z
       .string()
-      .max(100, "organizationSearch.tooLong")
+      // Characters, not UTF-16 units, as everywhere else.
+      .refine((v) => [...v].length <= 100, "organizationSearch.tooLong")
       // PostgreSQL refuses NUL in text, and a lone surrogate cannot be sent as UTF-8.
-      .refine((v) => !/[\u0000-\u001f\u007f]/.test(v) && !hasLoneSurrogate(v), "organizationSearch.badText")
+      .refine(isStorableText, "organizationSearch.badText")
       .optional(),
   ),
   cursor: z.preprocess(blankIsAbsent, z.string().max(400, "organizationSearch.badCursor").optional()),

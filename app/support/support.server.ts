@@ -7,7 +7,7 @@ import { v7 as uuidv7 } from "uuid";
 import type { PlatformAdminAccess, SupportAccess, SupportGrant, SupportTarget } from "~/access/organization-access.server";
 import { filtersToSearchParams, type AuditQuery } from "~/audit/audit-query";
 import { getAuditEvent, listAuditActors, listAuditEvents, loadAuditPage } from "~/audit/query.server";
-import { prisma } from "~/db.server";
+import { isVanishedReference, prisma } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
 import { isDateInRange } from "~/lib/dates";
 import { DomainError } from "~/lib/domain-error";
@@ -48,25 +48,37 @@ const listSubject = (query: Pick<AuditQuery, "filters">) => filtersToSearchParam
 export async function beginSupportAccess(target: SupportTarget, input: SupportAccessInput): Promise<void> {
   const { admin, organization } = target;
   const ticket = input.ticket ?? null;
-  await prisma.$transaction(async (tx) => {
-    await tx.supportAccessGrant.upsert({
-      where: { sessionId_organizationId: { sessionId: admin.sessionId, organizationId: organization.id } },
-      create: { sessionId: admin.sessionId, organizationId: organization.id, adminUserId: admin.user.id, reason: input.reason, ticket },
-      update: { reason: input.reason, ticket, openedAt: new Date() },
-      select: { sessionId: true },
-    });
-    await tx.supportAction.create({
-      data: {
-        id: uuidv7(),
-        adminUserId: admin.user.id,
-        organizationId: organization.id,
-        action: "access.opened",
-        reason: input.reason,
-        ticket,
-      },
-      select: { id: true },
-    });
-  });
+  // The organization (or the session) may be deleted between the check and this write.
+  await orNotFound(() =>
+    prisma.$transaction(async (tx) => {
+      await tx.supportAccessGrant.upsert({
+        where: { sessionId_organizationId: { sessionId: admin.sessionId, organizationId: organization.id } },
+        create: { sessionId: admin.sessionId, organizationId: organization.id, adminUserId: admin.user.id, reason: input.reason, ticket },
+        update: { reason: input.reason, ticket, openedAt: new Date() },
+        select: { sessionId: true },
+      });
+      await tx.supportAction.create({
+        data: {
+          id: uuidv7(),
+          adminUserId: admin.user.id,
+          organizationId: organization.id,
+          action: "access.opened",
+          reason: input.reason,
+          ticket,
+        },
+        select: { id: true },
+      });
+    }),
+  );
+}
+
+async function orNotFound<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isVanishedReference(error)) throw new DomainError("NOT_FOUND", "organizationNotFound");
+    throw error;
+  }
 }
 
 /** The reason and ticket this admin last stated for the organization (to offer them again after

@@ -6,6 +6,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { pool, prisma } from "~/db.server";
+import { validateSessionToken } from "~/auth/session.server";
+import { beginEnrollment, confirmEnrollment, currentStep, totpFor, verifySecondFactor } from "~/auth/two-factor.server";
 import { authorizePlatformAdmin } from "~/access/organization-access.server";
 import { searchOrganizations, ORGANIZATION_SEARCH_PAGE_SIZE } from "~/organizations/admin.server";
 import { listSupportAdmins, listSupportRecords, SUPPORT_LOG_PAGE_SIZE } from "~/support/support.server";
@@ -84,6 +86,24 @@ describe("the support namespace", () => {
     });
     expect((await beginAccess(staff.token, organization.id)).status).toBe(200);
     expect(() => authorizePlatformAdmin(noTwoFactor.auth, { fresh: false })).toThrow(/platformAdminTwoFactorRequired/);
+  });
+
+  it("counts only a password sign-in as fresh: enrolling two-factor or passing a code on an old session does not renew it", async () => {
+    const { organization } = await organizationWithEvents();
+    const user = await createUser({ isPlatformAdmin: true, twoFactor: false });
+    const old = await signedIn(user.id);
+    await prisma.session.update({
+      where: { id: old.auth.session.id },
+      data: { authenticatedAt: new Date(Date.now() - 10 * 24 * 3600 * 1000) },
+    });
+    const auth = (await validateSessionToken(old.token))!;
+    await beginEnrollment(auth);
+    const { totpKey } = await prisma.user.findUniqueOrThrow({ where: { id: user.id }, select: { totpKey: true } });
+    await confirmEnrollment(auth, totpFor(new Uint8Array(totpKey!), currentStep()));
+    const afterEnrolment = await beginAccess(old.token, organization.id);
+    expect([afterEnrolment.status, afterEnrolment.json.message]).toEqual([403, "Please sign in again to continue."]);
+    await verifySecondFactor((await validateSessionToken(old.token))!, totpFor(new Uint8Array(totpKey!), currentStep() + 1n));
+    expect((await beginAccess(old.token, organization.id)).status).toBe(403);
   });
 
   it("reads nothing before a reason is stated, and refuses bad reasons without recording or opening anything", async () => {

@@ -1,6 +1,6 @@
 // The reason in force, on every page that shows an organization to support: the admin sees what
 // they stated (and so what the records will say) while they look.
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import { useTranslation } from "~/i18n/use-translation";
 import { LocalTime } from "~/components/local-time";
 
@@ -12,6 +12,9 @@ export interface SupportBannerGrant {
 
 export function SupportBanner({ organization, grant }: { organization: { id: string; name: string }; grant: SupportBannerGrant }) {
   const { t } = useTranslation("admin");
+  // From the audit log, changing the reason comes back to the same page and filters.
+  const location = useLocation();
+  const back = location.pathname.endsWith("/audit-log") ? `?redirectTo=${encodeURIComponent(location.pathname + location.search)}` : "";
   return (
     <section
       aria-label={t("banner.label")}
@@ -38,7 +41,7 @@ export function SupportBanner({ organization, grant }: { organization: { id: str
         </div>
       </dl>
       <Link
-        to={`/admin/organizations/${organization.id}/access`}
+        to={`/admin/organizations/${organization.id}/access${back}`}
         className="mt-2 inline-block font-medium text-amber-900 underline underline-offset-2 hover:text-amber-700"
       >
         {t("banner.change")}

@@ -2,6 +2,7 @@ import type en from "~/i18n/locales/en/admin";
 
 export default {
   nav: "Plattform-Admin",
+  pager: "Seiten",
   sections: {
     label: "Support-Konsole",
     organizations: "Organisationen",

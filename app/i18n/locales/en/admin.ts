@@ -1,5 +1,6 @@
 export default {
   nav: "Platform admin",
+  pager: "Pages",
   sections: {
     label: "Support console",
     organizations: "Organizations",
