@@ -132,7 +132,11 @@ test("the demo staff signs in with both factors, states a reason, reads Acme's l
   await expect(banner.locator("dt")).toHaveText(["Reason:", "Ticket:", "since"]);
   await expect(banner.locator("dd")).toHaveText([reason, ticket, /\d{4}/]);
   await expect(banner.locator("time")).toHaveAttribute("datetime", /^\d{4}-\d{2}-\d{2}T/);
-  await expect(banner.getByRole("link", { name: "Change reason" })).toHaveAttribute("href", `/admin/organizations/${acmeId}/access`);
+  // Changing the reason comes back to this page.
+  await expect(banner.getByRole("link", { name: "Change reason" })).toHaveAttribute(
+    "href",
+    `/admin/organizations/${acmeId}/access?redirectTo=${encodeURIComponent(`/admin/organizations/${acmeId}/audit-log`)}`,
+  );
   // The same view as the tenant's, without the export.
   await expect(page.getByRole("button", { name: "Apply filters" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Download CSV" })).toHaveCount(0);
