@@ -19,6 +19,7 @@ export default [
     route("organization-settings/members", "routes/dashboard.organization-settings.members.tsx"),
     route("organization-settings/api-keys", "routes/dashboard.organization-settings.api-keys.tsx"),
     route("organization-settings/audit-log", "routes/dashboard.organization-settings.audit-log.tsx"),
+    route("account", "routes/dashboard.account.tsx"),
     route("account/security", "routes/dashboard.account.security.tsx"),
     route("*", "routes/not-found.tsx", { id: "dashboard-not-found" }),
   ]),

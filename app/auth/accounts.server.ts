@@ -4,7 +4,7 @@ import { isUniqueViolation, prisma } from "~/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { consume, refund, reset } from "~/lib/rate-limit.server";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "./password.server";
-import { createSession, invalidateSession } from "./session.server";
+import { createSession, invalidateSession, type SessionDevice } from "./session.server";
 
 export interface SignedIn {
   token: string;
@@ -20,7 +20,11 @@ async function firstOrganizationOf(userId: string): Promise<string | null> {
   return membership?.organizationId ?? null;
 }
 
-export async function signUp(input: { name: string; email: string; password: string }, clientAddress: string): Promise<SignedIn> {
+export async function signUp(
+  input: { name: string; email: string; password: string },
+  clientAddress: string,
+  device?: SessionDevice,
+): Promise<SignedIn> {
   await consume("auth.signup.address", clientAddress);
   const passwordHash = await hashPassword(input.password);
   try {
@@ -28,7 +32,7 @@ export async function signUp(input: { name: string; email: string; password: str
       data: { name: input.name, email: input.email, passwordHash },
       select: { id: true },
     });
-    const { token } = await createSession(user.id, { twoFactorVerified: false });
+    const { token } = await createSession(user.id, { twoFactorVerified: false, device });
     return { token, twoFactorPending: false };
   } catch (error) {
     if (isUniqueViolation(error)) {
@@ -42,6 +46,7 @@ export async function signIn(
   input: { email: string; password: string },
   clientAddress: string,
   previousSessionId?: string,
+  device?: SessionDevice,
 ): Promise<SignedIn> {
   await consume("auth.signin.address", clientAddress);
   await consume("auth.signin.account", input.email);
@@ -59,6 +64,7 @@ export async function signIn(
   const { token } = await createSession(user.id, {
     twoFactorVerified: false,
     activeOrganizationId: await firstOrganizationOf(user.id),
+    device,
   });
   return { token, twoFactorPending: user.twoFactorEnabledAt !== null };
 }

@@ -7,10 +7,22 @@ export const emailSchema = storedText({ max: 254 })
   .transform(asciiLowerCase)
   .pipe(z.email({ error: "field.email" }));
 
+/** A password being chosen (sign-up, change): the length rule of app/auth/password-rules.ts. */
+const newPasswordSchema = z
+  .string({ error: "field.required" })
+  .min(PASSWORD_MIN_LENGTH, "field.passwordTooShort")
+  .max(PASSWORD_MAX_LENGTH, "field.passwordTooLong");
+
+/** A password being checked: bounded so argon2 never sees a huge input. */
+const givenPasswordSchema = z
+  .string({ error: "field.required" })
+  .min(1, "field.required")
+  .max(PASSWORD_MAX_LENGTH, "field.passwordTooLong");
+
 export const signInSchema = z.object({
   email: emailSchema,
-  // Bounded so argon2 never sees a huge input; the real rule is checked at sign-up.
-  password: z.string({ error: "field.required" }).min(1, "field.required").max(PASSWORD_MAX_LENGTH, "field.passwordTooLong"),
+  // The real rule is checked at sign-up.
+  password: givenPasswordSchema,
   redirectTo: z.string().max(2048).optional(),
 });
 
@@ -18,10 +30,7 @@ export const signUpSchema = z
   .object({
     name: storedText({ max: 80 }),
     email: emailSchema,
-    password: z
-      .string({ error: "field.required" })
-      .min(PASSWORD_MIN_LENGTH, "field.passwordTooShort")
-      .max(PASSWORD_MAX_LENGTH, "field.passwordTooLong"),
+    password: newPasswordSchema,
     confirmPassword: z.string({ error: "field.required" }).max(PASSWORD_MAX_LENGTH, "field.passwordTooLong"),
     redirectTo: z.string().max(2048).optional(),
   })
@@ -37,3 +46,11 @@ export const totpCodeSchema = z
 export const secondFactorSchema = z.object({
   code: z.string({ error: "field.required" }).trim().min(1, "field.required").max(64, "field.totpCode"),
 });
+
+/** account.changePassword's input. */
+export const changePasswordSchema = z.object({ currentPassword: givenPasswordSchema, newPassword: newPasswordSchema }).strict();
+
+/** The account page's form: the same, with the new password typed twice. */
+export const changePasswordFormSchema = z
+  .object({ currentPassword: givenPasswordSchema, newPassword: newPasswordSchema, confirmPassword: givenPasswordSchema })
+  .refine((v) => v.newPassword === v.confirmPassword, { path: ["confirmPassword"], message: "field.passwordsDiffer" });

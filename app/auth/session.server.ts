@@ -4,12 +4,16 @@
 import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 import { prisma, type Tx } from "~/db.server";
+import { printableText } from "~/lib/text";
 
 const DAY = 24 * 60 * 60 * 1000;
 /** A session not used for this long ends. */
 export const SESSION_IDLE_TIMEOUT = 14 * DAY;
 /** No session outlives this, however often it is used. */
 export const SESSION_ABSOLUTE_LIFETIME = 30 * DAY;
+/** How stale a session's "last seen" may get before a request writes it again (one write per
+ * session every few minutes instead of one per request). */
+const SEEN_PRECISION = 5 * 60 * 1000;
 /** Extend the sliding expiry at most this often, to keep reads cheap. */
 const RENEW_WHEN_LESS_THAN = SESSION_IDLE_TIMEOUT - DAY;
 /** How recent the last full authentication must be for sensitive actions (deleting an organization). */
@@ -35,6 +39,13 @@ export interface SessionRecord {
   authenticatedAt: Date;
   twoFactorVerified: boolean;
   activeOrganizationId: string | null;
+  lastSeenAt: Date;
+}
+
+/** Where a sign-in came from, kept with its session for the account page's session list. */
+export interface SessionDevice {
+  userAgent: string | null;
+  address: string | null;
 }
 
 export interface Auth {
@@ -57,7 +68,7 @@ const TOKEN_PATTERN = /^[a-z2-7]{32}$/;
 
 export async function createSession(
   userId: string,
-  options: { twoFactorVerified: boolean; activeOrganizationId?: string | null; now?: Date },
+  options: { twoFactorVerified: boolean; activeOrganizationId?: string | null; now?: Date; device?: SessionDevice },
 ): Promise<{ token: string; session: SessionRecord }> {
   const now = options.now ?? new Date();
   const token = generateSessionToken();
@@ -70,6 +81,9 @@ export async function createSession(
       authenticatedAt: now,
       twoFactorVerified: options.twoFactorVerified,
       activeOrganizationId: options.activeOrganizationId ?? null,
+      lastSeenAt: now,
+      userAgent: printableText(options.device?.userAgent, 300),
+      ipAddress: printableText(options.device?.address, 64),
     },
     select: sessionSelect,
   });
@@ -84,6 +98,7 @@ const sessionSelect = {
   authenticatedAt: true,
   twoFactorVerified: true,
   activeOrganizationId: true,
+  lastSeenAt: true,
 } as const;
 
 interface SessionRow extends SessionRecord {
@@ -99,7 +114,7 @@ function readSession(id: string) {
   return prisma.$queryRaw<SessionRow[]>`
     SELECT s.id, s.user_id AS "userId", s.expires_at AS "expiresAt", s.absolute_expires_at AS "absoluteExpiresAt",
            s.authenticated_at AS "authenticatedAt", s.two_factor_verified AS "twoFactorVerified",
-           s.active_organization_id AS "activeOrganizationId",
+           s.active_organization_id AS "activeOrganizationId", s.last_seen_at AS "lastSeenAt",
            u.email, u.name, u.is_platform_admin AS "isPlatformAdmin",
            u.two_factor_enabled_at AS "twoFactorEnabledAt", u.deleted_at AS "deletedAt"
     FROM sessions s JOIN users u ON u.id = s.user_id
@@ -119,9 +134,16 @@ export async function validateSessionToken(token: string, now = new Date()): Pro
   // Slide the idle expiry forward now and then, not on every request. Near the absolute end the
   // extension is capped there; once it has reached it there is nothing left to write.
   const extended = Math.min(now.getTime() + SESSION_IDLE_TIMEOUT, session.absoluteExpiresAt.getTime());
-  if (session.expiresAt.getTime() - now.getTime() < RENEW_WHEN_LESS_THAN && extended > session.expiresAt.getTime()) {
-    session.expiresAt = new Date(extended);
-    await prisma.session.update({ where: { id: session.id }, data: { expiresAt: session.expiresAt }, select: { id: true } });
+  const renew = session.expiresAt.getTime() - now.getTime() < RENEW_WHEN_LESS_THAN && extended > session.expiresAt.getTime();
+  const seen = now.getTime() - session.lastSeenAt.getTime() >= SEEN_PRECISION;
+  if (renew || seen) {
+    if (renew) session.expiresAt = new Date(extended);
+    if (seen) session.lastSeenAt = now;
+    await prisma.session.update({
+      where: { id: session.id },
+      data: { expiresAt: session.expiresAt, lastSeenAt: session.lastSeenAt },
+      select: { id: true },
+    });
   }
   return {
     session,

@@ -19,6 +19,8 @@ const POLICIES = {
   "auth.signin.address": { points: 50, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
   /** Sign-ups per client address. */
   "auth.signup.address": { points: 20, durationSeconds: 60 * 60 },
+  /** Password changes (right or wrong current password) per user: guessing through the change form is as slow as at sign-in. */
+  "auth.password.user": { points: 10, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
   /** Second-factor attempts per user. */
   "auth.twofactor.user": { points: 10, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
   /** Invitation mails (new invitations and resends) per organization and per inviter. */

@@ -22,6 +22,14 @@ export function hasLoneSurrogate(value: string): boolean {
   return LONE_SURROGATE.test(value);
 }
 
+/** Text from outside that we keep only to show it (a User-Agent header): control and invisible
+ * characters dropped, at most `max` characters, null when nothing readable is left. */
+export function printableText(value: string | null | undefined, max: number): string | null {
+  if (!value) return null;
+  const cleaned = [...value.replace(new RegExp(CONTROL_CHARACTER.source, "g"), "")].slice(0, max).join("").trim();
+  return cleaned !== "" && !hasLoneSurrogate(cleaned) ? cleaned : null;
+}
+
 /** Text that may be stored, and so searched for: no control, invisible or broken characters. */
 export function isStorableText(value: string): boolean {
   return unstorableTextReason(value) === null;

@@ -15,7 +15,7 @@ import { signInSchema } from "~/auth/schemas";
 import { AuthLayout } from "~/components/auth-layout";
 import { FormErrors } from "~/components/form-errors";
 import { Alert, Button, Field } from "~/components/ui";
-import { clientAddressContext } from "~/web/context.server";
+import { clientAddressContext, deviceOf } from "~/web/context.server";
 import { getInstance } from "~/i18n/i18next.server";
 import { safeRedirectPath } from "~/lib/safe-redirect";
 import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
@@ -40,9 +40,14 @@ export async function action(args: Route.ActionArgs) {
   const { submission } = await parseForm(request, signInSchema);
   if (submission.status !== "success") return invalidForm(submission, ["password"]);
   const previous = getAuth(context)?.session.id;
-  const result = await withFormErrors(context, submission, () => signIn(submission.value, context.get(clientAddressContext), previous), {
-    hideFields: ["password"],
-  });
+  const result = await withFormErrors(
+    context,
+    submission,
+    () => signIn(submission.value, context.get(clientAddressContext), previous, deviceOf(request, context)),
+    {
+      hideFields: ["password"],
+    },
+  );
   if (!result.ok) return result.response;
   const target = safeRedirectPath(submission.value.redirectTo);
   const next = result.value.twoFactorPending ? `/login/two-factor?redirectTo=${encodeURIComponent(target)}` : target;

@@ -17,7 +17,7 @@ import { signUpSchema } from "~/auth/schemas";
 import { AuthLayout } from "~/components/auth-layout";
 import { FormErrors } from "~/components/form-errors";
 import { Button, Field } from "~/components/ui";
-import { clientAddressContext } from "~/web/context.server";
+import { clientAddressContext, deviceOf } from "~/web/context.server";
 import { getInstance } from "~/i18n/i18next.server";
 import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
 
@@ -40,9 +40,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { submission } = await parseForm(request, signUpSchema);
   const hideFields = ["password", "confirmPassword"];
   if (submission.status !== "success") return invalidForm(submission, hideFields);
-  const result = await withFormErrors(context, submission, () => signUp(submission.value, context.get(clientAddressContext)), {
-    hideFields,
-  });
+  const result = await withFormErrors(
+    context,
+    submission,
+    () => signUp(submission.value, context.get(clientAddressContext), deviceOf(request, context)),
+    {
+      hideFields,
+    },
+  );
   if (!result.ok) return result.response;
   return redirect(safeRedirectPath(submission.value.redirectTo), { headers: { "Set-Cookie": sessionCookie(result.value.token) } });
 }

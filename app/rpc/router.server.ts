@@ -38,6 +38,8 @@ import {
 import { beginSupportAccess, supportAuditActors, supportAuditDetail, supportAuditList } from "~/support/support.server";
 import { beginSupportAccessInputSchema } from "~/support/schemas";
 import { isFullyAuthenticated } from "~/auth/session.server";
+import { changePassword, listSessions, revokeSession } from "~/auth/account.server";
+import { changePasswordSchema } from "~/auth/schemas";
 import { DomainError } from "~/lib/domain-error";
 import { isCrossSiteRequest } from "~/web/cross-site.server";
 import { base, sessionProcedure } from "./base.server";
@@ -200,5 +202,18 @@ const support = {
   },
 };
 
-export const router = { organization, apiKey, auditLog, support };
+/** The caller's own account (docs/decisions/0027-account-security.md). */
+const account = {
+  changePassword: sessionProcedure.input(changePasswordSchema).handler(async ({ context, input }) => {
+    await changePassword(context.auth, input);
+    return {};
+  }),
+  sessions: sessionProcedure.input(z.object({}).strict().optional()).handler(({ context }) => listSessions(context.auth)),
+  revokeSession: sessionProcedure.input(z.object({ sessionId: z.string().max(128) }).strict()).handler(async ({ context, input }) => {
+    await revokeSession(context.auth, input.sessionId);
+    return {};
+  }),
+};
+
+export const router = { organization, apiKey, auditLog, support, account };
 export type Router = typeof router;

@@ -1,6 +1,6 @@
 // Values the middleware puts on the request context for loaders and actions.
 import { createContext, RouterContextProvider } from "react-router";
-import type { Auth } from "~/auth/session.server";
+import type { Auth, SessionDevice } from "~/auth/session.server";
 import type { RequestLog } from "~/lib/logger.server";
 
 /** The signed-in session and user, or null. Loaded once per request by the root middleware. */
@@ -21,4 +21,9 @@ export function createLoadContext(options: { clientAddress: string; cspNonce: st
   context.set(cspNonceContext, options.cspNonce);
   context.set(requestLogContext, options.requestLog);
   return context;
+}
+
+/** Where a sign-in comes from, for the session list: the browser's User-Agent and the client address. */
+export function deviceOf(request: Request, context: Readonly<RouterContextProvider>): SessionDevice {
+  return { userAgent: request.headers.get("user-agent"), address: context.get(clientAddressContext) };
 }

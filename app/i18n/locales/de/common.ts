@@ -9,6 +9,7 @@ export default {
     members: "Mitglieder",
     apiKeys: "API-Schlüssel",
     auditLog: "Audit-Protokoll",
+    account: "Konto",
     security: "Sicherheit",
     mainNavigation: "Hauptnavigation",
     openMenu: "Menü öffnen",

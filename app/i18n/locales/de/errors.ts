@@ -107,6 +107,11 @@ export default {
     unsafeCorrelationId: "Die Korrelations-ID muss eine kurze, nicht geheime Kennung sein.",
     idempotencyKeyReused: "Dieser Idempotenzschlüssel wurde bereits für ein anderes Ereignis verwendet.",
   },
+  account: {
+    wrongPassword: "Das aktuelle Passwort ist falsch.",
+    samePassword: "Wählen Sie ein neues Passwort, das sich vom aktuellen unterscheidet.",
+    sessionNotFound: "Diese Sitzung ist bereits beendet.",
+  },
   supportLog: {
     badDate: "Datumsangaben müssen echte Kalenderdaten im Format JJJJ-MM-TT sein.",
     badRange: "Das Anfangsdatum darf nicht nach dem Enddatum liegen.",

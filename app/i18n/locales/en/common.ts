@@ -7,6 +7,7 @@ export default {
     members: "Members",
     apiKeys: "API keys",
     auditLog: "Audit log",
+    account: "Account",
     security: "Security",
     mainNavigation: "Main navigation",
     openMenu: "Open menu",

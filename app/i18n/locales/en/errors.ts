@@ -100,6 +100,11 @@ export default {
     unsafeCorrelationId: "The correlation ID must be a short, non-secret identifier.",
     idempotencyKeyReused: "This idempotency key was already used for a different event.",
   },
+  account: {
+    wrongPassword: "The current password is incorrect.",
+    samePassword: "Choose a new password that differs from the current one.",
+    sessionNotFound: "This session has already ended.",
+  },
   supportLog: {
     badDate: "Dates must be real calendar dates in the form YYYY-MM-DD.",
     badRange: "The start date must not be after the end date.",

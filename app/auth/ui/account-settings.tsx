@@ -1,0 +1,177 @@
+// The account page's parts: the profile, the password change form and the session list. The
+// rules live in app/auth/account.server.ts; the route (app/routes/dashboard.account.tsx) wires them.
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link } from "react-router";
+import { useTranslation } from "~/i18n/use-translation";
+import { Alert, Badge, Button, Card, Field } from "~/components/ui";
+import { FormErrors } from "~/components/form-errors";
+import { LocalTime } from "~/components/local-time";
+import type { AccountSession } from "~/auth/account.server";
+import { changePasswordFormSchema } from "~/auth/schemas";
+import { PASSWORD_MIN_LENGTH } from "~/auth/password-rules";
+
+export type AccountActionData =
+  { intent: "password"; reply?: SubmissionResult<string[]>; signedOut?: number } | { intent: "revoke" | "revokeOthers"; signedOut: number };
+
+/** "Firefox on Linux" from a User-Agent, for people; the raw text stays in the title. */
+export function describeUserAgent(userAgent: string | null): { browser: string; system: string } | null {
+  if (!userAgent) return null;
+  const browser =
+    [
+      [/Edg\//, "Edge"],
+      [/OPR\//, "Opera"],
+      [/Firefox\//, "Firefox"],
+      [/Chrom(e|ium)\//, "Chrome"],
+      [/Safari\//, "Safari"],
+      [/^curl\//, "curl"],
+    ].find(([pattern]) => (pattern as RegExp).test(userAgent))?.[1] ?? null;
+  const system =
+    [
+      [/Android/, "Android"],
+      [/iPhone|iPad|iOS/, "iOS"],
+      [/Mac OS X|Macintosh/, "macOS"],
+      [/Windows/, "Windows"],
+      [/CrOS/, "ChromeOS"],
+      [/Linux/, "Linux"],
+    ].find(([pattern]) => (pattern as RegExp).test(userAgent))?.[1] ?? null;
+  return browser && system ? { browser: browser as string, system: system as string } : null;
+}
+
+export function ProfileCard({ user }: { user: { name: string; email: string } }) {
+  const { t } = useTranslation("auth");
+  return (
+    <Card title={t("account.profile")}>
+      <dl className="grid gap-4 sm:grid-cols-2">
+        <div>
+          <dt className="text-xs font-semibold tracking-wide text-slate-500 uppercase">{t("account.name")}</dt>
+          <dd className="text-sm break-words text-slate-900">{user.name}</dd>
+        </div>
+        <div>
+          <dt className="text-xs font-semibold tracking-wide text-slate-500 uppercase">{t("account.email")}</dt>
+          <dd className="text-sm break-words text-slate-900">{user.email}</dd>
+        </div>
+      </dl>
+      <p className="mt-4 text-sm text-slate-600">
+        <Link to="/dashboard/account/security" className="font-medium text-brand-600 hover:text-brand-700">
+          {t("account.securityLink")}
+        </Link>
+      </p>
+    </Card>
+  );
+}
+
+export function PasswordCard({ actionData }: { actionData: AccountActionData | undefined }) {
+  const { t } = useTranslation("auth");
+  const result = actionData?.intent === "password" ? actionData : undefined;
+  const [form, fields] = useForm({
+    // A new form after a change, so the fields are empty again.
+    id: `password-${result?.signedOut === undefined ? "edit" : "done"}`,
+    lastResult: result?.reply,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: changePasswordFormSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <Card title={t("account.password")} description={t("account.passwordIntro")}>
+      {result?.signedOut !== undefined ? (
+        <div className="mb-4" role="status">
+          <Alert tone="success">{t("account.passwordChanged", { count: result.signedOut })}</Alert>
+        </div>
+      ) : null}
+      <Form method="post" className="max-w-md space-y-5" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="password" />
+        <FormErrors errors={form.errors} id={form.errorId} />
+        <Field
+          label={t("account.currentPassword")}
+          autoComplete="current-password"
+          errors={fields.currentPassword.errors}
+          {...getInputProps(fields.currentPassword, { type: "password" })}
+        />
+        <Field
+          label={t("account.newPassword")}
+          hint={t("account.newPasswordHint", { min: PASSWORD_MIN_LENGTH })}
+          autoComplete="new-password"
+          errors={fields.newPassword.errors}
+          errorParams={{ min: PASSWORD_MIN_LENGTH }}
+          {...getInputProps(fields.newPassword, { type: "password" })}
+        />
+        <Field
+          label={t("account.confirmPassword")}
+          autoComplete="new-password"
+          errors={fields.confirmPassword.errors}
+          {...getInputProps(fields.confirmPassword, { type: "password" })}
+        />
+        <Button type="submit">{t("account.changePassword")}</Button>
+      </Form>
+    </Card>
+  );
+}
+
+export function SessionsCard({ sessions, actionData }: { sessions: AccountSession[]; actionData: AccountActionData | undefined }) {
+  const { t } = useTranslation("auth");
+  const others = sessions.filter((s) => !s.current).length;
+  const deviceName = (session: AccountSession) => {
+    const device = describeUserAgent(session.userAgent);
+    return device ? t("account.deviceOn", device) : t("account.unknownDevice");
+  };
+  const done =
+    actionData?.intent === "revoke"
+      ? t("account.signedOutOne")
+      : actionData?.intent === "revokeOthers"
+        ? t("account.signedOutOthers", { count: actionData.signedOut })
+        : null;
+  return (
+    <Card title={t("account.sessions")} description={t("account.sessionsIntro")}>
+      {done ? (
+        <div className="mb-4" role="status">
+          <Alert tone="success">{done}</Alert>
+        </div>
+      ) : null}
+      <ul className="-my-3 divide-y divide-slate-100" aria-label={t("account.sessions")} data-testid="account-sessions">
+        {sessions.map((session) => (
+          <li key={session.id} className="flex flex-wrap items-start justify-between gap-3 py-3">
+            <div className="min-w-0 space-y-0.5 text-sm">
+              <p className="font-medium text-slate-900" title={session.userAgent ?? undefined}>
+                {deviceName(session)} {session.current ? <Badge tone="green">{t("account.thisSession")}</Badge> : null}
+              </p>
+              <p className="text-slate-600">
+                {t("account.address")}: {session.address ?? "—"}
+              </p>
+              <p className="text-slate-600">
+                {t("account.lastSeen")}: <LocalTime iso={session.lastSeenAt} /> · {t("account.signedIn")}:{" "}
+                <LocalTime iso={session.createdAt} />
+              </p>
+            </div>
+            {session.current ? null : (
+              <Form method="post">
+                <input type="hidden" name="intent" value="revoke" />
+                <input type="hidden" name="sessionId" value={session.id} />
+                <Button
+                  type="submit"
+                  variant="secondary"
+                  size="sm"
+                  aria-label={t("account.signOutSessionLabel", { device: deviceName(session) })}
+                >
+                  {t("account.signOutSession")}
+                </Button>
+              </Form>
+            )}
+          </li>
+        ))}
+      </ul>
+      <div className="mt-4">
+        {others > 0 ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value="revokeOthers" />
+            <Button type="submit" variant="secondary">
+              {t("account.signOutOthers")}
+            </Button>
+          </Form>
+        ) : (
+          <p className="text-sm text-slate-500">{t("account.noOtherSessions")}</p>
+        )}
+      </div>
+    </Card>
+  );
+}

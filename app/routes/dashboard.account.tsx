@@ -1,0 +1,83 @@
+// The signed-in person's account: profile, password change, and the sessions they can end.
+// Thin: the rules live in app/auth/account.server.ts, the page's parts in app/auth/ui/account-settings.tsx.
+import { data } from "react-router";
+import { z } from "zod";
+import type { Route } from "./+types/dashboard.account";
+import { changePassword, listSessions, revokeOtherSessions, revokeSession } from "~/auth/account.server";
+import { changePasswordFormSchema } from "~/auth/schemas";
+import { PageHeader } from "~/components/ui";
+import { PasswordCard, ProfileCard, SessionsCard, type AccountActionData } from "~/auth/ui/account-settings";
+import { ErrorPanel } from "~/components/error-page";
+import { titleMeta } from "~/components/page-title";
+import { getInstance } from "~/i18n/i18next.server";
+import { useTranslation } from "~/i18n/use-translation";
+import { parseForm, withFormErrors } from "~/web/forms.server";
+import { requireUser } from "~/web/guards.server";
+import { isDomainError } from "~/lib/domain-error";
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return titleMeta(loaderData?.title);
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const auth = requireUser(args);
+  return {
+    title: getInstance(args.context).t("auth:account.title"),
+    user: { name: auth.user.name, email: auth.user.email },
+    sessions: await listSessions(auth),
+  };
+}
+
+const sessionActions = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("revoke"), sessionId: z.string().max(128) }),
+  z.object({ intent: z.literal("revokeOthers") }),
+]);
+
+export async function action(args: Route.ActionArgs) {
+  const auth = requireUser(args);
+  const form = await args.request
+    .clone()
+    .formData()
+    .catch(() => new FormData());
+  if (form.get("intent") === "password") {
+    const hideFields = ["currentPassword", "newPassword", "confirmPassword"];
+    const { submission } = await parseForm(args.request, changePasswordFormSchema);
+    if (submission.status !== "success")
+      return data<AccountActionData>({ intent: "password", reply: submission.reply({ hideFields }) }, { status: 400 });
+    const result = await withFormErrors(args.context, submission, () => changePassword(auth, submission.value), { hideFields });
+    if (!result.ok) return data<AccountActionData>({ intent: "password", reply: result.reply }, result.init);
+    return data<AccountActionData>({ intent: "password", reply: submission.reply({ resetForm: true }), signedOut: result.value });
+  }
+  const parsed = sessionActions.safeParse(Object.fromEntries(form));
+  if (!parsed.success) throw data({ code: "BAD_REQUEST", message: getInstance(args.context).t("errors:badRequest") }, { status: 400 });
+  const value = parsed.data;
+  if (value.intent === "revoke") {
+    // Already ended (a second click, another tab) is what was asked for; another account's session
+    // is the same "not found" to the domain and ends nothing.
+    const ended = await revokeSession(auth, value.sessionId).then(
+      () => 1,
+      (error: unknown) => {
+        if (isDomainError(error) && error.code === "NOT_FOUND") return 0;
+        throw error;
+      },
+    );
+    return data<AccountActionData>({ intent: "revoke", signedOut: ended });
+  }
+  return data<AccountActionData>({ intent: "revokeOthers", signedOut: await revokeOtherSessions(auth) });
+}
+
+export default function Account({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("auth");
+  return (
+    <div className="space-y-6">
+      <PageHeader title={t("account.title")} description={t("account.intro")} />
+      <ProfileCard user={loaderData.user} />
+      <PasswordCard actionData={actionData} />
+      <SessionsCard sessions={loaderData.sessions} actionData={actionData} />
+    </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPanel error={error} />;
+}
