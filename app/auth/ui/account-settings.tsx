@@ -75,7 +75,7 @@ export function PasswordCard({ actionData }: { actionData: AccountActionData | u
   return (
     <Card title={t("account.password")} description={t("account.passwordIntro")}>
       {result?.signedOut !== undefined ? (
-        <div className="mb-4" role="status">
+        <div className="mb-4">
           <Alert tone="success">{t("account.passwordChanged", { count: result.signedOut })}</Alert>
         </div>
       ) : null}
@@ -124,7 +124,7 @@ export function SessionsCard({ sessions, actionData }: { sessions: AccountSessio
   return (
     <Card title={t("account.sessions")} description={t("account.sessionsIntro")}>
       {done ? (
-        <div className="mb-4" role="status">
+        <div className="mb-4">
           <Alert tone="success">{done}</Alert>
         </div>
       ) : null}
