@@ -54,3 +54,6 @@ export const changePasswordSchema = z.object({ currentPassword: givenPasswordSch
 export const changePasswordFormSchema = z
   .object({ currentPassword: givenPasswordSchema, newPassword: newPasswordSchema, confirmPassword: givenPasswordSchema })
   .refine((v) => v.newPassword === v.confirmPassword, { path: ["confirmPassword"], message: "field.passwordsDiffer" });
+
+/** A session id as the session list shows it (the hex SHA-256 of its token); anything else is a 400. */
+export const sessionIdSchema = z.string().regex(/^[0-9a-f]{64}$/, "account.badSessionId");

@@ -4,7 +4,7 @@ import { data } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/dashboard.account";
 import { changePassword, listSessions, revokeOtherSessions, revokeSession } from "~/auth/account.server";
-import { changePasswordFormSchema } from "~/auth/schemas";
+import { changePasswordFormSchema, sessionIdSchema } from "~/auth/schemas";
 import { PageHeader } from "~/components/ui";
 import { PasswordCard, ProfileCard, SessionsCard, type AccountActionData } from "~/auth/ui/account-settings";
 import { ErrorPanel } from "~/components/error-page";
@@ -29,7 +29,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 const sessionActions = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("revoke"), sessionId: z.string().max(128) }),
+  z.object({ intent: z.literal("revoke"), sessionId: sessionIdSchema }),
   z.object({ intent: z.literal("revokeOthers") }),
 ]);
 

@@ -39,7 +39,7 @@ import { beginSupportAccess, supportAuditActors, supportAuditDetail, supportAudi
 import { beginSupportAccessInputSchema } from "~/support/schemas";
 import { isFullyAuthenticated } from "~/auth/session.server";
 import { changePassword, listSessions, revokeSession } from "~/auth/account.server";
-import { changePasswordSchema } from "~/auth/schemas";
+import { changePasswordSchema, sessionIdSchema } from "~/auth/schemas";
 import { DomainError } from "~/lib/domain-error";
 import { isCrossSiteRequest } from "~/web/cross-site.server";
 import { base, sessionProcedure } from "./base.server";
@@ -209,7 +209,7 @@ const account = {
     return {};
   }),
   sessions: sessionProcedure.input(z.object({}).strict().optional()).handler(({ context }) => listSessions(context.auth)),
-  revokeSession: sessionProcedure.input(z.object({ sessionId: z.string().max(128) }).strict()).handler(async ({ context, input }) => {
+  revokeSession: sessionProcedure.input(z.object({ sessionId: sessionIdSchema }).strict()).handler(async ({ context, input }) => {
     await revokeSession(context.auth, input.sessionId);
     return {};
   }),

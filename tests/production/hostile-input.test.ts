@@ -396,6 +396,14 @@ describe("hostile input against the production server", () => {
       { path: "/dashboard/account/security", cookie: "owner", fields: ["intent", "code"] },
       { path: "/logout", fields: ["x"] },
       { path: `/admin/organizations/${ids.acme}/access`, cookie: "staff", fields: ["reason", "ticket"] },
+      {
+        path: "/dashboard/account",
+        cookie: "member",
+        fixed: { intent: ["password"] },
+        fields: ["currentPassword", "newPassword", "confirmPassword"],
+      },
+      { path: "/dashboard/account", cookie: "member", fixed: { intent: ["revoke"] }, fields: ["sessionId"] },
+      { path: "/dashboard/account", cookie: "member", fields: ["intent", "sessionId"] },
       { path: `/admin/organizations/${ids.acme}/access?redirectTo=https://evil.example`, cookie: "staff", fields: ["reason"] },
     ];
     const submission = fc.constantFrom(...forms).chain((form) =>
@@ -482,6 +490,19 @@ describe("hostile input against the production server", () => {
           },
           { requiredKeys: ["organizationId"] },
         ),
+      }),
+      fc.record({
+        path: fc.constant("account/changePassword"),
+        cookie: fc.constantFrom("owner", "member"),
+        input: fc.record(
+          { currentPassword: badJsonField, newPassword: fc.oneof(badJsonField, fc.constant("short")) },
+          { requiredKeys: [] },
+        ),
+      }),
+      fc.record({
+        path: fc.constant("account/revokeSession"),
+        cookie: fc.constantFrom("owner", "member"),
+        input: fc.record({ sessionId: fc.oneof(badJsonField, fc.constantFrom("", "0".repeat(63), "G".repeat(64))) }),
       }),
       fc.record({
         path: fc.constant("support/beginAccess"),

@@ -111,6 +111,7 @@ export default {
     wrongPassword: "Das aktuelle Passwort ist falsch.",
     samePassword: "Wählen Sie ein neues Passwort, das sich vom aktuellen unterscheidet.",
     sessionNotFound: "Diese Sitzung ist bereits beendet.",
+    badSessionId: "Das ist keine Sitzung aus dieser Liste.",
   },
   supportLog: {
     badDate: "Datumsangaben müssen echte Kalenderdaten im Format JJJJ-MM-TT sein.",

@@ -104,6 +104,7 @@ export default {
     wrongPassword: "The current password is incorrect.",
     samePassword: "Choose a new password that differs from the current one.",
     sessionNotFound: "This session has already ended.",
+    badSessionId: "This is not a session of this list.",
   },
   supportLog: {
     badDate: "Dates must be real calendar dates in the form YYYY-MM-DD.",
