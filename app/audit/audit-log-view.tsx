@@ -71,7 +71,8 @@ function ExportCard({ offer, organizationId, filters }: { offer: AuditExportOffe
 /** How the drawer loads an event's details (the route decides the namespace: tenant or support). */
 export type AuditDetailQuery = (eventId: string) => UseQueryOptions<AuditEventDetail, Error, AuditEventDetail, QueryKey>;
 
-function useActionLabel() {
+/** An action identifier as people read it (an unknown one shows its identifier). */
+export function useActionLabel() {
   const { t } = useTranslation("audit");
   return (action: string) => t(actionLabelKey(action), { defaultValue: t("unknownAction", { action }) });
 }
@@ -272,7 +273,7 @@ function DrawerBody({ event }: { event: AuditEventDetail }) {
         <dd>
           <span className="mr-1 text-xs uppercase tracking-wide text-slate-400">
             {t(`targetTypes.${event.targetType}`, { defaultValue: event.targetType })}
-          </span>
+          </span>{" "}
           <Name value={event.target} id={event.targetId} />
         </dd>
       </div>
@@ -502,7 +503,7 @@ export function AuditLogView({
                   <span>
                     <span className="mr-1 text-xs uppercase tracking-wide text-slate-400">
                       {t(`targetTypes.${row.targetType}`, { defaultValue: row.targetType })}
-                    </span>
+                    </span>{" "}
                     <Name value={row.target} id={row.targetId} />
                   </span>
                   <a id={`event-link-${row.id}`} href={eventHref(row.id)} className="font-semibold text-brand-600 hover:text-brand-700">

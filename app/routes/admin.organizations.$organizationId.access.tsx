@@ -32,7 +32,7 @@ export async function loader(args: Route.LoaderArgs) {
   const target = await requireSupportTarget(args, args.params.organizationId);
   const previous = target.grant ?? (await lastSupportReason(target));
   return {
-    title: getInstance(args.context).t("admin:access.title"),
+    title: `${getInstance(args.context).t("admin:access.title")} · ${target.organization.name}`,
     organization: { id: target.organization.id, name: target.organization.name },
     previous: previous ? { reason: previous.reason, ticket: previous.ticket } : null,
   };
@@ -54,7 +54,10 @@ export default function SupportAccessPage({ loaderData, actionData }: Route.Comp
     lastResult: actionData,
     defaultValue: previous ? { reason: previous.reason, ticket: previous.ticket ?? "" } : undefined,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: beginSupportAccessSchema }),
-    shouldValidate: "onBlur",
+    // Checked on submit, then as they type: a message appearing when a field loses focus moved the
+    // button under a finger on phones between press and release.
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
   });
   return (
     <div className="max-w-2xl space-y-6">
@@ -72,6 +75,7 @@ export default function SupportAccessPage({ loaderData, actionData }: Route.Comp
             errors={fields.reason.errors}
             errorParams={{ min: 10, max: 500 }}
             rows={3}
+            required
             autoFocus
             {...getTextareaProps(fields.reason)}
           />

@@ -1,19 +1,18 @@
 // Every organization, for platform admins (fresh session): searched by name, slug or id, 25 a page,
 // each linking to its support page.
 import { useTranslation } from "~/i18n/use-translation";
-import { Form, Link } from "react-router";
+import { data, Form, Link } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations";
 import { requirePlatformAdmin } from "~/web/guards.server";
 import { planName } from "~/billing/plans";
 import { useFormats } from "~/components/use-formats";
 import { ErrorPanel } from "~/components/error-page";
-import { Button, ButtonLink, Card, PageHeader, controlClass } from "~/components/ui";
+import { Alert, Button, ButtonLink, Card, PageHeader, controlClass } from "~/components/ui";
 import { getInstance } from "~/i18n/i18next.server";
 import { searchOrganizations } from "~/organizations/admin.server";
 import { organizationSearchSchema } from "~/support/schemas";
-import { parseSearchParams } from "~/web/search-params.server";
-import { orHttpError } from "~/web/http-errors.server";
+import { orBadRequestMessage, readSearchParams, searchParamsOf } from "~/web/search-params.server";
 import { SupportSections } from "~/support/ui/support-sections";
 import { KeysetPager } from "~/components/keyset-pager";
 
@@ -23,27 +22,38 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export async function loader(args: Route.LoaderArgs) {
   const admin = await requirePlatformAdmin(args, { fresh: true });
-  const query = parseSearchParams(args, organizationSearchSchema);
-  const { organizations, nextCursor } = await orHttpError(args.context, () => searchOrganizations(admin, query));
+  const title = getInstance(args.context).t("admin:organizations.title");
+  const typed = searchParamsOf(args.request).q ?? "";
+  const query = readSearchParams(args, organizationSearchSchema);
+  const found = query.ok ? await orBadRequestMessage(args.context, () => searchOrganizations(admin, query.value)) : query;
+  // A bad search or page link is shown above the search box, with what was typed still in it.
+  if (!found.ok) return data({ title, q: typed, paged: false, nextCursor: null, organizations: [], error: found.message }, { status: 400 });
+  const { organizations, nextCursor } = found.value;
   return {
-    title: getInstance(args.context).t("admin:organizations.title"),
-    q: query.q ?? "",
-    paged: query.cursor !== undefined,
+    title,
+    q: query.ok ? (query.value.q ?? "") : typed,
+    paged: query.ok && query.value.cursor !== undefined,
     nextCursor,
     organizations: organizations.map((o) => ({ ...o, planName: planName(o.planId) })),
+    error: null,
   };
 }
 
 export default function AdminOrganizations({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
   const formats = useFormats();
-  const { q, organizations, nextCursor, paged } = loaderData;
+  const { q, organizations, nextCursor, paged, error } = loaderData;
   const withQuery = (extra: Record<string, string>) => `?${new URLSearchParams({ ...(q ? { q } : {}), ...extra }).toString()}`;
   return (
     <div className="space-y-6">
       <SupportSections />
       <PageHeader title={t("organizations.title")} description={t("organizations.description")} />
       <Card>
+        {error ? (
+          <div className="mb-4">
+            <Alert tone="error">{error}</Alert>
+          </div>
+        ) : null}
         <Form method="get" role="search" className="flex flex-wrap items-end gap-3">
           <div className="min-w-0 flex-1 basis-64 space-y-1.5">
             <label htmlFor="organization-search" className="block text-sm font-medium text-slate-800">
@@ -60,7 +70,7 @@ export default function AdminOrganizations({ loaderData }: Route.ComponentProps)
         </Form>
       </Card>
       <Card>
-        {organizations.length === 0 ? (
+        {error ? null : organizations.length === 0 ? (
           <p className="text-sm text-slate-500">{q ? t("organizations.noMatch", { q }) : t("organizations.empty")}</p>
         ) : (
           <ul className="-my-3 divide-y divide-slate-100" aria-label={t("organizations.title")}>

@@ -1,18 +1,43 @@
-// A page's query string through its zod schema: a bad value is a 400 with the schema's translated
-// message (keys under `errors:`), never a 500 and never a silently ignored filter.
+// A page's query string through its zod schema. A bad value is a 400 with the schema's translated
+// message (keys under `errors:`), never a 500 and never a silently ignored filter. The message is
+// handed back: a list page shows it above its filters, with what was typed still in them, so it can
+// be corrected in place (the answer's status is still 400).
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
-import { DomainError } from "~/lib/domain-error";
-import { httpErrorOf } from "./http-errors.server";
+import { domainErrorMessage, isDomainError } from "~/lib/domain-error";
+import { translatorFor } from "./http-errors.server";
 
-export function parseSearchParams<Schema extends z.ZodType>(
-  { request, context }: { request: Request; context: Readonly<RouterContextProvider> },
-  schema: Schema,
-): z.output<Schema> {
+interface Args {
+  request: Request;
+  context: Readonly<RouterContextProvider>;
+}
+
+/** One value per name: the first, as URLSearchParams.get reads it. */
+export function searchParamsOf(request: Request): Record<string, string> {
   const params = new URL(request.url).searchParams;
-  // One value per name: the first, as URLSearchParams.get reads it.
-  const raw = Object.fromEntries([...new Set(params.keys())].map((key) => [key, params.get(key)]));
-  const result = schema.safeParse(raw);
-  if (!result.success) throw httpErrorOf(context, new DomainError("BAD_REQUEST", result.error.issues[0]?.message ?? "badRequest"));
-  return result.data;
+  return Object.fromEntries([...new Set(params.keys())].map((key) => [key, params.get(key)!]));
+}
+
+/** The parsed query, or the translated message of its first bad value. */
+export function readSearchParams<Schema extends z.ZodType>(
+  { request, context }: Args,
+  schema: Schema,
+): { ok: true; value: z.output<Schema> } | { ok: false; message: string } {
+  const result = schema.safeParse(searchParamsOf(request));
+  if (result.success) return { ok: true, value: result.data };
+  return { ok: false, message: translatorFor(context)(`errors:${result.error.issues[0]?.message ?? "badRequest"}`) };
+}
+
+/** Runs a read that may refuse its input (a forged cursor): the result, or the refusal's message. */
+export async function orBadRequestMessage<T>(
+  context: Readonly<RouterContextProvider>,
+  work: () => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; message: string }> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (error) {
+    if (isDomainError(error) && error.code === "BAD_REQUEST")
+      return { ok: false, message: domainErrorMessage(error, translatorFor(context)) };
+    throw error;
+  }
 }

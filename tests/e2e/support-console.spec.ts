@@ -129,7 +129,7 @@ test("the demo staff signs in with both factors, states a reason, reads Acme's l
   const banner = page.getByRole("region", { name: "Support access" });
   await expect(banner).toHaveAttribute("data-testid", "support-banner");
   await expect(banner).toContainText("Support access to Acme");
-  await expect(banner.locator("dt")).toHaveText(["Reason:", "Ticket:", "since"]);
+  await expect(banner.locator("dt")).toHaveText(["Reason:", "Ticket:", "Since:"]);
   await expect(banner.locator("dd")).toHaveText([reason, ticket, /\d{4}/]);
   await expect(banner.locator("time")).toHaveAttribute("datetime", /^\d{4}-\d{2}-\d{2}T/);
   // Changing the reason comes back to this page.
@@ -175,9 +175,9 @@ test("the demo staff signs in with both factors, states a reason, reads Acme's l
   const mine = table.getByRole("row").filter({ hasText: reason });
   await expect(mine.filter({ hasText: "Opened support access" })).toHaveCount(1);
   await expect(mine.filter({ hasText: "Viewed the audit log" }).first()).toBeVisible();
-  const opened = mine.filter({ hasText: "Opened an event" });
+  const opened = mine.filter({ hasText: "Viewed event details" });
   await expect(opened).toHaveCount(1);
-  await expect(opened.getByRole("link", { name: eventId })).toHaveAttribute(
+  await expect(opened.getByRole("link", { name: `Event ${eventId.slice(0, 8)}…` })).toHaveAttribute(
     "href",
     `/admin/organizations/${acmeId}/audit-log?event=${eventId}`,
   );
@@ -209,7 +209,7 @@ test("the support console speaks German: reason form, banner and support records
   await page.getByRole("link", { name: "Audit-Protokoll öffnen" }).click();
 
   await expect(page).toHaveURL(/\/access\?redirectTo=/);
-  await expect(page.getByRole("heading", { name: "Warum müssen Sie hineinsehen?" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Warum benötigen Sie Einblick?" })).toBeVisible();
   const reasonField = page.getByLabel("Grund", { exact: true });
   await expect(reasonField).toBeFocused();
   await reasonField.fill("Zu kurz");
@@ -224,7 +224,7 @@ test("the support console speaks German: reason form, banner and support records
   await expect(page).toHaveURL(/\/admin\/organizations\/[0-9a-f-]{36}\/audit-log$/);
   const banner = page.getByRole("region", { name: "Support-Zugriff" });
   await expect(banner).toContainText("Support-Zugriff auf Globex");
-  await expect(banner.locator("dt")).toHaveText(["Grund:", "Ticket:", "seit"]);
+  await expect(banner.locator("dt")).toHaveText(["Grund:", "Ticket:", "Seit:"]);
   await expect(banner.locator("dd")).toHaveText([reason, ticket, /\d{2}\.\d{2}\.\d{4}/]);
   await expect(banner.getByRole("link", { name: "Grund ändern" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Filter anwenden" })).toBeVisible();

@@ -56,7 +56,7 @@ describe("the support console without JavaScript", () => {
     const form = await get(access, `${cookies.staff}; lng=de`);
     expect(form.status).toBe(200);
     const formHtml = await form.text();
-    expect(formHtml).toContain("Warum müssen Sie hineinsehen?");
+    expect(formHtml).toContain("Warum benötigen Sie Einblick?");
     expect(formHtml).toMatch(/<textarea[^>]*name="reason"/);
 
     // A reason too short is refused in the form, translated; nothing is opened or recorded.
@@ -94,6 +94,8 @@ describe("the support console without JavaScript", () => {
     const recordsPage = await (await get(`/admin/support-records?organizationId=${ids.acme}`, cookies.staff)).text();
     expect(recordsPage).toContain(REASON);
     expect(recordsPage).toContain("Opened support access");
+    // The filters of a view by their labels, the action by its name.
+    expect(recordsPage).toContain("Action: Organization settings changed");
     const tenant = await get("/dashboard/organization-settings/audit-log", cookies.owner);
     expect(tenant.status).toBe(200);
     const tenantHtml = await tenant.text();
@@ -122,7 +124,10 @@ describe("the support console without JavaScript", () => {
     ] as const) {
       const response = await get(path, cookies.staff);
       expect(response.status, path).toBe(400);
-      expect(await response.text(), path).toContain(message);
+      const html = await response.text();
+      expect(html, path).toContain(message);
+      // Shown above the form, which is still there to correct the value.
+      expect(html, path).toMatch(/<form[^>]*method="get"/);
     }
     // Wildcards are text: "%" finds nothing rather than everything.
     expect(await (await get("/admin/organizations?q=%25", cookies.staff)).text()).toContain("No organization matches");

@@ -34,7 +34,7 @@ export function SupportBanner({ organization, grant }: { organization: { id: str
           </div>
         ) : null}
         <div className="flex gap-1.5">
-          <dt className="font-medium">{t("banner.since")}</dt>
+          <dt className="font-medium">{t("banner.since")}:</dt>
           <dd>
             <LocalTime iso={grant.openedAt} />
           </dd>

@@ -4,17 +4,28 @@ import { Link } from "react-router";
 import { useTranslation } from "~/i18n/use-translation";
 import { LocalTime } from "~/components/local-time";
 import type { SupportRecord } from "~/support/support.server";
+import { AUDIT_FILTER_NAMES, AUDIT_FILTERS, type AuditFilterName } from "~/audit/audit-query";
+import { useActionLabel } from "~/audit/audit-log-view";
 
+/** What a record says was viewed, as people read it: the list's filters by their labels (an
+ * action by its name), or the event; each linked to the same view. */
 function What({ record }: { record: SupportRecord }) {
-  const { t } = useTranslation("admin");
+  const { t } = useTranslation(["admin", "audit"]);
+  const actionLabel = useActionLabel();
   const organizationId = record.organization.id;
   if (record.action === "audit_log.listed" && organizationId) {
+    const filters = [...new URLSearchParams(record.subject ?? "")]
+      .filter(([name]) => isAuditFilterName(name))
+      .map(
+        ([name, value]) =>
+          `${t(`audit:${AUDIT_FILTERS[name as AuditFilterName].label}`)}: ${name === "action" ? actionLabel(value) : value}`,
+      );
     return (
       <Link
         to={`/admin/organizations/${organizationId}/audit-log${record.subject ? `?${record.subject}` : ""}`}
-        className="break-words text-brand-600 hover:text-brand-700"
+        className="[overflow-wrap:anywhere] text-brand-600 hover:text-brand-700"
       >
-        {record.subject ?? t("records.allEvents")}
+        {filters.length ? filters.join(" · ") : t("records.allEvents")}
       </Link>
     );
   }
@@ -22,14 +33,17 @@ function What({ record }: { record: SupportRecord }) {
     return (
       <Link
         to={`/admin/organizations/${organizationId}/audit-log?event=${record.subject}`}
-        className="font-mono text-xs break-all text-brand-600 hover:text-brand-700"
+        title={record.subject}
+        className="text-brand-600 hover:text-brand-700"
       >
-        {record.subject}
+        {t("records.event", { id: record.subject.slice(0, 8) })}
       </Link>
     );
   }
   return <span className="text-slate-400">—</span>;
 }
+
+const isAuditFilterName = (name: string): name is AuditFilterName => (AUDIT_FILTER_NAMES as string[]).includes(name);
 
 function Admin({ record }: { record: SupportRecord }) {
   const { t } = useTranslation("admin");

@@ -53,13 +53,13 @@ export default {
     canceled: "Gekündigt",
   },
   access: {
-    title: "Warum müssen Sie hineinsehen?",
+    title: "Warum benötigen Sie Einblick?",
     intro:
       "Der Support-Zugriff auf das Audit-Protokoll von {{organization}} wird festgehalten: wer wann was angesehen hat und warum. Im Audit-Protokoll der Organisation selbst erscheint er nicht.",
     reason: "Grund",
     reasonHint: "Mindestens 10 Zeichen; was eine Kollegin, die das Protokoll später liest, wissen muss.",
     ticket: "Ticket (optional)",
-    ticketHint: "Das Support-Ticket oder der Fall, um den es geht, z. B. ZD-4711.",
+    ticketHint: "Das Support-Ticket oder der Fall, um den es geht, z. B. ZD‑4711.",
     submit: "Audit-Protokoll öffnen",
     cancel: "Abbrechen",
     lastReason: "Ihr letzter Grund für diese Organisation ist eingetragen. Ändern Sie ihn, wenn es um etwas anderes geht.",
@@ -69,7 +69,7 @@ export default {
     text: "Support-Zugriff auf {{organization}}",
     reason: "Grund",
     ticket: "Ticket",
-    since: "seit",
+    since: "Seit",
     change: "Grund ändern",
   },
   records: {
@@ -93,6 +93,7 @@ export default {
     empty: "Keine Einträge gefunden.",
     deletedAdmin: "Gelöschter Benutzer",
     deletedOrganization: "Gelöschte Organisation",
+    event: "Ereignis {{id}}…",
     allEvents: "Alle Ereignisse",
     more: "Ältere Einträge",
     first: "Zurück zu den neuesten",
@@ -100,7 +101,7 @@ export default {
       "access.opened": "Support-Zugriff geöffnet",
       "audit_log.listed": "Audit-Protokoll angesehen",
       "audit_log.actors_listed": "Akteursliste gelesen",
-      "audit_event.viewed": "Ereignis geöffnet",
+      "audit_event.viewed": "Ereignisdetails angesehen",
     },
   },
 } satisfies typeof en;
