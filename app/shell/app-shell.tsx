@@ -285,6 +285,13 @@ export function AppShell({ loaderData }: { loaderData: AppShellData }) {
   useClosingMenus();
   return (
     <div className="min-h-full">
+      {/* Keyboard users reach the page's content without tabbing through the header and navigation. */}
+      <a
+        href="#content"
+        className="sr-only rounded-md bg-white px-3 py-2 text-sm font-semibold text-brand-700 shadow ring-2 ring-brand-600 focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50"
+      >
+        {t("nav.skipToContent")}
+      </a>
       <header className="sticky top-0 z-20 border-b border-slate-200 bg-white">
         <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4 sm:px-6 lg:px-8">
           <div className="flex min-w-0 items-center gap-2">
@@ -325,7 +332,7 @@ export function AppShell({ loaderData }: { loaderData: AppShellData }) {
             </nav>
           </div>
         </aside>
-        <main className="min-w-0 flex-1 pb-10">
+        <main id="content" tabIndex={-1} className="min-w-0 flex-1 pb-10 focus:outline-none">
           <Outlet />
         </main>
       </div>

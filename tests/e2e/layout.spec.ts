@@ -53,3 +53,16 @@ test("keyboard users see where the focus is", async ({ page }) => {
   const outline = await focused.evaluate((element) => getComputedStyle(element).outlineStyle);
   expect(outline).not.toBe("none");
 });
+
+test("keyboard users skip the header and navigation to the page's content", async ({ page }) => {
+  await signIn(page, demo.acmeOwner);
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("main#content")).toBeFocused();
+  // The next Tab lands in the page's content, not back in the header.
+  await page.keyboard.press("Tab");
+  expect(await page.evaluate(() => document.activeElement?.closest("main")?.id)).toBe("content");
+});

@@ -11,6 +11,7 @@ export default {
     auditLog: "Audit-Protokoll",
     account: "Konto",
     security: "Sicherheit",
+    skipToContent: "Zum Inhalt springen",
     mainNavigation: "Hauptnavigation",
     openMenu: "Menü öffnen",
     closeMenu: "Menü schließen",

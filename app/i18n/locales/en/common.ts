@@ -9,6 +9,7 @@ export default {
     auditLog: "Audit log",
     account: "Account",
     security: "Security",
+    skipToContent: "Skip to content",
     mainNavigation: "Main navigation",
     openMenu: "Open menu",
     closeMenu: "Close menu",
