@@ -56,7 +56,7 @@ export default function SupportRecords({ loaderData }: Route.ComponentProps) {
         ) : null}
         <Form
           method="get"
-          className="grid gap-4 sm:grid-cols-2 xl:grid-cols-[minmax(0,1fr)_minmax(0,1.8fr)_minmax(0,1fr)_minmax(0,1fr)_auto] xl:items-end"
+          className="grid gap-4 sm:grid-cols-2 xl:grid-cols-[minmax(0,1fr)_minmax(0,1.5fr)_minmax(10rem,1fr)_minmax(10rem,1fr)_auto] xl:items-end"
         >
           <label className="block min-w-0 space-y-1.5 text-sm font-medium text-slate-800">
             <span>{t("records.admin")}</span>

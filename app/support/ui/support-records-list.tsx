@@ -23,7 +23,7 @@ function What({ record }: { record: SupportRecord }) {
     return (
       <Link
         to={`/admin/organizations/${organizationId}/audit-log${record.subject ? `?${record.subject}` : ""}`}
-        className="[overflow-wrap:anywhere] text-brand-600 hover:text-brand-700"
+        className="break-words text-brand-600 hover:text-brand-700"
       >
         {filters.length ? filters.join(" · ") : t("records.allEvents")}
       </Link>
