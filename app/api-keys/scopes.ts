@@ -3,7 +3,7 @@
 // translation keys under `errors:`.
 import { z } from "zod";
 import { API_KEY_SCOPES, type ApiKeyScope } from "~/access/api-key-scopes";
-import { isDateInRange, parseCalendarDay } from "~/lib/dates";
+import { endOfDay, isDateInRange, parseCalendarDay } from "~/lib/dates";
 import { storedText } from "~/lib/text";
 
 /** Unrevoked keys (expired ones included) an organization may hold (docs/product-rules.md, Limits). */
@@ -43,8 +43,6 @@ const apiKeyExpiresAtSchema = z.iso
   .transform((value) => new Date(value))
   .refine(isDateInRange, "apiKey.invalidExpiry");
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /** Page: a calendar date (YYYY-MM-DD, UTC); the key works until the end of that day. */
 const apiKeyExpiresOnSchema = z.string().transform((value, ctx) => {
   const day = parseCalendarDay(value);
@@ -52,7 +50,7 @@ const apiKeyExpiresOnSchema = z.string().transform((value, ctx) => {
     ctx.addIssue({ code: "custom", message: "apiKey.invalidExpiry" });
     return z.NEVER;
   }
-  return new Date(day.date.getTime() + DAY_MS - 1);
+  return new Date(endOfDay(value).getTime() - 1);
 });
 
 export const issueKeyRpcInputSchema = z

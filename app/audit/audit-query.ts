@@ -5,7 +5,7 @@
 // filter is one entry here plus its label (and its condition in app/audit/query.server.ts).
 // Bad values are a clear 400, never a 500. Client-safe.
 import { z } from "zod";
-import { parseCalendarDay } from "~/lib/dates";
+import { endOfDay, parseCalendarDay, startOfDay } from "~/lib/dates";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
 
@@ -69,8 +69,6 @@ const filterFields = Object.fromEntries(AUDIT_FILTER_NAMES.map((name) => [name, 
   [K in AuditFilterName]: ReturnType<typeof optional<(typeof AUDIT_FILTERS)[K]["schema"]>>;
 };
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /** The parsed query: the filters as the URL shows them, the instants they mean, the position. */
 export interface AuditQuery {
   filters: AuditFilters;
@@ -90,8 +88,8 @@ function toAuditQuery(q: CoreQuery): AuditQuery {
   for (const name of AUDIT_FILTER_NAMES) if (q[name] !== undefined) filters[name] = q[name];
   return {
     filters,
-    ...(q.from ? { createdFrom: new Date(`${q.from}T00:00:00.000Z`) } : {}),
-    ...(q.to ? { createdBefore: new Date(Date.parse(`${q.to}T00:00:00.000Z`) + DAY_MS) } : {}),
+    ...(q.from ? { createdFrom: startOfDay(q.from) } : {}),
+    ...(q.to ? { createdBefore: endOfDay(q.to) } : {}),
     ...(q.cursor ? { cursor: q.cursor } : {}),
   };
 }

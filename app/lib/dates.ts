@@ -12,6 +12,14 @@ export function isDateInRange(date: Date): boolean {
   return !Number.isNaN(time) && time >= MIN_DATE.getTime() && time <= MAX_DATE.getTime();
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The first instant of a calendar day "YYYY-MM-DD" (UTC): where a "from" filter starts. */
+export const startOfDay = (day: string) => new Date(`${day}T00:00:00.000Z`);
+
+/** The first instant after a calendar day (UTC): where a "to" filter, inclusive, stops. */
+export const endOfDay = (day: string) => new Date(startOfDay(day).getTime() + DAY_MS);
+
 /** The UTC calendar day of an instant, "YYYY-MM-DD". */
 export const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
@@ -23,7 +31,7 @@ const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
  */
 export function parseCalendarDay(value: string): { ok: true; date: Date } | { ok: false; reason: "format" | "range" } {
   if (!DAY_PATTERN.test(value)) return { ok: false, reason: "format" };
-  const date = new Date(`${value}T00:00:00.000Z`);
+  const date = startOfDay(value);
   // Date rolls 2027-02-31 over into March; a real day reads back unchanged.
   if (Number.isNaN(date.getTime()) || isoDay(date) !== value) {
     const year = Number(value.slice(0, 4));

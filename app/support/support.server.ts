@@ -9,7 +9,7 @@ import { filtersToSearchParams, type AuditQuery } from "~/audit/audit-query";
 import { getAuditEvent, listAuditActors, listAuditEvents, loadAuditPage } from "~/audit/query.server";
 import { isVanishedReference, prisma } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
-import { isDateInRange } from "~/lib/dates";
+import { endOfDay, isDateInRange, startOfDay } from "~/lib/dates";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
 import { decodeKeysetCursor, encodeKeysetCursor } from "~/lib/keyset-cursor.server";
@@ -132,8 +132,6 @@ export interface SupportRecord {
   subject: string | null;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /** The console's records, newest first, filtered by admin, organization and UTC days (inclusive).
  * Names come from current records: a deleted admin or organization keeps its id, without a name. */
 export async function listSupportRecords(
@@ -146,8 +144,8 @@ export async function listSupportRecords(
   const conditions: Prisma.Sql[] = [Prisma.sql`TRUE`];
   if (filters.adminId) conditions.push(Prisma.sql`s.admin_user_id = ${filters.adminId}::uuid`);
   if (filters.organizationId) conditions.push(Prisma.sql`s.organization_id = ${filters.organizationId}::uuid`);
-  if (filters.from) conditions.push(Prisma.sql`s.created_at >= ${new Date(`${filters.from}T00:00:00.000Z`)}`);
-  if (filters.to) conditions.push(Prisma.sql`s.created_at < ${new Date(Date.parse(`${filters.to}T00:00:00.000Z`) + DAY_MS)}`);
+  if (filters.from) conditions.push(Prisma.sql`s.created_at >= ${startOfDay(filters.from)}`);
+  if (filters.to) conditions.push(Prisma.sql`s.created_at < ${endOfDay(filters.to)}`);
   if (position) conditions.push(Prisma.sql`(s.created_at, s.id) < (${new Date(position[0]!)}, ${position[1]!}::uuid)`);
   const rows = await prisma.$queryRaw<
     {
