@@ -4,6 +4,7 @@
 // it is the user actor of the key's api_key.revoked event (recorded in the same transaction as
 // the revocation), and the name is that user's current one, read with the page in one statement.
 import { queryPrepared, uuidOrNull } from "~/db.server";
+import { splitPage } from "~/lib/keyset-cursor.server";
 import { Prisma } from "~/generated/prisma/client";
 import type { KeyManager } from "./api-keys.server";
 import { encodeRevokedCursor, type RevokedCursor } from "./revoked-cursor";
@@ -88,8 +89,7 @@ export async function listRevokedKeys(access: KeyManager, cursor?: RevokedCursor
         AND id = ${Prisma.raw(uuidOrNull("e.actor_id"))}
     ) u ON true
     ORDER BY k.revoked_at DESC, k.id DESC`);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
+  const { page, lastBeforeMore: last } = splitPage(rows, limit);
   return {
     keys: page.map((row) => ({
       id: row.id,
@@ -98,6 +98,6 @@ export async function listRevokedKeys(access: KeyManager, cursor?: RevokedCursor
       revokedAt: row.revokedAt.toISOString(),
       revokedBy: revoker(row),
     })),
-    nextCursor: rows.length > limit && last ? encodeRevokedCursor({ revokedAt: last.revokedAt, id: last.id }) : null,
+    nextCursor: last ? encodeRevokedCursor({ revokedAt: last.revokedAt, id: last.id }) : null,
   };
 }

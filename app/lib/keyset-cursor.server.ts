@@ -1,5 +1,6 @@
-// Where the next page of an admin list starts: the sort key of the last row shown, as opaque
-// base64url text. Not signed: these lists are read by platform admins only and are not scoped to
+// Keyset paging's two small parts: a page read with one row more than it shows (splitPage, for
+// every such list), and, for the admin lists, where the next page starts: the sort key of the last
+// row shown, as opaque base64url text. Not signed: these lists are read by platform admins only and are not scoped to
 // a tenant, so an edited cursor can only start the same admin's list somewhere else. Anything
 // that is not what we make decodes to null, which callers answer with a 400.
 import { hasLoneSurrogate } from "./text";
@@ -25,4 +26,13 @@ export function decodeKeysetCursor(cursor: string, length: number): string[] | n
   } catch {
     return null;
   }
+}
+
+/**
+ * A page read with one row more than it shows (LIMIT size + 1): the rows to show, and the last of
+ * them when more follow (the row the next page's cursor is made from), else null.
+ */
+export function splitPage<T>(rows: readonly T[], size: number): { page: T[]; lastBeforeMore: T | null } {
+  const page = rows.slice(0, size);
+  return { page, lastBeforeMore: rows.length > size ? (page.at(-1) ?? null) : null };
 }

@@ -5,7 +5,7 @@ import { prisma } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
-import { decodeKeysetCursor, encodeKeysetCursor } from "~/lib/keyset-cursor.server";
+import { decodeKeysetCursor, encodeKeysetCursor, splitPage } from "~/lib/keyset-cursor.server";
 
 export const ORGANIZATION_SEARCH_PAGE_SIZE = 25;
 
@@ -50,11 +50,10 @@ export async function searchOrganizations(
        ORDER BY o.name, o.id
        LIMIT ${ORGANIZATION_SEARCH_PAGE_SIZE + 1}`,
   );
-  const shown = rows.slice(0, ORGANIZATION_SEARCH_PAGE_SIZE);
-  const last = shown.at(-1);
+  const { page, lastBeforeMore: last } = splitPage(rows, ORGANIZATION_SEARCH_PAGE_SIZE);
   return {
-    organizations: shown.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
-    nextCursor: rows.length > ORGANIZATION_SEARCH_PAGE_SIZE && last ? encodeKeysetCursor([last.name, last.id]) : null,
+    organizations: page.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
+    nextCursor: last ? encodeKeysetCursor([last.name, last.id]) : null,
   };
 }
 

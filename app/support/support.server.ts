@@ -12,7 +12,7 @@ import { Prisma } from "~/generated/prisma/client";
 import { endOfDay, isDateInRange, startOfDay } from "~/lib/dates";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
-import { decodeKeysetCursor, encodeKeysetCursor } from "~/lib/keyset-cursor.server";
+import { decodeKeysetCursor, encodeKeysetCursor, splitPage } from "~/lib/keyset-cursor.server";
 import type { SupportAccessInput, SupportActionName, SupportLogFilters } from "./schemas";
 
 interface Viewed {
@@ -171,11 +171,9 @@ export async function listSupportRecords(
      WHERE ${Prisma.join(conditions, " AND ")}
      ORDER BY s.created_at DESC, s.id DESC
      LIMIT ${SUPPORT_LOG_PAGE_SIZE + 1}`);
-  const more = rows.length > SUPPORT_LOG_PAGE_SIZE;
-  const shown = rows.slice(0, SUPPORT_LOG_PAGE_SIZE);
-  const last = shown.at(-1);
+  const { page, lastBeforeMore: last } = splitPage(rows, SUPPORT_LOG_PAGE_SIZE);
   return {
-    records: shown.map((r) => ({
+    records: page.map((r) => ({
       id: r.id,
       createdAt: r.createdAt.toISOString(),
       action: r.action,
@@ -185,7 +183,7 @@ export async function listSupportRecords(
       ticket: r.ticket,
       subject: r.subject,
     })),
-    nextCursor: more && last ? encodeKeysetCursor([last.createdAt.toISOString(), last.id]) : null,
+    nextCursor: last ? encodeKeysetCursor([last.createdAt.toISOString(), last.id]) : null,
   };
 }
 
