@@ -20,18 +20,15 @@ interface Viewed {
   subject: string | null;
 }
 
+/** One support record: who did what in which organization, under which reason. */
+function recordRow(adminUserId: string, organizationId: string, why: { reason: string; ticket: string | null }, viewed: Viewed) {
+  return { id: uuidv7(), adminUserId, organizationId, reason: why.reason, ticket: why.ticket, ...viewed };
+}
+
 /** Writes the records of what `access` just read, with the reason in force. */
 async function record(access: SupportAccess, viewed: Viewed[]) {
   await prisma.supportAction.createMany({
-    data: viewed.map(({ action, subject }) => ({
-      id: uuidv7(),
-      adminUserId: access.user.id,
-      organizationId: access.organization.id,
-      action,
-      reason: access.grant.reason,
-      ticket: access.grant.ticket,
-      subject,
-    })),
+    data: viewed.map((v) => recordRow(access.user.id, access.organization.id, access.grant, v)),
   });
 }
 
@@ -58,14 +55,7 @@ export async function beginSupportAccess(target: SupportTarget, input: SupportAc
         select: { sessionId: true },
       });
       await tx.supportAction.create({
-        data: {
-          id: uuidv7(),
-          adminUserId: admin.user.id,
-          organizationId: organization.id,
-          action: "access.opened",
-          reason: input.reason,
-          ticket,
-        },
+        data: recordRow(admin.user.id, organization.id, { reason: input.reason, ticket }, { action: "access.opened", subject: null }),
         select: { id: true },
       });
     }),
