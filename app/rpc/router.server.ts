@@ -37,12 +37,9 @@ import {
 } from "~/organizations/schemas";
 import { beginSupportAccess, supportAuditActors, supportAuditDetail, supportAuditList } from "~/support/support.server";
 import { beginSupportAccessInputSchema } from "~/support/schemas";
-import { isFullyAuthenticated } from "~/auth/session.server";
 import { changePassword, listSessions, revokeSession } from "~/auth/account.server";
 import { changePasswordSchema, sessionIdSchema } from "~/auth/schemas";
-import { DomainError } from "~/lib/domain-error";
-import { isCrossSiteRequest } from "~/web/cross-site.server";
-import { base, sessionProcedure } from "./base.server";
+import { base, platformAdminProcedure, sessionProcedure } from "./base.server";
 
 type Caller = Parameters<typeof authorizeOrganization>[0];
 const memberManager = (auth: Caller, organizationId: string) => authorizeOrganization(auth, organizationId, "member:manage");
@@ -172,13 +169,9 @@ const auditLog = {
  * input is read. Then a fresh session and two-factor; the audit reads also need the support
  * access this session opened with a reason, and are recorded in the console's own records.
  */
-const supportProcedure = base.use(async ({ context, next }) => {
-  const auth = await context.loadAuth();
-  if (!auth?.user.isPlatformAdmin) throw new DomainError("NOT_FOUND", "notFound");
-  if (isCrossSiteRequest(context.headers, context.appOrigin)) throw new DomainError("FORBIDDEN", "crossSite");
-  if (!isFullyAuthenticated(auth)) throw new DomainError("UNAUTHORIZED", "unauthenticated");
-  return next({ context: { admin: authorizePlatformAdmin(auth, { fresh: true }) } });
-});
+const supportProcedure = platformAdminProcedure.use(({ context, next }) =>
+  next({ context: { admin: authorizePlatformAdmin(context.auth, { fresh: true }) } }),
+);
 
 const support = {
   beginAccess: supportProcedure.input(beginSupportAccessInputSchema).handler(async ({ context, input: { organizationId, ...reason } }) => {
