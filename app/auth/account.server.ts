@@ -6,6 +6,9 @@ import { consume, reset } from "~/lib/rate-limit.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import type { Auth } from "./session.server";
 
+/** The account's sessions but this one. */
+const otherSessionsOf = (auth: Auth) => ({ userId: auth.user.id, id: { not: auth.session.id } });
+
 /**
  * The current password proves it is them (a session left open on someone else's screen must not
  * be enough); the new one replaces it and every other session of the account ends, so whoever
@@ -20,7 +23,7 @@ export async function changePassword(auth: Auth, input: { currentPassword: strin
   const newHash = await hashPassword(input.newPassword);
   const [, signedOut] = await prisma.$transaction([
     prisma.user.update({ where: { id: auth.user.id }, data: { passwordHash: newHash }, select: { id: true } }),
-    prisma.session.deleteMany({ where: { userId: auth.user.id, id: { not: auth.session.id } } }),
+    prisma.session.deleteMany({ where: otherSessionsOf(auth) }),
   ]);
   await reset("auth.password.user", auth.user.id);
   return signedOut.count;
@@ -63,6 +66,6 @@ export async function revokeSession(auth: Auth, sessionId: string): Promise<void
 
 /** Ends every session of the account but this one; returns how many. */
 export async function revokeOtherSessions(auth: Auth): Promise<number> {
-  const { count } = await prisma.session.deleteMany({ where: { userId: auth.user.id, id: { not: auth.session.id } } });
+  const { count } = await prisma.session.deleteMany({ where: otherSessionsOf(auth) });
   return count;
 }

@@ -13,6 +13,7 @@ import { getInstance } from "~/i18n/i18next.server";
 import { useTranslation } from "~/i18n/use-translation";
 import { parseForm, withFormErrors } from "~/web/forms.server";
 import { requireUser } from "~/web/guards.server";
+import { badRequest } from "~/web/http-errors.server";
 import { isDomainError } from "~/lib/domain-error";
 
 export function meta({ loaderData }: Route.MetaArgs) {
@@ -35,21 +36,18 @@ const sessionActions = z.discriminatedUnion("intent", [
 
 export async function action(args: Route.ActionArgs) {
   const auth = requireUser(args);
-  const form = await args.request
-    .clone()
-    .formData()
-    .catch(() => new FormData());
-  if (form.get("intent") === "password") {
+  // One read of the body; the password schema's result is used only by the password form.
+  const { formData, submission } = await parseForm(args.request, changePasswordFormSchema);
+  if (formData.get("intent") === "password") {
     const hideFields = ["currentPassword", "newPassword", "confirmPassword"];
-    const { submission } = await parseForm(args.request, changePasswordFormSchema);
     if (submission.status !== "success")
       return data<AccountActionData>({ intent: "password", reply: submission.reply({ hideFields }) }, { status: 400 });
     const result = await withFormErrors(args.context, submission, () => changePassword(auth, submission.value), { hideFields });
     if (!result.ok) return data<AccountActionData>({ intent: "password", reply: result.reply }, result.init);
     return data<AccountActionData>({ intent: "password", reply: submission.reply({ resetForm: true }), signedOut: result.value });
   }
-  const parsed = sessionActions.safeParse(Object.fromEntries(form));
-  if (!parsed.success) throw data({ code: "BAD_REQUEST", message: getInstance(args.context).t("errors:badRequest") }, { status: 400 });
+  const parsed = sessionActions.safeParse(Object.fromEntries(formData));
+  if (!parsed.success) throw badRequest(args.context);
   const value = parsed.data;
   if (value.intent === "revoke") {
     // Already ended (a second click, another tab) is what was asked for; another account's session
