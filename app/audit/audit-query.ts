@@ -8,10 +8,7 @@ import { z } from "zod";
 import { endOfDay, parseCalendarDay, startOfDay } from "~/lib/dates";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
-
-/** Empty or blank means "not given"; anything else is trimmed. */
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((v) => (typeof v === "string" ? (v.trim() === "" ? undefined : v.trim()) : v), schema.optional());
+import { optionalInput } from "~/lib/text";
 
 /** A calendar day within the accepted range (app/lib/dates.ts); kept as the string the URL shows. */
 const day = z.string().superRefine((value, ctx) => {
@@ -55,7 +52,7 @@ export const AUDIT_FILTER_NAMES = Object.keys(AUDIT_FILTERS) as AuditFilterName[
 export type AuditFilters = Partial<Record<AuditFilterName, string>>;
 
 /** A cursor as it arrives: opaque, signed by the server (app/audit/cursor.server.ts checks it). */
-const cursorField = optional(
+const cursorField = optionalInput(
   z
     .string()
     .max(200, "auditLog.badCursor")
@@ -65,8 +62,8 @@ const cursorField = optional(
 /** An event id must look like one: "" or "   " must never mean "any event". */
 export const auditEventIdSchema = z.string().refine(isUuid, "auditLog.badEvent");
 
-const filterFields = Object.fromEntries(AUDIT_FILTER_NAMES.map((name) => [name, optional(AUDIT_FILTERS[name].schema)])) as {
-  [K in AuditFilterName]: ReturnType<typeof optional<(typeof AUDIT_FILTERS)[K]["schema"]>>;
+const filterFields = Object.fromEntries(AUDIT_FILTER_NAMES.map((name) => [name, optionalInput(AUDIT_FILTERS[name].schema)])) as {
+  [K in AuditFilterName]: ReturnType<typeof optionalInput<(typeof AUDIT_FILTERS)[K]["schema"]>>;
 };
 
 /** The parsed query: the filters as the URL shows them, the instants they mean, the position. */
@@ -96,7 +93,7 @@ function toAuditQuery(q: CoreQuery): AuditQuery {
 
 /** The page's search params, plus `event` (the open detail). */
 const auditPageQuerySchema = coreQuery
-  .extend({ event: optional(auditEventIdSchema) })
+  .extend({ event: optionalInput(auditEventIdSchema) })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ["to"], message: "auditLog.badRange" })
   .transform(({ event, ...q }) => ({ ...toAuditQuery(q), event }));
 

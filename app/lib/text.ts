@@ -42,6 +42,11 @@ function unstorableTextReason(value: string): string | null {
   return null;
 }
 
+/** An optional query or form value: empty or blank means "not given"; anything else is trimmed
+ * before `schema` sees it. */
+export const optionalInput = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === "string" ? (v.trim() === "" ? undefined : v.trim()) : v), schema.optional());
+
 /**
  * A trimmed, single-line string that PostgreSQL can store and a person can read, in Unicode
  * normalization form C (so "é" typed two ways is one name). Never empty ("field.required"); a

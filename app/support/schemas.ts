@@ -3,17 +3,14 @@
 // translation keys under `errors:`. Client-safe.
 import { z } from "zod";
 import { parseCalendarDay } from "~/lib/dates";
-import { isStorableText, storedText } from "~/lib/text";
+import { isStorableText, optionalInput, storedText } from "~/lib/text";
 import { isUuid } from "~/lib/ids";
 
 /** Why the admin needs to look (required): long enough to mean something to a later reader. */
 export const supportReasonSchema = storedText({ min: 10, max: 500 });
 
 /** A ticket reference from whatever tracker support uses ("ZD-4711", "#123"): optional, short. */
-export const supportTicketSchema = z.preprocess(
-  (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
-  storedText({ max: 100 }).optional(),
-);
+export const supportTicketSchema = optionalInput(storedText({ max: 100 }));
 
 export const beginSupportAccessSchema = z.object({ reason: supportReasonSchema, ticket: supportTicketSchema }).strict();
 export type SupportAccessInput = z.output<typeof beginSupportAccessSchema>;
@@ -25,32 +22,29 @@ export const beginSupportAccessInputSchema = beginSupportAccessSchema.extend({ o
 export const SUPPORT_ACTIONS = ["access.opened", "audit_log.listed", "audit_log.actors_listed", "audit_event.viewed"] as const;
 export type SupportActionName = (typeof SUPPORT_ACTIONS)[number];
 
-const blankIsAbsent = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v);
 const day = z.string().refine((value) => parseCalendarDay(value).ok, "supportLog.badDate");
 
 /** The records page's filters (search params): admin, organization, UTC days inclusive. */
 export const supportLogFiltersSchema = z
   .object({
-    adminId: z.preprocess(blankIsAbsent, z.string().refine(isUuid, "supportLog.badFilter").optional()),
-    organizationId: z.preprocess(blankIsAbsent, z.string().refine(isUuid, "supportLog.badFilter").optional()),
-    from: z.preprocess(blankIsAbsent, day.optional()),
-    to: z.preprocess(blankIsAbsent, day.optional()),
-    cursor: z.preprocess(blankIsAbsent, z.string().max(400, "supportLog.badCursor").optional()),
+    adminId: optionalInput(z.string().refine(isUuid, "supportLog.badFilter")),
+    organizationId: optionalInput(z.string().refine(isUuid, "supportLog.badFilter")),
+    from: optionalInput(day),
+    to: optionalInput(day),
+    cursor: optionalInput(z.string().max(400, "supportLog.badCursor")),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ["to"], message: "supportLog.badRange" });
 export type SupportLogFilters = z.output<typeof supportLogFiltersSchema>;
 
 /** The organization search (name, slug or id). */
 export const organizationSearchSchema = z.object({
-  q: z.preprocess(
-    (v) => (typeof v === "string" ? v.trim() : v),
+  q: optionalInput(
     z
       .string()
       // Characters, not UTF-16 units, as everywhere else.
       .refine((v) => [...v].length <= 100, "organizationSearch.tooLong")
       // PostgreSQL refuses NUL in text, and a lone surrogate cannot be sent as UTF-8.
-      .refine(isStorableText, "organizationSearch.badText")
-      .optional(),
+      .refine(isStorableText, "organizationSearch.badText"),
   ),
-  cursor: z.preprocess(blankIsAbsent, z.string().max(400, "organizationSearch.badCursor").optional()),
+  cursor: optionalInput(z.string().max(400, "organizationSearch.badCursor")),
 });
