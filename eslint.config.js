@@ -21,6 +21,7 @@ const LAYERS = {
   organizations: { files: ["app/organizations/**"], specifiers: ["~/organizations/*"] },
   "api-keys": { files: ["app/api-keys/**"], specifiers: ["~/api-keys/*"] },
   support: { files: ["app/support/**"], specifiers: ["~/support/*"] },
+  accounts: { files: ["app/accounts/**"], specifiers: ["~/accounts/*"] },
   web: { files: ["app/web/**"], specifiers: ["~/web/*"] },
   shell: { files: ["app/shell/**"], specifiers: ["~/shell/*"] },
   rpc: { files: ["app/rpc/**"], specifiers: ["~/rpc/*"] },
@@ -30,7 +31,7 @@ const LAYERS = {
   entry: { files: ["app/entry.server.tsx"], specifiers: ["~/entry.server"] },
 };
 
-const domain = ["auth", "billing", "access", "audit", "organizations", "api-keys", "support"];
+const domain = ["auth", "billing", "access", "audit", "organizations", "api-keys", "support", "accounts"];
 
 /** What each layer may import besides itself (docs/architecture.md). */
 const MAY_IMPORT = {
@@ -48,6 +49,8 @@ const MAY_IMPORT = {
   "api-keys": ["access", "audit", "auth", "components", "i18n", "lib", "platform"],
   // The support console: the audit log's reads, under a platform admin's access, recorded.
   support: ["access", "audit", "auth", "components", "i18n", "lib", "platform"],
+  // An account's life across organizations: the reset mail, and deletion (owners promoted, recorded).
+  accounts: ["access", "audit", "auth", "organizations", "components", "i18n", "jobs", "mail", "lib", "platform"],
   web: [...domain, "i18n", "lib", "platform"],
   shell: [...domain, "components", "i18n", "lib"],
   rpc: [...domain, "web", "i18n", "lib", "platform"],
@@ -56,7 +59,7 @@ const MAY_IMPORT = {
   client: ["rpc", "lib"],
   routes: [...domain, "web", "shell", "components", "client", "i18n", "lib"],
   // The entry also starts the background worker with the domains' tasks.
-  entry: ["edge", "web", "components", "i18n", "jobs", "mail", "organizations", "lib", "platform"],
+  entry: ["edge", "web", "components", "i18n", "jobs", "mail", "organizations", "accounts", "lib", "platform"],
 };
 
 const noParentImports = { group: ["../*", "../**"], message: "Import through the ~/ alias, so the layer rules can see the edge." };

@@ -16,11 +16,12 @@ import { startWorker } from "~/jobs/queue.server";
 import { logRequestError, logger } from "~/lib/logger.server";
 import { mailOutboxDir } from "~/mail/mailer.server";
 import { organizationTasks } from "~/organizations/tasks.server";
+import { accountTasks } from "~/accounts/tasks.server";
 
 /** What the servers in server/ take from the bundle (app/edge/server-hooks.ts). */
 export const serverHooks: ServerHooks = {
   createRequestEdge,
-  startWorker: () => startWorker(organizationTasks, logger),
+  startWorker: () => startWorker({ ...organizationTasks, ...accountTasks }, logger),
   mailOutboxDir,
   disconnectDb,
   logger,

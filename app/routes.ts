@@ -6,6 +6,8 @@ export default [
   route("login/two-factor", "routes/login.two-factor.tsx"),
   route("signup", "routes/signup.tsx"),
   route("logout", "routes/logout.tsx"),
+  route("forgot-password", "routes/forgot-password.tsx"),
+  route("reset-password", "routes/reset-password.tsx"),
   route("invitations/accept", "routes/invitations.accept.tsx"),
   // Logos: uploaded (POST, organization:update) and served (GET, members) by the app itself.
   route("api/organizations/:organizationId/logos", "routes/api.organizations.$organizationId.logos.ts"),

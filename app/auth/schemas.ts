@@ -1,6 +1,6 @@
 // Form and procedure schemas for accounts. Messages are translation keys under `errors:`.
 import { z } from "zod";
-import { asciiLowerCase, storedText } from "~/lib/text";
+import { asciiLowerCase, optionalInput, storedText } from "~/lib/text";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password-rules";
 
 export const emailSchema = storedText({ max: 254 })
@@ -57,3 +57,28 @@ export const changePasswordFormSchema = z
 
 /** A session id as the session list shows it (the hex SHA-256 of its token); anything else is a 400. */
 export const sessionIdSchema = z.string().regex(/^[0-9a-f]{64}$/, "account.badSessionId");
+
+/** account.delete's input (and the account page's form): the password, the second factor when
+ * enrolled (blank means none), and the account's address typed to confirm. */
+export const deleteAccountSchema = z
+  .object({
+    password: givenPasswordSchema,
+    code: optionalInput(z.string().max(64, "field.totpCode")),
+    confirm: z.string({ error: "field.required" }).trim().min(1, "field.required").max(254, "account.confirmEmailMismatch"),
+  })
+  .strict();
+
+/** The account page's deletion form: the same fields, sent with intent=delete. */
+export const deleteAccountFormSchema = deleteAccountSchema.extend({ intent: z.literal("delete") });
+
+/** "Forgot password": the address to send the link to. */
+export const forgotPasswordSchema = z.object({ email: emailSchema });
+
+/** The reset page's form: the link's token and the new password, typed twice. */
+export const resetPasswordFormSchema = z
+  .object({
+    token: z.string({ error: "passwordReset.invalidLink" }).max(200, "passwordReset.invalidLink"),
+    newPassword: newPasswordSchema,
+    confirmPassword: givenPasswordSchema,
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, { path: ["confirmPassword"], message: "field.passwordsDiffer" });

@@ -138,13 +138,19 @@ async function useRecoveryCode(userId: string, code: string): Promise<boolean> {
   return used.count === 1;
 }
 
+/** Checks a TOTP code or uses up an unused recovery code of an enrolled account (limited per
+ * user like every second-factor attempt); a wrong one is a 400. */
+export async function checkSecondFactor(userId: string, code: string, now = Date.now()): Promise<void> {
+  await consume("auth.twofactor.user", userId);
+  const key = await enabledKey(userId);
+  const compact = code.replace(/\s+/g, "");
+  const ok = /^\d{6}$/.test(compact) ? await acceptTotp(userId, key, compact, now) : await useRecoveryCode(userId, code);
+  if (!ok) throw new DomainError("BAD_REQUEST", "twoFactor.invalidCode");
+}
+
 /** The second sign-in step: a TOTP code or an unused recovery code. */
 export async function verifySecondFactor(auth: Auth, code: string, now = Date.now()): Promise<void> {
-  await consume("auth.twofactor.user", auth.user.id);
-  const key = await enabledKey(auth.user.id);
-  const compact = code.replace(/\s+/g, "");
-  const ok = /^\d{6}$/.test(compact) ? await acceptTotp(auth.user.id, key, compact, now) : await useRecoveryCode(auth.user.id, code);
-  if (!ok) throw new DomainError("BAD_REQUEST", "twoFactor.invalidCode");
+  await checkSecondFactor(auth.user.id, code, now);
   await markSessionTwoFactorVerified(auth.session.id);
 }
 

@@ -1,7 +1,7 @@
 // Rate limits live in PostgreSQL (rate-limiter-flexible's store) so they hold across app instances.
 // Policies are declared here by name; callers consume a policy for one or more keys at once.
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
-import { pool } from "~/db.server";
+import { pool, type Tx } from "~/db.server";
 import { DomainError, type RateLimitState } from "./domain-error";
 
 interface Policy {
@@ -17,6 +17,9 @@ const POLICIES = {
   /** Failed sign-ins per client address; successes are given back, so an office behind one
    * address shares only its mistakes. */
   "auth.signin.address": { points: 50, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
+  /** "Forgot password" mails per address asked for (known or not: the answer must not tell) and per client address. */
+  "auth.reset.account": { points: 3, durationSeconds: 60 * 60 },
+  "auth.reset.address": { points: 20, durationSeconds: 60 * 60 },
   /** Sign-ups per client address. */
   "auth.signup.address": { points: 20, durationSeconds: 60 * 60 },
   /** Password changes (right or wrong current password) per user: guessing through the change form is as slow as at sign-in. */
@@ -126,4 +129,15 @@ export async function refund(policy: PolicyName, key: string): Promise<void> {
 
 export async function reset(policy: PolicyName, key: string): Promise<void> {
   await limiter(policy).delete(key.slice(0, 200));
+}
+
+/** The policies whose key is an e-mail address: an account's deletion removes their rows, so no
+ * address outlives the account there (docs/decisions/0028-password-reset-and-account-deletion.md). */
+export const EMAIL_KEYED_POLICIES = ["auth.signin.account", "auth.reset.account"] as const satisfies PolicyName[];
+
+/** Deletes the stored counters of `policies` for `key`, in the caller's transaction. */
+export async function forgetRateLimits(tx: Tx, policies: readonly PolicyName[], key: string): Promise<void> {
+  // rate-limiter-flexible stores "<keyPrefix>:<key>" (the prefix is the policy's name).
+  const keys = policies.map((policy) => `${policy}:${key.slice(0, 200)}`);
+  await tx.$executeRaw`DELETE FROM rate_limits WHERE key = ANY(${keys}::text[])`;
 }

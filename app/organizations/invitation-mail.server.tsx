@@ -6,11 +6,11 @@
 // send wins, and the link in that mail then does not work. The job's payload holds no token, so
 // none is ever stored in plain text.
 import type { Task } from "graphile-worker";
-import { renderToStaticMarkup } from "react-dom/server";
 import { z } from "zod";
 import { prisma } from "~/db.server";
 import { fixedT } from "~/i18n/i18next.server";
 import { supportedLanguages } from "~/i18n/config";
+import { composeMail } from "~/mail/layout.server";
 import { sendMail } from "~/mail/mailer.server";
 import { newInvitationToken } from "./invitations.server";
 
@@ -42,36 +42,13 @@ export function invitationMail(language: (typeof supportedLanguages)[number], co
     role: t(`common:roles.${content.role}`),
     date: content.expiresAt.toISOString().slice(0, 16).replace("T", " "),
   };
-  const subject = t("mail:invitation.subject", values);
-  const lines = [
-    t("mail:invitation.greeting"),
-    t("mail:invitation.body", values),
-    `${t("mail:invitation.linkIntro")}\n${content.url}`,
-    t("mail:invitation.expiry", values),
-    t("mail:invitation.ignore"),
-  ];
-  const html = renderToStaticMarkup(
-    <html lang={language}>
-      <body style={{ fontFamily: "system-ui, sans-serif", color: "#0f172a", lineHeight: 1.5 }}>
-        <p>{t("mail:invitation.greeting")}</p>
-        <p>{t("mail:invitation.body", values)}</p>
-        <p>
-          <a
-            href={content.url}
-            style={{ background: "#4f46e5", color: "#ffffff", padding: "10px 16px", borderRadius: 6, textDecoration: "none" }}
-          >
-            {t("mail:invitation.action")}
-          </a>
-        </p>
-        <p style={{ fontSize: 13, color: "#475569" }}>
-          {t("mail:invitation.linkIntro")} <a href={content.url}>{content.url}</a>
-        </p>
-        <p style={{ fontSize: 13, color: "#475569" }}>{t("mail:invitation.expiry", values)}</p>
-        <p style={{ fontSize: 13, color: "#475569" }}>{t("mail:invitation.ignore")}</p>
-      </body>
-    </html>,
-  );
-  return { subject, text: lines.join("\n\n") + "\n", html: `<!doctype html>${html}` };
+  return composeMail({
+    language,
+    subject: t("mail:invitation.subject", values),
+    paragraphs: [t("mail:invitation.greeting"), t("mail:invitation.body", values)],
+    action: { label: t("mail:invitation.action"), url: content.url, intro: t("mail:invitation.linkIntro") },
+    notes: [t("mail:invitation.expiry", values), t("mail:invitation.ignore")],
+  });
 }
 
 export const sendInvitationMail: Task = async (rawPayload, helpers) => {

@@ -1,12 +1,17 @@
 // The signed-in person's account: profile, password change, and the sessions they can end.
 // Thin: the rules live in app/auth/account.server.ts, the page's parts in app/auth/ui/account-settings.tsx.
-import { data } from "react-router";
+import { data, redirect } from "react-router";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "zod";
 import type { Route } from "./+types/dashboard.account";
 import { changePassword, listSessions, revokeOtherSessions, revokeSession } from "~/auth/account.server";
-import { changePasswordFormSchema, sessionIdSchema } from "~/auth/schemas";
+import { changePasswordFormSchema, deleteAccountFormSchema, sessionIdSchema } from "~/auth/schemas";
+import { deleteAccount } from "~/accounts/account-deletion.server";
+import { clearedSessionCookie } from "~/auth/cookies.server";
+import { isFresh } from "~/auth/session.server";
+import { signInHref } from "~/lib/safe-redirect";
 import { PageHeader } from "~/components/ui";
-import { PasswordCard, ProfileCard, SessionsCard, type AccountActionData } from "~/auth/ui/account-settings";
+import { DeleteAccountCard, PasswordCard, ProfileCard, SessionsCard, type AccountActionData } from "~/auth/ui/account-settings";
 import { ErrorPanel } from "~/components/error-page";
 import { titleMeta } from "~/components/page-title";
 import { getInstance } from "~/i18n/i18next.server";
@@ -26,6 +31,11 @@ export async function loader(args: Route.LoaderArgs) {
     title: getInstance(args.context).t("auth:account.title"),
     user: { name: auth.user.name, email: auth.user.email },
     sessions: await listSessions(auth),
+    deletion: {
+      fresh: isFresh(auth),
+      twoFactor: auth.user.twoFactorEnabled,
+      signInAgainHref: signInHref("/dashboard/account#delete-account"),
+    },
   };
 }
 
@@ -45,6 +55,16 @@ export async function action(args: Route.ActionArgs) {
     const result = await withFormErrors(args.context, submission, () => changePassword(auth, submission.value), { hideFields });
     if (!result.ok) return data<AccountActionData>({ intent: "password", reply: result.reply }, result.init);
     return data<AccountActionData>({ intent: "password", reply: submission.reply({ resetForm: true }), signedOut: result.value });
+  }
+  if (formData.get("intent") === "delete") {
+    const hideFields = ["password", "code"];
+    const deletion = parseWithZod(formData, { schema: deleteAccountFormSchema });
+    if (deletion.status !== "success")
+      return data<AccountActionData>({ intent: "delete", reply: deletion.reply({ hideFields }) }, { status: 400 });
+    const { intent: _intent, ...input } = deletion.value;
+    const result = await withFormErrors(args.context, deletion, () => deleteAccount(auth, input), { hideFields });
+    if (!result.ok) return data<AccountActionData>({ intent: "delete", reply: result.reply }, result.init);
+    throw redirect("/login?notice=accountDeleted", { headers: { "Set-Cookie": clearedSessionCookie() } });
   }
   const parsed = sessionActions.safeParse(Object.fromEntries(formData));
   if (!parsed.success) throw badRequest(args.context);
@@ -72,6 +92,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       <ProfileCard user={loaderData.user} />
       <PasswordCard actionData={actionData} />
       <SessionsCard sessions={loaderData.sessions} actionData={actionData} />
+      <DeleteAccountCard email={loaderData.user.email} {...loaderData.deletion} actionData={actionData} />
     </div>
   );
 }

@@ -29,9 +29,12 @@ export function loader(args: Route.LoaderArgs) {
   // Signed in and sent here to confirm it is them (a page that needs a recent sign-in): say so,
   // and fill in the account's address.
   const auth = getAuth(args.context);
+  const notice = new URL(args.request.url).searchParams.get("notice");
   return {
     title: getInstance(args.context).t("auth:login.title"),
     signedInAs: auth && isFullyAuthenticated(auth) ? auth.user.email : null,
+    // Where the visitor came from: a password just reset, an account just deleted.
+    notice: notice === "passwordReset" || notice === "accountDeleted" ? notice : null,
   };
 }
 
@@ -79,6 +82,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       <Form method="post" className="space-y-5" {...getFormProps(form)}>
         <FormErrors errors={form.errors} id={form.errorId} />
         {loaderData.signedInAs ? <Alert>{t("login.signInAgain")}</Alert> : null}
+        {loaderData.notice ? <Alert tone="success">{t(`login.notice.${loaderData.notice}`)}</Alert> : null}
         <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
         <Field
           label={t("login.email")}
@@ -92,6 +96,11 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           errors={fields.password.errors}
           {...getInputProps(fields.password, { type: "password" })}
         />
+        <p className="-mt-2 text-right text-sm">
+          <Link to="/forgot-password" className="font-medium text-brand-600 hover:text-brand-700">
+            {t("login.forgotPassword")}
+          </Link>
+        </p>
         <Button type="submit" className="w-full">
           {t("login.submit")}
         </Button>

@@ -38,7 +38,8 @@ import {
 import { beginSupportAccess, supportAuditActors, supportAuditDetail, supportAuditList } from "~/support/support.server";
 import { beginSupportAccessInputSchema } from "~/support/schemas";
 import { changePassword, listSessions, revokeSession } from "~/auth/account.server";
-import { changePasswordSchema, sessionIdSchema } from "~/auth/schemas";
+import { changePasswordSchema, deleteAccountSchema, sessionIdSchema } from "~/auth/schemas";
+import { deleteAccount } from "~/accounts/account-deletion.server";
 import { base, platformAdminProcedure, sessionProcedure } from "./base.server";
 
 type Caller = Parameters<typeof authorizeOrganization>[0];
@@ -204,6 +205,11 @@ const account = {
   sessions: sessionProcedure.input(z.object({}).strict().optional()).handler(({ context }) => listSessions(context.auth)),
   revokeSession: sessionProcedure.input(z.object({ sessionId: sessionIdSchema }).strict()).handler(async ({ context, input }) => {
     await revokeSession(context.auth, input.sessionId);
+    return {};
+  }),
+  /** Deletes the caller's account (docs/decisions/0028-password-reset-and-account-deletion.md); its sessions end with it. */
+  delete: sessionProcedure.input(deleteAccountSchema).handler(async ({ context, input }) => {
+    await deleteAccount(context.auth, input);
     return {};
   }),
 };

@@ -2,17 +2,19 @@
 // rules live in app/auth/account.server.ts; the route (app/routes/dashboard.account.tsx) wires them.
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { useTranslation } from "~/i18n/use-translation";
-import { Alert, Badge, Button, Card, Field } from "~/components/ui";
+import { Alert, Badge, Button, ButtonLink, Card, Field } from "~/components/ui";
 import { FormErrors } from "~/components/form-errors";
 import { LocalTime } from "~/components/local-time";
 import type { AccountSession } from "~/auth/account.server";
-import { changePasswordFormSchema } from "~/auth/schemas";
+import { changePasswordFormSchema, deleteAccountFormSchema } from "~/auth/schemas";
 import { PASSWORD_MIN_LENGTH } from "~/auth/password-rules";
 
 export type AccountActionData =
-  { intent: "password"; reply?: SubmissionResult<string[]>; signedOut?: number } | { intent: "revoke" | "revokeOthers"; signedOut: number };
+  | { intent: "password"; reply?: SubmissionResult<string[]>; signedOut?: number }
+  | { intent: "revoke" | "revokeOthers"; signedOut: number }
+  | { intent: "delete"; reply: SubmissionResult<string[]> };
 
 /** "Firefox on Linux" from a User-Agent, for people; the raw text stays in the title. */
 export function describeUserAgent(userAgent: string | null): { browser: string; system: string } | null {
@@ -172,6 +174,83 @@ export function SessionsCard({ sessions, actionData }: { sessions: AccountSessio
           <p className="text-sm text-slate-500">{t("account.noOtherSessions")}</p>
         )}
       </div>
+    </Card>
+  );
+}
+
+/**
+ * The danger zone: deleting the account. It needs a recent sign-in (else the card offers one),
+ * the password, the second factor when enrolled, and the address typed to confirm; the card says
+ * what happens to the person's organizations before anything is typed.
+ */
+export function DeleteAccountCard({
+  email,
+  fresh,
+  twoFactor,
+  signInAgainHref,
+  actionData,
+}: {
+  email: string;
+  fresh: boolean;
+  twoFactor: boolean;
+  signInAgainHref: string;
+  actionData: AccountActionData | undefined;
+}) {
+  const { t } = useTranslation("auth");
+  const busy = useNavigation().state !== "idle";
+  const [form, fields] = useForm({
+    id: "delete-account",
+    lastResult: actionData?.intent === "delete" ? actionData.reply : undefined,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: deleteAccountFormSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <Card id="delete-account" tone="danger" title={t("deleteAccount.title")} description={t("deleteAccount.description")}>
+      <ul className="mb-4 list-disc space-y-1 pl-5 text-sm text-slate-700">
+        <li>{t("deleteAccount.soleMember")}</li>
+        <li>{t("deleteAccount.soleOwner")}</li>
+        <li>{t("deleteAccount.history")}</li>
+      </ul>
+      {fresh ? (
+        <Form method="post" className="max-w-md space-y-5" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value="delete" />
+          <FormErrors errors={form.errors} id={form.errorId} />
+          <Field
+            label={t("deleteAccount.password")}
+            autoComplete="current-password"
+            errors={fields.password.errors}
+            {...getInputProps(fields.password, { type: "password" })}
+          />
+          {twoFactor ? (
+            <Field
+              label={t("deleteAccount.code")}
+              hint={t("deleteAccount.codeHint")}
+              autoComplete="one-time-code"
+              inputMode="text"
+              errors={fields.code.errors}
+              {...getInputProps(fields.code, { type: "text" })}
+            />
+          ) : null}
+          <Field
+            label={t("deleteAccount.confirm", { email })}
+            autoComplete="off"
+            spellCheck={false}
+            errors={fields.confirm.errors}
+            {...getInputProps(fields.confirm, { type: "text" })}
+          />
+          <Button type="submit" variant="danger" disabled={busy}>
+            {t("deleteAccount.submit")}
+          </Button>
+        </Form>
+      ) : (
+        <div className="space-y-3">
+          <p className="text-sm text-slate-700">{t("deleteAccount.signInAgain")}</p>
+          <ButtonLink to={signInAgainHref} variant="secondary">
+            {t("deleteAccount.signInAgainButton")}
+          </ButtonLink>
+        </div>
+      )}
     </Card>
   );
 }

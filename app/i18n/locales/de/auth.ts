@@ -10,6 +10,47 @@ export default {
     noAccount: "Noch kein Konto?",
     signUpLink: "Jetzt erstellen",
     signInAgain: "Zu Ihrer Sicherheit melden Sie sich bitte erneut an, um zur gewünschten Seite zu gelangen.",
+    forgotPassword: "Passwort vergessen?",
+    notice: {
+      passwordReset:
+        "Ihr Passwort wurde geändert und alle Sitzungen Ihres Kontos wurden abgemeldet. Melden Sie sich mit dem neuen Passwort an.",
+      accountDeleted: "Ihr Konto wurde gelöscht. Danke, dass Sie KeyLedger genutzt haben.",
+    },
+  },
+  forgot: {
+    title: "Passwort vergessen",
+    heading: "Passwort zurücksetzen",
+    intro: "Geben Sie die E-Mail-Adresse Ihres Kontos ein. Wir senden Ihnen einen Link, mit dem Sie ein neues Passwort wählen.",
+    submit: "Link senden",
+    sent: "Falls ein Konto für {{email}} existiert, ist ein Link zum Wählen eines neuen Passworts unterwegs. Er funktioniert einmal, {{minutes}} Minuten lang.",
+    sentHint:
+      "Nach einigen Minuten noch keine E-Mail? Sehen Sie im Spam-Ordner nach, oder prüfen Sie, ob Sie die Adresse Ihres Kontos eingegeben haben.",
+    backToSignIn: "Zurück zur Anmeldung",
+  },
+  reset: {
+    title: "Neues Passwort wählen",
+    heading: "Neues Passwort wählen",
+    intro: "Nach der Änderung werden alle Sitzungen Ihres Kontos abgemeldet, und Sie melden sich mit dem neuen Passwort an.",
+    submit: "Neues Passwort festlegen",
+    linkDoesNotWork:
+      "Dieser Link funktioniert nicht mehr. Links funktionieren einmal und nur begrenzte Zeit; wenn Sie mehrmals angefragt haben, gilt nur der neueste.",
+    requestNew: "Neuen Link anfordern",
+  },
+  deleteAccount: {
+    title: "Konto löschen",
+    description: "Das Löschen Ihres Kontos kann nicht rückgängig gemacht werden. Was passiert:",
+    soleMember: "Organisationen, in denen Sie das einzige Mitglied sind, werden mit ihren Schlüsseln und ihrem Audit-Log gelöscht.",
+    soleOwner:
+      "Wo Sie der einzige Owner sind und andere bleiben, wird der dienstälteste Admin (sonst das dienstälteste Mitglied) Owner; das Audit-Log hält es fest.",
+    history:
+      "Audit-Ereignisse, die Sie ausgelöst haben, bleiben in ihren Organisationen und zeigen „gelöschter Benutzer“; Ihr Name und Ihre E-Mail-Adresse werden überall entfernt.",
+    password: "Passwort",
+    code: "Bestätigungscode",
+    codeHint: "Ein Code aus Ihrer Authenticator-App oder einer Ihrer Wiederherstellungscodes.",
+    confirm: "Geben Sie zur Bestätigung {{email}} ein",
+    submit: "Mein Konto löschen",
+    signInAgain: "Zu Ihrer Sicherheit melden Sie sich bitte erneut an, bevor Sie Ihr Konto löschen.",
+    signInAgainButton: "Erneut anmelden",
   },
   account: {
     title: "Konto",

@@ -112,6 +112,13 @@ export default {
     samePassword: "Wählen Sie ein neues Passwort, das sich vom aktuellen unterscheidet.",
     sessionNotFound: "Diese Sitzung ist bereits beendet.",
     badSessionId: "Das ist keine Sitzung aus dieser Liste.",
+    confirmEmailMismatch: "Geben Sie zur Bestätigung genau die E-Mail-Adresse Ihres Kontos ein.",
+    codeRequired: "Geben Sie einen Code aus Ihrer Authenticator-App oder einen Wiederherstellungscode ein.",
+    passwordIncorrect: "Das Passwort ist falsch.",
+    busy: "Ihre Mitgliedschaften haben sich während des Löschens geändert. Versuchen Sie es erneut.",
+  },
+  passwordReset: {
+    invalidLink: "Dieser Link funktioniert nicht mehr. Fordern Sie einen neuen an.",
   },
   supportLog: {
     badDate: "Datumsangaben müssen echte Kalenderdaten im Format JJJJ-MM-TT sein.",

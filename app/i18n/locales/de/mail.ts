@@ -12,4 +12,14 @@ export default {
     ignore: "Wenn Sie diese Einladung nicht erwartet haben, können Sie diese E-Mail ignorieren.",
     someone: "Jemand",
   },
+  passwordReset: {
+    subject: "Ihr KeyLedger-Passwort zurücksetzen",
+    greeting: "Hallo {{name}},",
+    body: "Jemand (hoffentlich Sie) hat angefragt, das Passwort Ihres KeyLedger-Kontos zurückzusetzen.",
+    action: "Neues Passwort wählen",
+    linkIntro: "Oder öffnen Sie diesen Link:",
+    expiry:
+      "Der Link funktioniert einmal, {{minutes}} Minuten lang (bis {{date}} UTC). Wenn Sie ihn nutzen, wird Ihr Konto überall abgemeldet.",
+    ignore: "Wenn Sie das nicht angefragt haben, ignorieren Sie diese E-Mail: Ihr Passwort bleibt unverändert.",
+  },
 } satisfies typeof en;

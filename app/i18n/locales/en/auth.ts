@@ -8,6 +8,45 @@ export default {
     noAccount: "No account yet?",
     signUpLink: "Create one",
     signInAgain: "For your security, sign in again to continue to the page you asked for.",
+    forgotPassword: "Forgot your password?",
+    notice: {
+      passwordReset: "Your password was changed and every session of your account was signed out. Sign in with the new password.",
+      accountDeleted: "Your account was deleted. Thank you for using KeyLedger.",
+    },
+  },
+  forgot: {
+    title: "Forgot password",
+    heading: "Reset your password",
+    intro: "Enter the e-mail address of your account. We will send you a link to choose a new password.",
+    submit: "Send reset link",
+    sent: "If an account exists for {{email}}, a link to choose a new password is on its way. It works once, for {{minutes}} minutes.",
+    sentHint: "No e-mail after a few minutes? Check your spam folder, or make sure you typed the address of your account.",
+    backToSignIn: "Back to sign in",
+  },
+  reset: {
+    title: "Choose a new password",
+    heading: "Choose a new password",
+    intro: "After the change, every session of your account is signed out and you sign in with the new password.",
+    submit: "Set new password",
+    linkDoesNotWork:
+      "This link does not work anymore. Links work once and for a limited time, and only the newest link works if you asked more than once.",
+    requestNew: "Request a new link",
+  },
+  deleteAccount: {
+    title: "Delete account",
+    description: "Deleting your account cannot be undone. What happens:",
+    soleMember: "Organizations where you are the only member are deleted, with their keys and audit log.",
+    soleOwner:
+      "Where you are the only owner and others remain, the longest-standing admin (or else member) becomes owner; the audit log records it.",
+    history:
+      "Audit events you caused stay in their organizations and show “deleted user”; your name and e-mail address are removed everywhere.",
+    password: "Password",
+    code: "Authentication code",
+    codeHint: "A code from your authenticator app, or one of your recovery codes.",
+    confirm: "Type {{email}} to confirm",
+    submit: "Delete my account",
+    signInAgain: "For your security, sign in again before deleting your account.",
+    signInAgainButton: "Sign in again",
   },
   account: {
     title: "Account",

@@ -105,6 +105,13 @@ export default {
     samePassword: "Choose a new password that differs from the current one.",
     sessionNotFound: "This session has already ended.",
     badSessionId: "This is not a session of this list.",
+    confirmEmailMismatch: "Type your account's e-mail address exactly to confirm.",
+    codeRequired: "Enter a code from your authenticator app or a recovery code.",
+    passwordIncorrect: "The password is incorrect.",
+    busy: "Your memberships changed while the account was being deleted. Try again.",
+  },
+  passwordReset: {
+    invalidLink: "This link does not work anymore. Request a new one.",
   },
   supportLog: {
     badDate: "Dates must be real calendar dates in the form YYYY-MM-DD.",

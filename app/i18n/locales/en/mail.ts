@@ -11,4 +11,13 @@ export default {
     ignore: "If you did not expect this invitation, you can ignore this e-mail.",
     someone: "Someone",
   },
+  passwordReset: {
+    subject: "Reset your KeyLedger password",
+    greeting: "Hello {{name}},",
+    body: "Someone (hopefully you) asked to reset the password of your KeyLedger account.",
+    action: "Choose a new password",
+    linkIntro: "Or open this link:",
+    expiry: "The link works once, for {{minutes}} minutes (until {{date}} UTC). Using it signs your account out everywhere.",
+    ignore: "If you did not ask for this, ignore this e-mail: your password stays as it is.",
+  },
 };

@@ -1,0 +1,137 @@
+// Deleting one's own account (docs/decisions/0028-password-reset-and-account-deletion.md,
+// docs/product-rules.md "Limits"):
+// - organizations where the person is the only member are deleted, with their audit log, unrecorded;
+// - where they were the only owner of an organization that keeps members, the longest-standing
+//   admin (else member) becomes owner, recorded as member.role_changed by the `system` actor;
+// - their memberships go by the cascade, without member.removed events;
+// - nothing of them survives that names them: the user row (name, e-mail, password, two-factor),
+//   sessions, recovery codes, reset links, invitations addressed to them and rate-limit counters
+//   keyed by their address are deleted; events keep the opaque user id and read "deleted user".
+import { lockOrganizationRow, prisma, type Tx } from "~/db.server";
+import { recordAuditEvent } from "~/audit/record.server";
+import { verifyPassword } from "~/auth/password.server";
+import { isFresh, type Auth } from "~/auth/session.server";
+import { checkSecondFactor } from "~/auth/two-factor.server";
+import { DomainError } from "~/lib/domain-error";
+import { consume, EMAIL_KEYED_POLICIES, forgetRateLimits } from "~/lib/rate-limit.server";
+
+/** The actor of what the system does on an account's behalf as it is deleted. */
+export const ACCOUNT_DELETION_ACTOR = { kind: "system", id: "account-deletion" } as const;
+
+export interface AccountDeletionInput {
+  password: string;
+  /** A TOTP or recovery code; required when the account has two-factor on. */
+  code?: string;
+  /** The account's e-mail address, typed to confirm. */
+  confirm: string;
+}
+
+export interface AccountDeletion {
+  /** Organizations deleted because the person was their only member. */
+  deletedOrganizations: number;
+  /** Organizations where someone else became owner. */
+  promotedOwners: number;
+}
+
+/**
+ * Proves it is them (a fresh session, the typed address, the password, the second factor when
+ * enrolled), then deletes the account in one transaction. Every refusal changes nothing.
+ */
+export async function deleteAccount(auth: Auth, input: AccountDeletionInput): Promise<AccountDeletion> {
+  if (!isFresh(auth)) throw new DomainError("FORBIDDEN", "freshSessionRequired");
+  if (input.confirm.trim().toLowerCase() !== auth.user.email.toLowerCase()) {
+    throw new DomainError("BAD_REQUEST", "account.confirmEmailMismatch");
+  }
+  await consume("auth.password.user", auth.user.id);
+  const user = await prisma.user.findUnique({
+    where: { id: auth.user.id },
+    select: { passwordHash: true, twoFactorEnabledAt: true },
+  });
+  if (!user) throw new DomainError("UNAUTHORIZED", "unauthenticated");
+  if (!(await verifyPassword(user.passwordHash, input.password))) throw new DomainError("BAD_REQUEST", "account.passwordIncorrect");
+  if (user.twoFactorEnabledAt) {
+    if (!input.code) throw new DomainError("BAD_REQUEST", "account.codeRequired");
+    await checkSecondFactor(auth.user.id, input.code);
+  }
+  return deleteAccountRecords(auth.user.id);
+}
+
+/** Runs the deletion, again from the start when a membership appeared while it took its locks. */
+async function deleteAccountRecords(userId: string): Promise<AccountDeletion> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const result = await prisma.$transaction((tx) => deleteWithLocks(tx, userId));
+    if (result !== "memberships changed") return result;
+  }
+  throw new DomainError("CONFLICT", "account.busy");
+}
+
+async function organizationIdsOf(tx: Tx, userId: string): Promise<string[]> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT organization_id::text AS id FROM memberships WHERE user_id = ${userId}::uuid ORDER BY organization_id`;
+  return rows.map((row) => row.id);
+}
+
+async function deleteWithLocks(tx: Tx, userId: string): Promise<AccountDeletion | "memberships changed"> {
+  // Every organization of theirs is locked (in id order, like any other deletion, so two people
+  // leaving shared organizations at once wait for each other instead of deadlocking), then the
+  // account's own row: from here no membership of theirs can appear or change.
+  const organizationIds = await organizationIdsOf(tx, userId);
+  for (const id of organizationIds) await lockOrganizationRow(tx, id);
+  const account = await tx.$queryRaw<{ email: string }[]>`SELECT email FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+  if (account.length === 0) throw new DomainError("UNAUTHORIZED", "unauthenticated");
+  // Joined (an invitation accepted, an organization created) between the first read and the lock.
+  const now = await organizationIdsOf(tx, userId);
+  if (now.some((id) => !organizationIds.includes(id))) return "memberships changed";
+
+  const result: AccountDeletion = { deletedOrganizations: 0, promotedOwners: 0 };
+  for (const organizationId of now) {
+    const outcome = await leaveOrganization(tx, organizationId, userId);
+    if (outcome === "deleted") result.deletedOrganizations++;
+    if (outcome === "promoted") result.promotedOwners++;
+  }
+  const email = account[0]!.email;
+  await tx.invitation.deleteMany({ where: { email } });
+  await forgetRateLimits(tx, EMAIL_KEYED_POLICIES, email);
+  await forgetRateLimits(tx, ["auth.password.user", "auth.twofactor.user"], userId);
+  // Sessions, memberships, recovery codes and reset links go by the cascade; keys, logos and
+  // invitations they made stay with their organizations, no longer naming them.
+  await tx.user.delete({ where: { id: userId }, select: { id: true } });
+  return result;
+}
+
+interface Member {
+  userId: string;
+  role: "owner" | "admin" | "member";
+}
+
+/** What happens to one organization as its member's account goes (the organization is locked). */
+async function leaveOrganization(tx: Tx, organizationId: string, userId: string): Promise<"deleted" | "promoted" | "left"> {
+  const others = await tx.$queryRaw<Member[]>`
+    SELECT user_id::text AS "userId", role::text AS role FROM memberships
+    WHERE organization_id = ${organizationId}::uuid AND user_id <> ${userId}::uuid
+    ORDER BY CASE role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END, created_at, id`;
+  if (others.length === 0) {
+    await tx.organization.delete({ where: { id: organizationId }, select: { id: true } });
+    return "deleted";
+  }
+  const leaving = await tx.membership.findUniqueOrThrow({
+    where: { organizationId_userId: { organizationId, userId } },
+    select: { role: true },
+  });
+  // Another owner stays, or they were not an owner: the membership simply goes with the account.
+  if (leaving.role !== "owner" || others[0]!.role === "owner") return "left";
+  const successor = others[0]!;
+  await tx.membership.update({
+    where: { organizationId_userId: { organizationId, userId: successor.userId } },
+    data: { role: "owner" },
+    select: { id: true },
+  });
+  await recordAuditEvent(tx, {
+    organizationId,
+    action: "member.role_changed",
+    actor: ACCOUNT_DELETION_ACTOR,
+    target: { type: "user", id: successor.userId },
+    details: { from: successor.role, to: "owner", automatic: true },
+  });
+  return "promoted";
+}

@@ -1,0 +1,47 @@
+// The one layout of KeyLedger's mails: a few paragraphs, one button, the link written out for
+// mail programs that hide buttons, and small print. The plain-text part says the same in the same
+// order. Values reach the HTML through React, so names and addresses are escaped.
+import { renderToStaticMarkup } from "react-dom/server";
+
+export interface MailContent {
+  language: string;
+  subject: string;
+  /** Before the button. */
+  paragraphs: string[];
+  action: { label: string; url: string; intro: string };
+  /** After the button, in small print (expiry, "ignore this if ..."). */
+  notes: string[];
+}
+
+const small = { fontSize: 13, color: "#475569" } as const;
+
+export function composeMail(content: MailContent): { subject: string; text: string; html: string } {
+  const { action } = content;
+  const text = [...content.paragraphs, `${action.intro}\n${action.url}`, ...content.notes].join("\n\n") + "\n";
+  const html = renderToStaticMarkup(
+    <html lang={content.language}>
+      <body style={{ fontFamily: "system-ui, sans-serif", color: "#0f172a", lineHeight: 1.5 }}>
+        {content.paragraphs.map((paragraph, i) => (
+          <p key={i}>{paragraph}</p>
+        ))}
+        <p>
+          <a
+            href={action.url}
+            style={{ background: "#4f46e5", color: "#ffffff", padding: "10px 16px", borderRadius: 6, textDecoration: "none" }}
+          >
+            {action.label}
+          </a>
+        </p>
+        <p style={small}>
+          {action.intro} <a href={action.url}>{action.url}</a>
+        </p>
+        {content.notes.map((note, i) => (
+          <p key={i} style={small}>
+            {note}
+          </p>
+        ))}
+      </body>
+    </html>,
+  );
+  return { subject: content.subject, text, html: `<!doctype html>${html}` };
+}

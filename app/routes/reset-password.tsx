@@ -1,0 +1,99 @@
+// The page a reset mail links to: a new password, typed twice. A link that no longer works (used,
+// replaced by a newer mail, expired, or its account deleted) says so and offers a new one.
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/reset-password";
+import { resetLinkWorks, resetPassword } from "~/accounts/password-reset.server";
+import { PASSWORD_MIN_LENGTH } from "~/auth/password-rules";
+import { resetPasswordFormSchema } from "~/auth/schemas";
+import { AuthLayout } from "~/components/auth-layout";
+import { ErrorPage } from "~/components/error-page";
+import { FormErrors } from "~/components/form-errors";
+import { titleMeta } from "~/components/page-title";
+import { Alert, Button, ButtonLink, Field } from "~/components/ui";
+import { getInstance } from "~/i18n/i18next.server";
+import { useTranslation } from "~/i18n/use-translation";
+import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return titleMeta(loaderData?.title);
+}
+
+/** The link carries a secret: keep the page out of every cache. */
+export function headers() {
+  return { "Cache-Control": "no-store" };
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const token = (new URL(args.request.url).searchParams.get("token") ?? "").slice(0, 200);
+  return { title: getInstance(args.context).t("auth:reset.title"), token, works: await resetLinkWorks(token) };
+}
+
+const hideFields = ["newPassword", "confirmPassword"];
+
+export async function action(args: Route.ActionArgs) {
+  const { submission } = await parseForm(args.request, resetPasswordFormSchema);
+  if (submission.status !== "success") return invalidForm(submission, hideFields);
+  const { token, newPassword } = submission.value;
+  const result = await withFormErrors(args.context, submission, () => resetPassword(token, newPassword), { hideFields });
+  if (!result.ok) return result.response;
+  throw redirect("/login?notice=passwordReset");
+}
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("auth");
+  const busy = useNavigation().state !== "idle";
+  const [form, fields] = useForm({
+    lastResult: actionData,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordFormSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <AuthLayout
+      heading={t("reset.heading")}
+      footer={
+        <Link to="/login" className="font-semibold text-brand-600 hover:text-brand-700">
+          {t("forgot.backToSignIn")}
+        </Link>
+      }
+    >
+      {loaderData.works ? (
+        <Form method="post" className="space-y-5" {...getFormProps(form)}>
+          <p className="text-sm text-slate-600">{t("reset.intro")}</p>
+          <FormErrors errors={form.errors} id={form.errorId} />
+          <input type="hidden" name="token" value={loaderData.token} />
+          <Field
+            label={t("account.newPassword")}
+            hint={t("account.newPasswordHint", { min: PASSWORD_MIN_LENGTH })}
+            autoComplete="new-password"
+            errors={fields.newPassword.errors}
+            errorParams={{ min: PASSWORD_MIN_LENGTH }}
+            {...getInputProps(fields.newPassword, { type: "password" })}
+          />
+          <Field
+            label={t("account.confirmPassword")}
+            autoComplete="new-password"
+            errors={fields.confirmPassword.errors}
+            {...getInputProps(fields.confirmPassword, { type: "password" })}
+          />
+          <Button type="submit" className="w-full" disabled={busy}>
+            {t("reset.submit")}
+          </Button>
+        </Form>
+      ) : (
+        <div className="space-y-4">
+          <Alert tone="warning">{t("reset.linkDoesNotWork")}</Alert>
+          <ButtonLink to="/forgot-password" variant="secondary" className="w-full">
+            {t("reset.requestNew")}
+          </ButtonLink>
+        </div>
+      )}
+    </AuthLayout>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPage error={error} />;
+}
