@@ -33,13 +33,13 @@ export async function action(args: Route.ActionArgs) {
     requestPasswordReset(email, args.context.get(clientAddressContext), mailDeliveryFor(args)),
   );
   if (!result.ok) return result.response;
-  return { sentTo: email };
+  return { sentTo: email, minutes: RESET_LINK_LIFETIME / 60_000 };
 }
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");
   const busy = useNavigation().state !== "idle";
-  const sentTo = actionData && "sentTo" in actionData ? actionData.sentTo : null;
+  const sent = actionData && "sentTo" in actionData ? actionData : null;
   const [form, fields] = useForm({
     lastResult: actionData && !("sentTo" in actionData) ? actionData : undefined,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotPasswordSchema }),
@@ -55,9 +55,9 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
         </Link>
       }
     >
-      {sentTo ? (
+      {sent ? (
         <div className="space-y-4">
-          <Alert tone="success">{t("forgot.sent", { email: sentTo, minutes: RESET_LINK_LIFETIME / 60_000 })}</Alert>
+          <Alert tone="success">{t("forgot.sent", { email: sent.sentTo, minutes: sent.minutes })}</Alert>
           <p className="text-sm text-slate-600">{t("forgot.sentHint")}</p>
         </div>
       ) : (

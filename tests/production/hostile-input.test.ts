@@ -404,6 +404,9 @@ describe("hostile input against the production server", () => {
       },
       { path: "/dashboard/account", cookie: "member", fixed: { intent: ["revoke"] }, fields: ["sessionId"] },
       { path: "/dashboard/account", cookie: "member", fields: ["intent", "sessionId"] },
+      { path: "/dashboard/account", cookie: "member", fixed: { intent: ["delete"] }, fields: ["password", "code", "confirm"] },
+      { path: "/forgot-password", fields: ["email"] },
+      { path: "/reset-password?token=x", fields: ["token", "newPassword", "confirmPassword"] },
       { path: `/admin/organizations/${ids.acme}/access?redirectTo=https://evil.example`, cookie: "staff", fields: ["reason"] },
     ];
     const submission = fc.constantFrom(...forms).chain((form) =>
@@ -496,6 +499,18 @@ describe("hostile input against the production server", () => {
         cookie: fc.constantFrom("owner", "member"),
         input: fc.record(
           { currentPassword: badJsonField, newPassword: fc.oneof(badJsonField, fc.constant("short")) },
+          { requiredKeys: [] },
+        ),
+      }),
+      fc.record({
+        path: fc.constant("account/delete"),
+        cookie: fc.constantFrom("owner", "member"),
+        input: fc.record(
+          {
+            password: badJsonField,
+            code: fc.oneof(badJsonField, fc.constant("123456")),
+            confirm: fc.oneof(badJsonField, fc.constant("member@acme.test")),
+          },
           { requiredKeys: [] },
         ),
       }),
@@ -678,6 +693,9 @@ describe("hostile input against the production server", () => {
           "/dashboard/organization-settings",
           "/dashboard/organization-settings/api-keys",
           "/dashboard/account/security",
+          "/dashboard/account",
+          "/forgot-password",
+          "/reset-password",
           "/dashboard/organizations/new",
           "/admin",
           "/admin/organizations",
@@ -685,7 +703,9 @@ describe("hostile input against the production server", () => {
           "/admin.data",
           "/dashboard.data",
         ),
-        query: fc.array(fc.tuple(fc.constantFrom("redirectTo", "lng", "_routes", "index"), unstorableText), { maxLength: 3 }),
+        query: fc.array(fc.tuple(fc.constantFrom("redirectTo", "lng", "_routes", "index", "token", "notice"), unstorableText), {
+          maxLength: 3,
+        }),
       }),
     );
     const cookie = fc.oneof(
