@@ -70,3 +70,10 @@ export function invitationLink(mail: ParsedMail): URL {
   if (!match) throw new Error(`No accept link in the mail "${mail.subject}":\n${mail.text}`);
   return new URL(match[0]);
 }
+
+/** The reset-password link in the plain-text part. */
+export function resetLink(mail: ParsedMail): URL {
+  const match = /https?:\/\/[^\s<>"]+\/reset-password\?token=[^\s<>"]+/.exec(mail.text ?? "");
+  if (!match) throw new Error(`No reset link in the mail "${mail.subject}":\n${mail.text}`);
+  return new URL(match[0]);
+}

@@ -199,7 +199,7 @@ export function DeleteAccountCard({
   const { t } = useTranslation("auth");
   const busy = useNavigation().state !== "idle";
   const [form, fields] = useForm({
-    id: "delete-account",
+    id: "delete-account-form",
     lastResult: actionData?.intent === "delete" ? actionData.reply : undefined,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: deleteAccountFormSchema }),
     shouldValidate: "onSubmit",
