@@ -22,6 +22,7 @@ import {
   type AuditFilterName,
   type AuditFilters,
 } from "./audit-query";
+import { planName } from "~/billing/plans";
 import { AUDIT_ACTIONS, actionLabelKey, presentDetails, type DetailValue } from "./catalog";
 import type { ActivityDay, AuditEventDetail, AuditPageData, ResolvedName } from "./query.server";
 
@@ -97,13 +98,16 @@ function Name({ value, id, kind }: { value: ResolvedName; id: string; kind?: str
   );
 }
 
-/** Roles, scopes, reasons and actions are shown by their translated labels, never as raw identifiers. */
+/** Roles, scopes, reasons, plans, billing states and actions are shown by their translated labels, never as raw identifiers. */
 export function detailValueLabel(t: TFunction, field: string, value: string): string {
   if (field === "role" || ((field === "from" || field === "to") && ["owner", "admin", "member"].includes(value)))
     return t(`common:roles.${value}`, { defaultValue: value });
   if (field === "scopes") return t(`apiKeys:scopes.${value.replace(":", "_")}`, { defaultValue: value });
   if (field === "reason") return t(`audit:values.reason.${value}`, { defaultValue: value });
   if (field === "format") return t(`audit:values.format.${value}`, { defaultValue: value });
+  // Plans by the catalog's name (a plan no longer in it shows its id); billing states by their names.
+  if (field === "plan") return planName(value);
+  if (field === "state") return t(`audit:values.billingState.${value}`, { defaultValue: value });
   if (field === "action") return t(actionLabelKey(value), { defaultValue: value });
   if (value === "true") return t("audit:values.yes");
   if (value === "false") return t("audit:values.no");
