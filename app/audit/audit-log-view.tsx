@@ -31,7 +31,13 @@ import type { ActivityDay, AuditEventDetail, AuditPageData, ResolvedName } from 
  * is the first reason the viewer cannot export now, the same one the export route would answer.
  */
 export type AuditExportOffer =
-  { blocker: null } | { blocker: "plan"; planName: string; exportPlans: string[] } | { blocker: "permission" | "twoFactor" | "billing" };
+  | { blocker: null }
+  | { blocker: "plan"; planName: string; exportPlans: string[]; billingLink?: boolean }
+  | { blocker: "billing"; billingLink?: boolean }
+  | { blocker: "permission" | "twoFactor" };
+
+/** The billing page (app/billing/ui/): the audit layer links to it by path, not by import. */
+const BILLING_PAGE_PATH = "/dashboard/organization-settings/billing";
 
 /** The download links (carrying the page's filters), or why there are none. Plain links: the
  * answer is a file, so the page stays; a refusal shows its message. */
@@ -47,6 +53,15 @@ function ExportCard({ offer, organizationId, filters }: { offer: AuditExportOffe
           {offer.blocker === "twoFactor" ? (
             <Link to="/dashboard/account/security" className="font-medium text-brand-600 hover:text-brand-700">
               {t("page.export.securityLink")}
+            </Link>
+          ) : null}
+          {(offer.blocker === "billing" || offer.blocker === "plan") && offer.billingLink ? (
+            <Link
+              to={BILLING_PAGE_PATH}
+              className="font-medium text-brand-600 hover:text-brand-700"
+              data-testid="audit-export-billing-link"
+            >
+              {t("page.export.billingLink")}
             </Link>
           ) : null}
         </p>

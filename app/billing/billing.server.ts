@@ -9,16 +9,7 @@ import { recordAuditEvent, userActor } from "~/audit/record.server";
 import { lockOrganizationRow, prisma, type Tx } from "~/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
-import {
-  DEFAULT_PLAN,
-  isBillingState,
-  isPaidPlan,
-  isPlanId,
-  planFeatures,
-  planName,
-  type BillingState,
-  type PlanFlags,
-} from "./plans";
+import { DEFAULT_PLAN, isBillingState, isPaidPlan, isPlanId, planFeatures, planName, type BillingState, type PlanFlags } from "./plans";
 import {
   billingSetup,
   providerEventSchema,
@@ -65,7 +56,11 @@ async function lockBilling(tx: Tx, organizationId: string): Promise<Billing> {
 }
 
 async function writeBilling(tx: Tx, organizationId: string, next: Billing): Promise<void> {
-  await tx.organization.update({ where: { id: organizationId }, data: { planId: next.planId, billingState: next.state }, select: { id: true } });
+  await tx.organization.update({
+    where: { id: organizationId },
+    data: { planId: next.planId, billingState: next.state },
+    select: { id: true },
+  });
 }
 
 function providerOf(setup: BillingSetup): BillingProvider {
@@ -183,9 +178,15 @@ export function parseProviderEvent(setup: BillingSetup, headers: Headers, body: 
   }
   const parsed = providerEventSchema.safeParse(json);
   if (!parsed.success) {
-    const typeIssue = parsed.error.issues.find((issue) => issue.path[0] === "type" && issue.code === "invalid_value");
-    const idIssue = parsed.error.issues.find((issue) => issue.path[0] === "id" && issue.code === "invalid_format");
-    throw new DomainError("BAD_REQUEST", typeIssue ? "billing.eventTypeUnknown" : idIssue ? "billing.eventIdInvalid" : "billing.eventInvalid");
+    // A well-formed event with one bad value says which; anything else gets the shape's message.
+    const [only, ...more] = parsed.error.issues;
+    const specific =
+      more.length === 0 && only?.path[0] === "type" && only.code === "invalid_value"
+        ? "billing.eventTypeUnknown"
+        : more.length === 0 && only?.path[0] === "id" && only.code === "invalid_format"
+          ? "billing.eventIdInvalid"
+          : "billing.eventInvalid";
+    throw new DomainError("BAD_REQUEST", specific);
   }
   if (!isUuid(parsed.data.organizationId)) throw new DomainError("NOT_FOUND", "organizationNotFound");
   return parsed.data;
@@ -224,7 +225,10 @@ function decide(current: Billing, event: ProviderEvent): EventDecision {
  * running at the same moment: the organization's lock orders them) changes and records nothing.
  * The same id arriving for another organization or type is a conflict, not a replay.
  */
-export async function applyProviderEvent(setup: BillingSetup, event: ProviderEvent): Promise<{ outcome: EventOutcome; billing: BillingStatus }> {
+export async function applyProviderEvent(
+  setup: BillingSetup,
+  event: ProviderEvent,
+): Promise<{ outcome: EventOutcome; billing: BillingStatus }> {
   const { organizationId } = event;
   return prisma.$transaction(async (tx) => {
     const current = await lockBilling(tx, organizationId);
@@ -241,7 +245,10 @@ export async function applyProviderEvent(setup: BillingSetup, event: ProviderEve
     const outcome = decision.kind === "unchanged" ? "unchanged" : "applied";
     // The same id for another organization, committed meanwhile: that transaction holds another
     // organization's lock, so only the key itself can tell.
-    const { count } = await tx.billingProviderEvent.createMany({ data: [{ ...key, organizationId, type: event.type, outcome }], skipDuplicates: true });
+    const { count } = await tx.billingProviderEvent.createMany({
+      data: [{ ...key, organizationId, type: event.type, outcome }],
+      skipDuplicates: true,
+    });
     if (count === 0) throw new DomainError("CONFLICT", "billing.eventIdReused");
     if (decision.kind === "unchanged") return { outcome, billing: statusOf(current) };
 

@@ -79,7 +79,10 @@ export function verifyEventBody(setup: BillingSetup, headers: Headers, body: str
   if (setup.webhookSecret !== null) {
     const check = verifySignature(setup.webhookSecret, headers.get(SIGNATURE_HEADER), body, now);
     if (check.ok) return { ok: true, body };
-    return { ok: false, refusal: check.reason === "missing" ? "unsigned" : check.reason === "expired" ? "expiredSignature" : "badSignature" };
+    return {
+      ok: false,
+      refusal: check.reason === "missing" ? "unsigned" : check.reason === "expired" ? "expiredSignature" : "badSignature",
+    };
   }
   return setup.acceptUnsigned ? { ok: true, body } : { ok: false, refusal: "notConfigured" };
 }

@@ -33,5 +33,10 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 function methodNotAllowed(context: Route.ActionArgs["context"]) {
-  return jsonErrorResponse(context, { status: 405, code: "METHOD_NOT_SUPPORTED", messageKey: "methodNotAllowed", headers: { Allow: "POST" } });
+  return jsonErrorResponse(context, {
+    status: 405,
+    code: "METHOD_NOT_SUPPORTED",
+    messageKey: "methodNotAllowed",
+    headers: { Allow: "POST" },
+  });
 }

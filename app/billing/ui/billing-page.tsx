@@ -166,7 +166,12 @@ export function PlanList({
               </div>
               <ul className="flex-1 space-y-1 text-sm">
                 {PLAN_FLAGS.map((flag) => (
-                  <li key={flag} className="flex items-start gap-2" data-feature={flag} data-included={plan.features[flag] ? "true" : "false"}>
+                  <li
+                    key={flag}
+                    className="flex items-start gap-2"
+                    data-feature={flag}
+                    data-included={plan.features[flag] ? "true" : "false"}
+                  >
                     <span aria-hidden="true" className={plan.features[flag] ? "text-emerald-600" : "text-slate-400"}>
                       {plan.features[flag] ? "✓" : "–"}
                     </span>

@@ -46,6 +46,7 @@ export default {
       csv: "CSV herunterladen",
       ndjson: "NDJSON herunterladen",
       securityLink: "Zu Sicherheit",
+      billingLink: "Zur Abrechnung",
       unavailable: {
         plan: "Der Export des Audit-Logs gehört nicht zum Tarif {{plan}}. Tarife mit Export: {{plans}}.",
         twoFactor:
@@ -111,11 +112,13 @@ export default {
       },
       state_changed: {
         label: "Abrechnungsstatus geändert",
-        description: "Der Zahlungsanbieter hat eine fehlgeschlagene oder nachgeholte Zahlung gemeldet, und der Abrechnungsstatus hat sich geändert.",
+        description:
+          "Der Zahlungsanbieter hat eine fehlgeschlagene oder nachgeholte Zahlung gemeldet, und der Abrechnungsstatus hat sich geändert.",
       },
       plan_revoked: {
         label: "Bezahlter Tarif entzogen",
-        description: "Der Zahlungsanbieter hat eine Erstattung oder Anfechtung gemeldet, und die Organisation ist zum Tarif Free zurückgekehrt.",
+        description:
+          "Der Zahlungsanbieter hat eine Erstattung oder Anfechtung gemeldet, und die Organisation ist zum Tarif Free zurückgekehrt.",
       },
     },
   },
@@ -155,7 +158,12 @@ export default {
       refund: "Erstattung",
       dispute: "Zahlung angefochten",
     },
-    billingState: { active: "Aktiv", past_due: "Zahlung überfällig", past_due_blocked: "Zahlung überfällig, ausgesetzt", canceled: "Gekündigt" },
+    billingState: {
+      active: "Aktiv",
+      past_due: "Zahlung überfällig",
+      past_due_blocked: "Zahlung überfällig, ausgesetzt",
+      canceled: "Gekündigt",
+    },
     format: { csv: "CSV", json: "NDJSON" },
   },
   actorKinds: { user: "Benutzer", api_key: "API-Schlüssel", job: "Job", agent: "Agent", system: "System" },

@@ -45,6 +45,7 @@ export default {
       csv: "Download CSV",
       ndjson: "Download NDJSON",
       securityLink: "Go to Security",
+      billingLink: "Go to Billing",
       unavailable: {
         plan: "Exporting the audit log is not part of the {{plan}} plan. Plans that include it: {{plans}}.",
         twoFactor: "This organization requires two-factor authentication. Enable it for your account to export the audit log.",
@@ -87,7 +88,10 @@ export default {
     },
     billing: {
       plan_changed: { label: "Plan changed", description: "An owner changed the organization's plan." },
-      canceled: { label: "Subscription canceled", description: "An owner canceled the paid plan. Paid features are paused until it is resumed." },
+      canceled: {
+        label: "Subscription canceled",
+        description: "An owner canceled the paid plan. Paid features are paused until it is resumed.",
+      },
       resumed: { label: "Subscription resumed", description: "An owner resumed the canceled plan. Paid features are available again." },
       state_changed: {
         label: "Billing state changed",
