@@ -24,6 +24,7 @@ const TEXT = {
     exportPaused: "Export is paused while the organization's billing needs attention.",
     billingLink: "Go to Billing",
     auditEvent: "Plan changed",
+    stateEvent: "Billing state changed",
   },
   de: {
     heading: "Abrechnung",
@@ -37,6 +38,7 @@ const TEXT = {
     exportPaused: "Der Export ist ausgesetzt, solange die Abrechnung der Organisation offen ist.",
     billingLink: "Zur Abrechnung",
     auditEvent: "Tarif geändert",
+    stateEvent: "Abrechnungsstatus geändert",
   },
 } as const;
 
@@ -96,7 +98,9 @@ for (const language of ["en", "de"] as const) {
 
     // The audit log: the plan change is there, export is paused and links back to billing.
     await page.goto("/dashboard/organization-settings/audit-log");
-    await expect(page.getByText(text.auditEvent).first()).toBeVisible();
+    const events = page.getByRole("listitem");
+    await expect(events.filter({ hasText: text.auditEvent })).toHaveCount(1);
+    await expect(events.filter({ hasText: text.stateEvent })).toHaveCount(2);
     await expect(page.getByTestId("audit-export-unavailable")).toContainText(text.exportPaused);
     await page.getByTestId("audit-export-billing-link").click();
     await expect(page).toHaveURL(new RegExp(`${BILLING_PATH}$`));
