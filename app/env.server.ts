@@ -40,6 +40,18 @@ const schema = z.object({
     .max(320)
     .refine((v) => /^[^\r\n]*<?[^\s@<>]+@[^\s@<>]+>?$/.test(v), "MAIL_FROM must be an address, e.g. KeyLedger <keys@example.com>.")
     .default("KeyLedger <no-reply@keyledger.localhost>"),
+  /**
+   * The secret payment provider events are signed with (docs/decisions/0029-billing.md). Unset on
+   * the embedded database: the development provider's unsigned events are taken. Unset with an
+   * external DATABASE_URL: provider events are refused and plan changes say billing is not set up.
+   */
+  BILLING_WEBHOOK_SECRET: z.string().min(32, "BILLING_WEBHOOK_SECRET must be at least 32 characters long.").optional(),
+  /** Set by `npm start` / `npm run dev` (scripts/start.ts) to say whether it started the embedded
+   * PostgreSQL: only then is the development billing provider active. */
+  KEYLEDGER_EMBEDDED_DATABASE: z
+    .enum(["true", "false"], { error: "KEYLEDGER_EMBEDDED_DATABASE is set by npm start; leave it unset." })
+    .default("false")
+    .transform((v) => v === "true"),
 });
 
 export type Env = z.infer<typeof schema>;

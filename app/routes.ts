@@ -14,6 +14,8 @@ export default [
   route("api/organizations/:organizationId/logos/:logoId", "routes/api.organizations.$organizationId.logos.$logoId.ts"),
   // The audit log export: a streamed CSV or NDJSON download (owners and admins, plan with auditExport).
   route("api/organizations/:organizationId/audit-log/export", "routes/api.organizations.$organizationId.audit-log.export.ts"),
+  // The payment provider's events (signed; unsigned from the development provider on the embedded database).
+  route("api/billing/provider-events", "routes/api.billing.provider-events.ts"),
   route("dashboard", "routes/dashboard.tsx", [
     index("routes/dashboard._index.tsx"),
     route("organizations/new", "routes/dashboard.organizations.new.tsx"),
@@ -21,6 +23,7 @@ export default [
     route("organization-settings/members", "routes/dashboard.organization-settings.members.tsx"),
     route("organization-settings/api-keys", "routes/dashboard.organization-settings.api-keys.tsx"),
     route("organization-settings/audit-log", "routes/dashboard.organization-settings.audit-log.tsx"),
+    route("organization-settings/billing", "routes/dashboard.organization-settings.billing.tsx"),
     route("account", "routes/dashboard.account.tsx"),
     route("account/security", "routes/dashboard.account.security.tsx"),
     route("*", "routes/not-found.tsx", { id: "dashboard-not-found" }),

@@ -20,6 +20,9 @@ let stopping = false;
 
 async function main() {
   const usingEmbedded = !process.env.DATABASE_URL;
+  // Always set, so a value inherited from the shell cannot turn on the development billing
+  // provider (free plan changes, unsigned provider events) in front of an external database.
+  process.env.KEYLEDGER_EMBEDDED_DATABASE = usingEmbedded ? "true" : "false";
   if (usingEmbedded) {
     const port = Number(process.env.EMBEDDED_POSTGRES_PORT ?? 54329);
     if (!Number.isInteger(port) || port < 1 || port > 65535)

@@ -8,13 +8,16 @@ export const PERMISSIONS = [
   "apiKey:manage",
   "audit:view",
   "audit:export",
+  "billing:view",
+  "billing:manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   owner: PERMISSIONS,
-  // Admins run the organization day to day; deleting it is the owners' decision alone.
-  admin: PERMISSIONS.filter((permission) => permission !== "organization:delete"),
+  // Admins run the organization day to day; deleting it and what it pays for are the owners'
+  // decisions alone (admins see the billing page read-only).
+  admin: PERMISSIONS.filter((permission) => permission !== "organization:delete" && permission !== "billing:manage"),
   member: [],
 };
 

@@ -22,6 +22,7 @@ import {
   type AuditFilterName,
   type AuditFilters,
 } from "./audit-query";
+import { planName } from "~/billing/plans";
 import { AUDIT_ACTIONS, actionLabelKey, presentDetails, type DetailValue } from "./catalog";
 import type { ActivityDay, AuditEventDetail, AuditPageData, ResolvedName } from "./query.server";
 
@@ -30,7 +31,13 @@ import type { ActivityDay, AuditEventDetail, AuditPageData, ResolvedName } from 
  * is the first reason the viewer cannot export now, the same one the export route would answer.
  */
 export type AuditExportOffer =
-  { blocker: null } | { blocker: "plan"; planName: string; exportPlans: string[] } | { blocker: "permission" | "twoFactor" | "billing" };
+  | { blocker: null }
+  | { blocker: "plan"; planName: string; exportPlans: string[]; billingLink?: boolean }
+  | { blocker: "billing"; billingLink?: boolean }
+  | { blocker: "permission" | "twoFactor" };
+
+/** The billing page (app/billing/ui/): the audit layer links to it by path, not by import. */
+const BILLING_PAGE_PATH = "/dashboard/organization-settings/billing";
 
 /** The download links (carrying the page's filters), or why there are none. Plain links: the
  * answer is a file, so the page stays; a refusal shows its message. */
@@ -46,6 +53,15 @@ function ExportCard({ offer, organizationId, filters }: { offer: AuditExportOffe
           {offer.blocker === "twoFactor" ? (
             <Link to="/dashboard/account/security" className="font-medium text-brand-600 hover:text-brand-700">
               {t("page.export.securityLink")}
+            </Link>
+          ) : null}
+          {(offer.blocker === "billing" || offer.blocker === "plan") && offer.billingLink ? (
+            <Link
+              to={BILLING_PAGE_PATH}
+              className="font-medium text-brand-600 hover:text-brand-700"
+              data-testid="audit-export-billing-link"
+            >
+              {t("page.export.billingLink")}
             </Link>
           ) : null}
         </p>
@@ -97,13 +113,16 @@ function Name({ value, id, kind }: { value: ResolvedName; id: string; kind?: str
   );
 }
 
-/** Roles, scopes, reasons and actions are shown by their translated labels, never as raw identifiers. */
+/** Roles, scopes, reasons, plans, billing states and actions are shown by their translated labels, never as raw identifiers. */
 export function detailValueLabel(t: TFunction, field: string, value: string): string {
   if (field === "role" || ((field === "from" || field === "to") && ["owner", "admin", "member"].includes(value)))
     return t(`common:roles.${value}`, { defaultValue: value });
   if (field === "scopes") return t(`apiKeys:scopes.${value.replace(":", "_")}`, { defaultValue: value });
   if (field === "reason") return t(`audit:values.reason.${value}`, { defaultValue: value });
   if (field === "format") return t(`audit:values.format.${value}`, { defaultValue: value });
+  // Plans by the catalog's name (a plan no longer in it shows its id); billing states by their names.
+  if (field === "plan") return planName(value);
+  if (field === "state") return t(`audit:values.billingState.${value}`, { defaultValue: value });
   if (field === "action") return t(actionLabelKey(value), { defaultValue: value });
   if (value === "true") return t("audit:values.yes");
   if (value === "false") return t("audit:values.no");

@@ -6,6 +6,7 @@
 // This module has no server dependencies: the audit pages render with it in the browser too.
 import { z } from "zod";
 import { API_KEY_SCOPES } from "~/access/api-key-scopes";
+import { BILLING_STATES } from "~/billing/plans";
 
 const role = z.enum(["owner", "admin", "member"]);
 /** Short free text we choose to keep (names, settings values); bounded so details stay small. */
@@ -13,6 +14,9 @@ const text = (max: number) => z.string().max(max);
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const isoDateTime = z.iso.datetime({ offset: true });
 const change = <T extends z.ZodType>(value: T) => z.object({ from: value, to: value }).strict();
+/** A plan id as stored: not limited to today's catalog, which may drop a plan that history names. */
+const planId = z.string().regex(/^[a-z0-9_-]{1,64}$/);
+const billingState = z.enum(BILLING_STATES);
 
 export const auditCatalog = {
   "api_key.issued": {
@@ -89,6 +93,29 @@ export const auditCatalog = {
           .strict(),
       })
       .strict(),
+  },
+  // Billing (docs/decisions/0029-billing.md). An owner's checkout, cancel and resume; the payment
+  // provider's state changes and revocations (system actor "billing-provider"). `state` is present
+  // when the billing state changed too.
+  "billing.plan_changed": {
+    targetType: "organization",
+    details: z.object({ plan: change(planId), state: change(billingState).optional() }).strict(),
+  },
+  "billing.canceled": {
+    targetType: "organization",
+    details: z.object({ plan: planId, state: change(billingState) }).strict(),
+  },
+  "billing.resumed": {
+    targetType: "organization",
+    details: z.object({ plan: planId, state: change(billingState) }).strict(),
+  },
+  "billing.state_changed": {
+    targetType: "organization",
+    details: z.object({ reason: z.enum(["payment_failed", "payment_recovered"]), state: change(billingState) }).strict(),
+  },
+  "billing.plan_revoked": {
+    targetType: "organization",
+    details: z.object({ reason: z.enum(["refund", "dispute"]), plan: change(planId), state: change(billingState).optional() }).strict(),
   },
 } as const satisfies Record<string, { targetType: string; details: z.ZodType }>;
 

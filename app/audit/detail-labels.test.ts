@@ -16,6 +16,13 @@ describe("audit detail values", () => {
       expect(detailValueLabel(t, "reason", "left")).not.toBe("left");
       expect(detailValueLabel(t, "action", "api_key.issued")).toBe(t("actions.api_key.issued.label"));
       expect(detailValueLabel(t, "action", "api_key.issued")).not.toBe("api_key.issued");
+      // Plans by the catalog's name (a dropped plan by its id), billing states and billing reasons by their labels.
+      expect(detailValueLabel(t, "plan", "enterprise")).toBe("Enterprise");
+      expect(detailValueLabel(t, "plan", "legacy-gold")).toBe("legacy-gold");
+      expect(detailValueLabel(t, "state", "past_due_blocked")).toBe(t("values.billingState.past_due_blocked"));
+      expect(detailValueLabel(t, "state", "past_due_blocked")).not.toBe("past_due_blocked");
+      expect(detailValueLabel(t, "reason", "refund")).not.toBe("refund");
+      expect(detailValueLabel(t, "reason", "payment_failed")).not.toBe("payment_failed");
       // Values that are not identifiers stay as they are.
       expect(detailValueLabel(t, "name", "Production key")).toBe("Production key");
     }

@@ -10,6 +10,7 @@ import enApiKeys from "./locales/en/api-keys";
 import enAudit from "./locales/en/audit";
 import enAdmin from "./locales/en/admin";
 import enMail from "./locales/en/mail";
+import enBilling from "./locales/en/billing";
 import deCommon from "./locales/de/common";
 import deErrors from "./locales/de/errors";
 import deAuth from "./locales/de/auth";
@@ -19,6 +20,7 @@ import deApiKeys from "./locales/de/api-keys";
 import deAudit from "./locales/de/audit";
 import deAdmin from "./locales/de/admin";
 import deMail from "./locales/de/mail";
+import deBilling from "./locales/de/billing";
 
 export const resources = {
   en: {
@@ -31,6 +33,7 @@ export const resources = {
     audit: enAudit,
     admin: enAdmin,
     mail: enMail,
+    billing: enBilling,
   },
   de: {
     common: deCommon,
@@ -42,6 +45,7 @@ export const resources = {
     audit: deAudit,
     admin: deAdmin,
     mail: deMail,
+    billing: deBilling,
   },
 };
 

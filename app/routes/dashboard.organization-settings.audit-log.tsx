@@ -5,7 +5,7 @@ import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/dashboard.organization-settings.audit-log";
 import { ErrorPanel } from "~/components/error-page";
 import { AuditLogView, type AuditDetailQuery, type AuditExportOffer } from "~/audit/audit-log-view";
-import { auditExportBlocker } from "~/access/organization-access.server";
+import { accessFor, auditExportBlocker } from "~/access/organization-access.server";
 import { planName, planNamesWith } from "~/billing/plans";
 import { AUDIT_QUERY_CACHE, onlyDrawerChanged } from "~/audit/audit-query";
 import { loadAuditPage } from "~/audit/query.server";
@@ -22,10 +22,14 @@ export async function loader(args: Route.LoaderArgs) {
   const access = await requireActiveOrganization(args, "audit:view");
   const page = await orHttpError(args.context, () => loadAuditPage(access, new URL(args.request.url).searchParams));
   const blocker = auditExportBlocker(access);
+  // Those who may see the billing page are sent there when the plan or billing is the reason.
+  const billingLink = accessFor(access, "billing:view") !== null;
   const exportOffer: AuditExportOffer =
     blocker === "plan"
-      ? { blocker, planName: planName(access.organization.planId), exportPlans: planNamesWith("auditExport") }
-      : { blocker };
+      ? { blocker, planName: planName(access.organization.planId), exportPlans: planNamesWith("auditExport"), billingLink }
+      : blocker === "billing"
+        ? { blocker, billingLink }
+        : { blocker };
   return { title: getInstance(args.context).t("audit:page.title"), exportOffer, ...page };
 }
 

@@ -40,6 +40,8 @@ import { beginSupportAccessInputSchema } from "~/support/schemas";
 import { changePassword, listSessions, revokeSession } from "~/auth/account.server";
 import { changePasswordSchema, deleteAccountSchema, sessionIdSchema } from "~/auth/schemas";
 import { deleteAccount } from "~/accounts/account-deletion.server";
+import { cancelSubscription, checkout, getBilling, resumeSubscription } from "~/billing/billing.server";
+import { planIdSchema } from "~/billing/schemas";
 import { base, platformAdminProcedure, sessionProcedure } from "./base.server";
 
 type Caller = Parameters<typeof authorizeOrganization>[0];
@@ -214,5 +216,23 @@ const account = {
   }),
 };
 
-export const router = { organization, apiKey, auditLog, support, account };
+/** The organization's plan and billing state (docs/decisions/0029-billing.md): owners and admins
+ * read it; only owners change it. */
+const billingManager = (auth: Caller, organizationId: string) => authorizeOrganization(auth, organizationId, "billing:manage");
+const billing = {
+  get: sessionProcedure
+    .input(organizationIdOnly)
+    .handler(async ({ context, input }) => getBilling(await authorizeOrganization(context.auth, input.organizationId, "billing:view"))),
+  checkout: sessionProcedure
+    .input(z.object({ organizationId: z.string().max(64), planId: planIdSchema }).strict())
+    .handler(async ({ context, input }) => checkout(await billingManager(context.auth, input.organizationId), input.planId)),
+  cancel: sessionProcedure
+    .input(organizationIdOnly)
+    .handler(async ({ context, input }) => cancelSubscription(await billingManager(context.auth, input.organizationId))),
+  resume: sessionProcedure
+    .input(organizationIdOnly)
+    .handler(async ({ context, input }) => resumeSubscription(await billingManager(context.auth, input.organizationId))),
+};
+
+export const router = { organization, apiKey, auditLog, support, account, billing };
 export type Router = typeof router;

@@ -23,6 +23,9 @@ const ICONS: Record<string, ReactNode> = {
   members: (
     <path d="M7.5 9a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5Zm-4.5 7c0-2.5 2-4.5 4.5-4.5S12 13.5 12 16M13 4.3a2.5 2.5 0 0 1 0 4.4M14.5 11.8c1.5.6 2.5 2.2 2.5 4.2" />
   ),
+  billing: (
+    <path d="M3 6.75A1.75 1.75 0 0 1 4.75 5h10.5c.97 0 1.75.78 1.75 1.75v6.5c0 .97-.78 1.75-1.75 1.75H4.75A1.75 1.75 0 0 1 3 13.25v-6.5ZM3 8.5h14M6 12h3" />
+  ),
   auditLog: <path d="M6 4h8.25c.41 0 .75.34.75.75v10.5c0 .41-.34.75-.75.75H5.75a.75.75 0 0 1-.75-.75V5M8 8h5M8 11h5M8 14h3" />,
   account: <path d="M10 10a3 3 0 1 0 0-6 3 3 0 0 0 0 6Zm-5.5 6.5c.4-2.8 2.7-4.5 5.5-4.5s5.1 1.7 5.5 4.5" />,
   security: <path d="M10 3 4.5 5v4.6c0 3.3 2.3 6 5.5 7.4 3.2-1.4 5.5-4.1 5.5-7.4V5L10 3Zm-2.2 7.1 1.6 1.6 3-3.2" />,
@@ -77,6 +80,13 @@ function NavItems({ loaderData }: { loaderData: LayoutData }) {
       label: t("nav.auditLog"),
       end: false,
       show: loaderData.canViewAudit,
+    },
+    {
+      to: "/dashboard/organization-settings/billing",
+      icon: "billing",
+      label: t("nav.billing"),
+      end: false,
+      show: loaderData.canViewBilling,
     },
     { to: "/dashboard/account", icon: "account", label: t("nav.account"), end: true, show: true },
     { to: "/dashboard/account/security", icon: "security", label: t("nav.security"), end: false, show: true },

@@ -39,6 +39,8 @@ const WATCHED_TABLES: Record<string, string> = {
   // Opening support access is a change; a successful support read records a view, which is not.
   support_actions: "SELECT * FROM support_actions WHERE action = 'access.opened'",
   support_access_grants: "SELECT * FROM support_access_grants",
+  // A provider event id is kept only with a change it made.
+  billing_provider_events: "SELECT * FROM billing_provider_events",
   organization_logos: "SELECT id, organization_id, content_type, byte_size FROM organization_logos",
   // No refused request may leave a mail behind to be sent.
   mail_jobs: "SELECT id, task_identifier FROM graphile_worker.jobs",
@@ -407,6 +409,9 @@ describe("hostile input against the production server", () => {
       { path: "/dashboard/account", cookie: "member", fixed: { intent: ["delete"] }, fields: ["password", "code", "confirm"] },
       { path: "/forgot-password", fields: ["email"] },
       { path: "/reset-password?token=x", fields: ["token", "newPassword", "confirmPassword"] },
+      { path: "/dashboard/organization-settings/billing", cookie: "owner", fixed: { intent: ["checkout"] }, fields: ["planId"] },
+      { path: "/dashboard/organization-settings/billing", cookie: "owner", fields: ["intent", "planId"] },
+      { path: "/dashboard/organization-settings/billing", cookie: "member", fields: ["intent", "planId"] },
       { path: `/admin/organizations/${ids.acme}/access?redirectTo=https://evil.example`, cookie: "staff", fields: ["reason"] },
     ];
     const submission = fc.constantFrom(...forms).chain((form) =>
@@ -594,6 +599,22 @@ describe("hostile input against the production server", () => {
         ),
       }),
       fc.record({
+        path: fc.constant("billing/checkout"),
+        cookie: fc.constantFrom("owner", "member"),
+        input: fc.record(
+          {
+            organizationId: fc.oneof(fc.constant(0).map(acme), badJsonField, fc.uuid()),
+            planId: fc.oneof(badJsonField, fc.constantFrom("platinum", "", "FREE")),
+          },
+          { requiredKeys: ["organizationId"] },
+        ),
+      }),
+      fc.record({
+        path: fc.constantFrom("billing/get", "billing/cancel", "billing/resume"),
+        cookie: fc.constantFrom("owner", "member"),
+        input: fc.record({ organizationId: fc.oneof(badJsonField, fc.uuid()) }),
+      }),
+      fc.record({
         path: fc.constant("apiKey/authenticate"),
         cookie: fc.constant(""),
         input: fc.record({ scopes: fc.oneof(wrongType, fc.array(badJsonField, { maxLength: 3 })) }),
@@ -754,6 +775,84 @@ describe("hostile input against the production server", () => {
         });
         expect(response.status, target.slice(0, 200)).toBeGreaterThanOrEqual(400);
         expect(response.status, target.slice(0, 200)).toBeLessThan(500);
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  it("answers hostile payment provider deliveries with 4xx and changes nothing", async () => {
+    const target = "/api/billing/provider-events";
+    const json = { "Content-Type": "application/json" };
+    // This server runs on an external database without BILLING_WEBHOOK_SECRET: no delivery may
+    // change anything, signed or not, well-formed or not.
+    const fixed: RawRequest[] = [
+      { method: "GET", target },
+      { method: "HEAD", target },
+      { method: "PUT", target, headers: json, body: "{}" },
+      { method: "DELETE", target },
+      { method: "PATCH", target, headers: json, body: "{}" },
+      { method: "POST", target, headers: { "Content-Type": "text/plain" }, body: "{}" },
+      { method: "POST", target, headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "id=1&type=refund" },
+      { method: "POST", target, body: "{}" },
+      { method: "POST", target, headers: json, body: "{not json" },
+      { method: "POST", target, headers: json, body: "" },
+      { method: "POST", target, headers: json, body: "[]" },
+      { method: "POST", target, headers: json, body: "null" },
+      { method: "POST", target, headers: json, body: JSON.stringify({ id: null, type: null, organizationId: null }) },
+      { method: "POST", target, headers: json, body: JSON.stringify({ id: "e1", type: "upgrade_everything", organizationId: ids.acme }) },
+      { method: "POST", target, headers: json, body: JSON.stringify({ id: "e1", type: "refund", organizationId: ids.acme }) },
+      {
+        method: "POST",
+        target,
+        headers: { ...json, "KeyLedger-Signature": `t=${Math.floor(Date.now() / 1000)},v1=${"0".repeat(64)}` },
+        body: JSON.stringify({ id: "e2", type: "dispute", organizationId: ids.acme }),
+      },
+      // The owner's own browser session is no credential here.
+      {
+        method: "POST",
+        target,
+        headers: { ...json, ...sameOrigin(), Cookie: cookies.owner },
+        body: JSON.stringify({ id: "e3", type: "refund", organizationId: ids.acme }),
+      },
+      {
+        method: "POST",
+        target,
+        headers: json,
+        body: JSON.stringify({ id: "e4", type: "refund", organizationId: ids.acme }) + " ".repeat(2 * 1024 * 1024),
+      },
+    ];
+    for (const request of fixed) {
+      const response = await send(request);
+      expect(response.status, `${request.method} ${String(request.body ?? "").slice(0, 60)}`).toBeGreaterThanOrEqual(400);
+    }
+    const delivery = fc.record({
+      body: fc.oneof(
+        fc.jsonValue().map((v) => JSON.stringify(v)),
+        fc
+          .record({
+            id: badJsonField,
+            type: fc.oneof(badJsonField, fc.constantFrom(...["payment_failed", "refund", "dispute"])),
+            organizationId: fc.oneof(
+              badJsonField,
+              fc.constant(0).map(() => ids.acme),
+            ),
+          })
+          .map((v) => JSON.stringify(v)),
+        fc.string({ maxLength: 200 }),
+      ),
+      signature: fc.option(
+        fc.string({ maxLength: 120 }).map((v) => v.replace(/[\r\n]/g, "")),
+        { nil: undefined },
+      ),
+      contentType: fc.constantFrom("application/json", "application/json; charset=utf-8", "text/json", ""),
+    });
+    await fc.assert(
+      fc.asyncProperty(delivery, async ({ body, signature, contentType }) => {
+        const headers: Record<string, string> = {};
+        if (contentType) headers["Content-Type"] = contentType;
+        if (signature !== undefined) headers["KeyLedger-Signature"] = signature;
+        const response = await send({ method: "POST", target, headers, body });
+        expect(response.status).toBeGreaterThanOrEqual(400);
       }),
       { seed: SEED, numRuns: RUNS },
     );

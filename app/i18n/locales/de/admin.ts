@@ -46,7 +46,6 @@ export default {
     no: "Nein",
   },
   billingStates: {
-    ok: "In Ordnung",
     active: "Aktiv",
     past_due: "Zahlung überfällig",
     past_due_blocked: "Zahlung überfällig, bezahlte Funktionen gesperrt",

@@ -46,6 +46,7 @@ export default {
       csv: "CSV herunterladen",
       ndjson: "NDJSON herunterladen",
       securityLink: "Zu Sicherheit",
+      billingLink: "Zur Abrechnung",
       unavailable: {
         plan: "Der Export des Audit-Logs gehört nicht zum Tarif {{plan}}. Tarife mit Export: {{plans}}.",
         twoFactor:
@@ -99,6 +100,27 @@ export default {
         description: "Jemand hat das Audit-Log heruntergeladen. Die Datei selbst wird nicht gespeichert.",
       },
     },
+    billing: {
+      plan_changed: { label: "Tarif geändert", description: "Ein Inhaber hat den Tarif der Organisation geändert." },
+      canceled: {
+        label: "Abonnement gekündigt",
+        description: "Ein Inhaber hat den bezahlten Tarif gekündigt. Bezahlte Funktionen sind ausgesetzt, bis er fortgesetzt wird.",
+      },
+      resumed: {
+        label: "Abonnement fortgesetzt",
+        description: "Ein Inhaber hat den gekündigten Tarif fortgesetzt. Bezahlte Funktionen stehen wieder zur Verfügung.",
+      },
+      state_changed: {
+        label: "Abrechnungsstatus geändert",
+        description:
+          "Der Zahlungsanbieter hat eine fehlgeschlagene oder nachgeholte Zahlung gemeldet, und der Abrechnungsstatus hat sich geändert.",
+      },
+      plan_revoked: {
+        label: "Bezahlter Tarif entzogen",
+        description:
+          "Der Zahlungsanbieter hat eine Erstattung oder Anfechtung gemeldet, und die Organisation ist zum Tarif Free zurückgekehrt.",
+      },
+    },
   },
   details: {
     raw: "Details",
@@ -119,6 +141,8 @@ export default {
     action: "Aktion",
     actorId: "Akteur",
     targetId: "Ziel",
+    plan: "Tarif",
+    state: "Abrechnungsstatus",
   },
   values: {
     never: "Nie",
@@ -126,7 +150,20 @@ export default {
     yes: "Ja",
     no: "Nein",
     change: "{{from}} → {{to}}",
-    reason: { removed: "Von Inhaber oder Admin entfernt", left: "Hat die Organisation verlassen" },
+    reason: {
+      removed: "Von Inhaber oder Admin entfernt",
+      left: "Hat die Organisation verlassen",
+      payment_failed: "Zahlung fehlgeschlagen",
+      payment_recovered: "Zahlung nachgeholt",
+      refund: "Erstattung",
+      dispute: "Zahlung angefochten",
+    },
+    billingState: {
+      active: "Aktiv",
+      past_due: "Zahlung überfällig",
+      past_due_blocked: "Zahlung überfällig, ausgesetzt",
+      canceled: "Gekündigt",
+    },
     format: { csv: "CSV", json: "NDJSON" },
   },
   actorKinds: { user: "Benutzer", api_key: "API-Schlüssel", job: "Job", agent: "Agent", system: "System" },

@@ -9,6 +9,7 @@ export default {
     members: "Mitglieder",
     apiKeys: "API-Schlüssel",
     auditLog: "Audit-Protokoll",
+    billing: "Abrechnung",
     account: "Konto",
     security: "Sicherheit",
     skipToContent: "Zum Inhalt springen",

@@ -43,7 +43,6 @@ export default {
     no: "No",
   },
   billingStates: {
-    ok: "In good standing",
     active: "Active",
     past_due: "Payment overdue",
     past_due_blocked: "Payment overdue, paid features blocked",

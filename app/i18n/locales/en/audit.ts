@@ -45,6 +45,7 @@ export default {
       csv: "Download CSV",
       ndjson: "Download NDJSON",
       securityLink: "Go to Security",
+      billingLink: "Go to Billing",
       unavailable: {
         plan: "Exporting the audit log is not part of the {{plan}} plan. Plans that include it: {{plans}}.",
         twoFactor: "This organization requires two-factor authentication. Enable it for your account to export the audit log.",
@@ -85,6 +86,22 @@ export default {
     audit: {
       exported: { label: "Audit log exported", description: "Someone downloaded the audit log. The file itself is not stored." },
     },
+    billing: {
+      plan_changed: { label: "Plan changed", description: "An owner changed the organization's plan." },
+      canceled: {
+        label: "Subscription canceled",
+        description: "An owner canceled the paid plan. Paid features are paused until it is resumed.",
+      },
+      resumed: { label: "Subscription resumed", description: "An owner resumed the canceled plan. Paid features are available again." },
+      state_changed: {
+        label: "Billing state changed",
+        description: "The payment provider reported a failed or recovered payment, and the billing state changed.",
+      },
+      plan_revoked: {
+        label: "Paid plan revoked",
+        description: "The payment provider reported a refund or dispute, and the organization went back to the Free plan.",
+      },
+    },
   },
   details: {
     raw: "Details",
@@ -105,6 +122,8 @@ export default {
     action: "Action",
     actorId: "Actor",
     targetId: "Target",
+    plan: "Plan",
+    state: "Billing state",
   },
   values: {
     never: "Never",
@@ -112,7 +131,15 @@ export default {
     yes: "Yes",
     no: "No",
     change: "{{from}} → {{to}}",
-    reason: { removed: "Removed by an owner or admin", left: "Left the organization" },
+    reason: {
+      removed: "Removed by an owner or admin",
+      left: "Left the organization",
+      payment_failed: "Payment failed",
+      payment_recovered: "Payment recovered",
+      refund: "Refund",
+      dispute: "Payment disputed",
+    },
+    billingState: { active: "Active", past_due: "Payment overdue", past_due_blocked: "Payment overdue, paused", canceled: "Canceled" },
     format: { csv: "CSV", json: "NDJSON" },
   },
   actorKinds: { user: "User", api_key: "API key", job: "Job", agent: "Agent", system: "System" },

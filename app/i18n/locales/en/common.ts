@@ -7,6 +7,7 @@ export default {
     members: "Members",
     apiKeys: "API keys",
     auditLog: "Audit log",
+    billing: "Billing",
     account: "Account",
     security: "Security",
     skipToContent: "Skip to content",

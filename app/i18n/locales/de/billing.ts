@@ -1,0 +1,74 @@
+import type en from "~/i18n/locales/en/billing";
+
+export default {
+  title: "Abrechnung",
+  description: "Tarif und Abrechnungsstatus von {{name}}.",
+  readOnly: "Nur Inhaber können den Tarif oder das Abonnement ändern. Hier sehen Sie beides.",
+  notConfigured: "Die Abrechnung ist in dieser Installation nicht eingerichtet: Der Tarif lässt sich hier nicht ändern.",
+  current: {
+    title: "Aktueller Tarif",
+    plan: "Tarif",
+    state: "Abrechnungsstatus",
+  },
+  states: {
+    active: { label: "Aktiv", explanation: "Alles, was der Tarif enthält, steht zur Verfügung." },
+    past_due: {
+      label: "Zahlung überfällig",
+      explanation:
+        "Die letzte Zahlung ist fehlgeschlagen. Vorerst bleibt alles verfügbar; schlägt auch der nächste Versuch fehl, werden bezahlte Funktionen ausgesetzt.",
+    },
+    past_due_blocked: {
+      label: "Zahlung überfällig, ausgesetzt",
+      explanation:
+        "Zwei Zahlungen nacheinander sind fehlgeschlagen. Bezahlte Funktionen wie der Export des Audit-Logs sind ausgesetzt, bis eine Zahlung durchgeht.",
+    },
+    canceled: {
+      label: "Gekündigt",
+      explanation:
+        "Das Abonnement ist gekündigt. Bezahlte Funktionen wie der Export des Audit-Logs sind ausgesetzt, bis ein Inhaber es fortsetzt.",
+    },
+  },
+  plans: {
+    title: "Tarife",
+    description: "Was jeder Tarif enthält.",
+    current: "Aktueller Tarif",
+    included: "Enthalten",
+    notIncluded: "Nicht enthalten",
+    switchTo: "Zu {{plan}} wechseln",
+    features: { auditExport: "Export des Audit-Logs (CSV und NDJSON)" },
+  },
+  checkout: {
+    title: "Zum Tarif {{plan}} wechseln?",
+    body: "Die Organisation wechselt jetzt von {{from}} zu {{plan}}. Die Änderung wird im Audit-Log festgehalten.",
+    confirm: "Tarif wechseln",
+    keep: "Aktuellen Tarif behalten",
+  },
+  cancel: {
+    title: "Abonnement",
+    description: "Eine Kündigung setzt bezahlte Funktionen aus, bis ein Inhaber das Abonnement fortsetzt.",
+    button: "Abonnement kündigen",
+    heading: "Das Abonnement {{plan}} kündigen?",
+    body: "Bezahlte Funktionen wie der Export des Audit-Logs sind ausgesetzt, bis ein Inhaber das Abonnement fortsetzt. Die Änderung wird im Audit-Log festgehalten.",
+    confirm: "Abonnement kündigen",
+    keep: "Abonnement behalten",
+  },
+  resume: {
+    description: "Beim Fortsetzen verlängert sich der Tarif {{plan}}, und seine Funktionen stehen wieder zur Verfügung.",
+    button: "Abonnement fortsetzen",
+    heading: "Das Abonnement {{plan}} fortsetzen?",
+    body: "Der Tarif {{plan}} verlängert sich jetzt, und seine Funktionen stehen wieder zur Verfügung. Die Änderung wird im Audit-Log festgehalten.",
+    confirm: "Abonnement fortsetzen",
+    keep: "Nicht jetzt",
+  },
+  done: {
+    checkout: "Die Organisation hat jetzt den Tarif {{plan}}.",
+    cancel: "Das Abonnement ist gekündigt.",
+    resume: "Das Abonnement ist wieder aktiv.",
+  },
+  confirmMissing: "Diese Änderung ist nicht verfügbar. Wählen Sie sie unten erneut.",
+  events: {
+    applied: "Das Ereignis wurde angewendet.",
+    unchanged: "Das Ereignis ist eingegangen; es hat nichts geändert.",
+    already_processed: "Dieses Ereignis wurde bereits verarbeitet; nichts hat sich geändert.",
+  },
+} satisfies typeof en;
