@@ -1,17 +1,17 @@
 // The page a reset mail links to: a new password, typed twice. A link that no longer works (used,
 // replaced by a newer mail, expired, or its account deleted) says so and offers a new one.
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { resetLinkWorks, resetPassword } from "~/accounts/password-reset.server";
-import { PASSWORD_MIN_LENGTH } from "~/auth/password-rules";
+import { NewPasswordFields } from "~/auth/ui/account-settings";
 import { resetPasswordFormSchema } from "~/auth/schemas";
 import { AuthLayout } from "~/components/auth-layout";
 import { ErrorPage } from "~/components/error-page";
 import { FormErrors } from "~/components/form-errors";
 import { titleMeta } from "~/components/page-title";
-import { Alert, Button, ButtonLink, Field } from "~/components/ui";
+import { Alert, Button, ButtonLink } from "~/components/ui";
 import { getInstance } from "~/i18n/i18next.server";
 import { useTranslation } from "~/i18n/use-translation";
 import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
@@ -64,20 +64,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           <p className="text-sm text-slate-600">{t("reset.intro")}</p>
           <FormErrors errors={form.errors} id={form.errorId} />
           <input type="hidden" name="token" value={loaderData.token} />
-          <Field
-            label={t("account.newPassword")}
-            hint={t("account.newPasswordHint", { min: PASSWORD_MIN_LENGTH })}
-            autoComplete="new-password"
-            errors={fields.newPassword.errors}
-            errorParams={{ min: PASSWORD_MIN_LENGTH }}
-            {...getInputProps(fields.newPassword, { type: "password" })}
-          />
-          <Field
-            label={t("account.confirmPassword")}
-            autoComplete="new-password"
-            errors={fields.confirmPassword.errors}
-            {...getInputProps(fields.confirmPassword, { type: "password" })}
-          />
+          <NewPasswordFields newPassword={fields.newPassword} confirmPassword={fields.confirmPassword} />
           <Button type="submit" className="w-full" disabled={busy}>
             {t("reset.submit")}
           </Button>

@@ -51,13 +51,15 @@ test("downloads the filtered log as CSV in English and as NDJSON in German", asy
 test("a plan without export says why instead of offering links, in both languages", async ({ page }) => {
   await signIn(page, demo.globexOwner);
   await page.goto(AUDIT_PATH);
+  // The owner is also shown where the plan is changed.
   await expect(page.getByTestId("audit-export-unavailable")).toHaveText(
-    "Exporting the audit log is not part of the Team plan. Plans that include it: Enterprise.",
+    "Exporting the audit log is not part of the Team plan. Plans that include it: Enterprise. Go to Billing",
   );
+  await expect(page.getByRole("link", { name: "Go to Billing" })).toHaveAttribute("href", "/dashboard/organization-settings/billing");
   await expect(page.getByRole("link", { name: "Download CSV" })).toHaveCount(0);
   await page.goto(`${AUDIT_PATH}?lng=de`);
   await expect(page.getByTestId("audit-export-unavailable")).toHaveText(
-    "Der Export des Audit-Logs gehört nicht zum Tarif Team. Tarife mit Export: Enterprise.",
+    "Der Export des Audit-Logs gehört nicht zum Tarif Team. Tarife mit Export: Enterprise. Zur Abrechnung",
   );
   // The route itself refuses too, in the page's language.
   const organizations = await rpc(page.request, "organization/list", {}, { "sec-fetch-site": "same-origin" });

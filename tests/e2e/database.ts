@@ -1,6 +1,7 @@
 // Direct access to the e2e server's database, for the few things the UI deliberately cannot do:
-// making an account a platform admin (there is no sign-up for it) and ageing a session (the
-// support console's 30-minute freshness). tests/e2e/start-server.mjs runs the embedded PostgreSQL
+// making an account a platform admin (there is no sign-up for it), ageing a session (the
+// support console's 30-minute freshness), and forgetting the sign-up limit (every browser test
+// signs up from 127.0.0.1, and the suite makes more accounts than one address may in an hour). tests/e2e/start-server.mjs runs the embedded PostgreSQL
 // of scripts/start.ts on E2E_POSTGRES_PORT (54339 unless set) with database `keyledger`, user and
 // password `postgres` (scripts/lib/embedded-postgres.ts).
 import pg from "pg";
@@ -37,4 +38,9 @@ export async function ageSessions(email: string, minutes: number): Promise<void>
     ),
   );
   if (!result.rowCount) throw new Error(`No session of ${email} in ${e2eDatabaseUrl()}`);
+}
+
+/** Forgets the sign-ups counted per client address (policy `auth.signup.address`). */
+export async function forgetSignUpLimit(): Promise<void> {
+  await withClient((client) => client.query("DELETE FROM rate_limits WHERE key LIKE 'auth.signup.address:%'"));
 }

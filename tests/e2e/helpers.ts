@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { decodeBase32IgnorePadding } from "@oslojs/encoding";
 import { generateHOTP } from "@oslojs/otp";
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { forgetSignUpLimit } from "./database";
 
 export const DEMO_PASSWORD = "correct-horse-battery-staple";
 export const demo = {
@@ -23,6 +24,7 @@ export async function signUp(page: Page, options: { name?: string; email?: strin
     email: options.email ?? uniqueEmail(),
     password: options.password ?? "a-long-enough-passphrase",
   };
+  await forgetSignUpLimit();
   await page.goto("/signup");
   await page.getByLabel("Your name").fill(user.name);
   await page.getByLabel("E-mail address").fill(user.email);

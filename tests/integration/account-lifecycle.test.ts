@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { startMailServer } from "../smtp";
+import { failure } from "../failure";
 
 const mail = await startMailServer();
 process.env.SMTP_URL = mail.url;
@@ -49,15 +50,6 @@ async function mailedToken(email: string, nth = 1): Promise<string> {
   const received = await mail.waitFor(email, nth);
   expect(received).toHaveLength(nth);
   return resetTokenFrom(received[nth - 1]!.text);
-}
-
-async function failure(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code: string; messageKey: string };
-  }
-  throw new Error("expected a failure");
 }
 
 describe("forgot password", () => {

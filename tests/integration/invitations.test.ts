@@ -2,6 +2,7 @@
 // through the job queue, accept, cancel, resend, expiry, races, delivery failures and retries.
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { startMailServer, tokenFrom } from "../smtp";
+import { failure } from "../failure";
 
 // Before anything reads the configuration: mail goes to this test's own SMTP server.
 const mail = await startMailServer();
@@ -35,15 +36,6 @@ async function setup(role: "owner" | "admin" = "owner") {
 const eventsOf = (organizationId: string, action?: string) =>
   prisma.auditEvent.findMany({ where: { organizationId, ...(action ? { action } : {}) }, orderBy: { id: "asc" } });
 const jobCount = async () => Number((await prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker.jobs`)[0]!.n);
-
-async function failure(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code: string; messageKey: string };
-  }
-  throw new Error("expected a failure");
-}
 
 beforeEach(async () => {
   await prisma.$executeRaw`DELETE FROM graphile_worker._private_jobs`;

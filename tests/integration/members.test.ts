@@ -8,6 +8,7 @@ import type { Role } from "~/generated/prisma/enums";
 import { leaveOrganization, listMembers, removeMember, updateMemberRole } from "~/organizations/members.server";
 import { createOrganizationWith, createUser, signedIn } from "../factories";
 import { call } from "../rpc";
+import { failure } from "../failure";
 
 async function team(roles: Role[]) {
   const users = await Promise.all(roles.map((_, i) => createUser({ name: `Person ${i}` })));
@@ -20,15 +21,6 @@ async function team(roles: Role[]) {
 }
 
 const eventsOf = (organizationId: string) => prisma.auditEvent.findMany({ where: { organizationId }, orderBy: { id: "asc" } });
-
-async function failure(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code: string; messageKey: string };
-  }
-  throw new Error("expected a failure");
-}
 
 describe("changing roles", () => {
   it("records member.role_changed with the previous and new role, and nothing for the same role", async () => {

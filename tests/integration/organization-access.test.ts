@@ -1,28 +1,21 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/db.server";
-import { DomainError } from "~/lib/domain-error";
 import { authorizeOrganization } from "~/access/organization-access.server";
 import { createOrganization, switchActiveOrganization } from "~/organizations/organizations.server";
 import { updateOrganizationSettings } from "../domain-calls";
 import { planHas, PLANS } from "~/billing/plans";
 import { createOrganizationWith, createUser, signedIn } from "../factories";
-
-async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  const { code, messageKey } = error as DomainError;
-  return { code, messageKey };
-}
+import { failure } from "../failure";
 
 describe("organization access", () => {
   it("answers 404 for an organization that does not exist or a malformed id", async () => {
     const user = await createUser();
     const { auth } = await signedIn(user.id);
-    expect(await failure(authorizeOrganization(auth, randomUUID()))).toEqual({ code: "NOT_FOUND", messageKey: "organizationNotFound" });
+    expect(await failure(authorizeOrganization(auth, randomUUID()))).toMatchObject({
+      code: "NOT_FOUND",
+      messageKey: "organizationNotFound",
+    });
     expect((await failure(authorizeOrganization(auth, "not-a-uuid"))).code).toBe("NOT_FOUND");
     expect((await failure(authorizeOrganization(auth, "' OR 1=1 --"))).code).toBe("NOT_FOUND");
   });
@@ -32,7 +25,7 @@ describe("organization access", () => {
     const stranger = await createUser();
     const org = await createOrganizationWith([{ userId: owner.id, role: "owner" }]);
     const { auth } = await signedIn(stranger.id);
-    expect(await failure(authorizeOrganization(auth, org.id))).toEqual({ code: "FORBIDDEN", messageKey: "notAMember" });
+    expect(await failure(authorizeOrganization(auth, org.id))).toMatchObject({ code: "FORBIDDEN", messageKey: "notAMember" });
   });
 
   it("requires the organization to be the session's active one", async () => {
@@ -60,7 +53,7 @@ describe("organization access", () => {
       for (const permission of ["audit:view", "apiKey:manage"] as const) {
         const result = authorizeOrganization(auth, org.id, permission);
         if (allowed) await expect(result).resolves.toBeTruthy();
-        else expect(await failure(result)).toEqual({ code: "FORBIDDEN", messageKey: "missingPermission" });
+        else expect(await failure(result)).toMatchObject({ code: "FORBIDDEN", messageKey: "missingPermission" });
       }
     }
   });

@@ -6,6 +6,7 @@ import pg from "pg";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/free-port.ts";
+import { failure } from "../failure";
 
 // A mail server that accepts every message, `smtpDelayMs` after the client finished sending it
 // (a slow or tarpitting server; the mailer's own timeouts allow 10 s + 10 s + 20 s).
@@ -66,15 +67,6 @@ async function holdOrganizationLock(organizationId: string) {
     await client.query("COMMIT");
     await client.end();
   };
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a failure");
 }
 
 describe("invitations and the connection pool", () => {

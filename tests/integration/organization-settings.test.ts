@@ -8,6 +8,7 @@ import { slugSchema } from "~/organizations/schemas";
 import { createOrganizationWith, createUser, signedIn } from "../factories";
 import { IMAGES } from "../images";
 import { call } from "../rpc";
+import { failure } from "../failure";
 
 async function owned(role: "owner" | "admin" = "owner") {
   const user = await createUser();
@@ -19,15 +20,6 @@ async function owned(role: "owner" | "admin" = "owner") {
 
 const settingsEvents = (organizationId: string) =>
   prisma.auditEvent.findMany({ where: { organizationId, action: "organization.settings_changed" }, orderBy: { id: "asc" } });
-
-async function failure(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code: string; messageKey: string };
-  }
-  throw new Error("expected a failure");
-}
 
 describe("slugs", () => {
   it("accepts lowercase letters, digits and single hyphens, and lower-cases what it gets", () => {

@@ -1,6 +1,6 @@
 // The account page's parts: the profile, the password change form and the session list. The
 // rules live in app/auth/account.server.ts; the route (app/routes/dashboard.account.tsx) wires them.
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useNavigation } from "react-router";
 import { useTranslation } from "~/i18n/use-translation";
@@ -63,6 +63,35 @@ export function ProfileCard({ user }: { user: { name: string; email: string } })
   );
 }
 
+/** A new password and its repetition, with the length rule as the hint (password change and reset). */
+export function NewPasswordFields({
+  newPassword,
+  confirmPassword,
+}: {
+  newPassword: FieldMetadata<string>;
+  confirmPassword: FieldMetadata<string>;
+}) {
+  const { t } = useTranslation("auth");
+  return (
+    <>
+      <Field
+        label={t("account.newPassword")}
+        hint={t("account.newPasswordHint", { min: PASSWORD_MIN_LENGTH })}
+        autoComplete="new-password"
+        errors={newPassword.errors}
+        errorParams={{ min: PASSWORD_MIN_LENGTH }}
+        {...getInputProps(newPassword, { type: "password" })}
+      />
+      <Field
+        label={t("account.confirmPassword")}
+        autoComplete="new-password"
+        errors={confirmPassword.errors}
+        {...getInputProps(confirmPassword, { type: "password" })}
+      />
+    </>
+  );
+}
+
 export function PasswordCard({ actionData }: { actionData: AccountActionData | undefined }) {
   const { t } = useTranslation("auth");
   const result = actionData?.intent === "password" ? actionData : undefined;
@@ -90,20 +119,7 @@ export function PasswordCard({ actionData }: { actionData: AccountActionData | u
           errors={fields.currentPassword.errors}
           {...getInputProps(fields.currentPassword, { type: "password" })}
         />
-        <Field
-          label={t("account.newPassword")}
-          hint={t("account.newPasswordHint", { min: PASSWORD_MIN_LENGTH })}
-          autoComplete="new-password"
-          errors={fields.newPassword.errors}
-          errorParams={{ min: PASSWORD_MIN_LENGTH }}
-          {...getInputProps(fields.newPassword, { type: "password" })}
-        />
-        <Field
-          label={t("account.confirmPassword")}
-          autoComplete="new-password"
-          errors={fields.confirmPassword.errors}
-          {...getInputProps(fields.confirmPassword, { type: "password" })}
-        />
+        <NewPasswordFields newPassword={fields.newPassword} confirmPassword={fields.confirmPassword} />
         <Button type="submit">{t("account.changePassword")}</Button>
       </Form>
     </Card>
