@@ -73,3 +73,12 @@ export function env(): Env {
   cached ??= parseEnv(process.env);
   return cached;
 }
+
+/**
+ * The origin links in mails point to: APP_ORIGIN, else the address the start banner prints
+ * (http://localhost:PORT). Never the request's Host header: anyone can send any Host, and a
+ * password-reset mail whose link leads to their site would hand them the token.
+ */
+export function publicOrigin(config: Pick<Env, "APP_ORIGIN" | "PORT"> = env()): string {
+  return config.APP_ORIGIN ?? `http://localhost:${config.PORT}`;
+}

@@ -5,7 +5,7 @@
 // loads demo data by itself.
 import { existsSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { ConfigError, parseEnv } from "../app/env.server.ts";
+import { ConfigError, parseEnv, publicOrigin } from "../app/env.server.ts";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./lib/embedded-postgres.ts";
 import { migrate } from "./lib/migrate.ts";
 import { installProcessGuards } from "../server/process-guards.ts";
@@ -49,7 +49,7 @@ async function main() {
     app.server.listen(env.PORT, env.HOST, resolve);
   });
   const worker = await app.hooks.startWorker();
-  const url = env.APP_ORIGIN ?? `http://localhost:${env.PORT}`;
+  const url = publicOrigin(env);
   const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
   console.log(`\nKeyLedger is ready at ${url} (started in ${seconds} s)`);
   const outbox = app.hooks.mailOutboxDir();

@@ -7,12 +7,13 @@
 // - nothing of them survives that names them: the user row (name, e-mail, password, two-factor),
 //   sessions, recovery codes, reset links, invitations addressed to them and rate-limit counters
 //   keyed by their address are deleted; events keep the opaque user id and read "deleted user".
-import { lockOrganizationRow, prisma, type Tx } from "~/db.server";
+import { isRetryableConflict, lockOrganizationRow, prisma, type Tx } from "~/db.server";
 import { recordAuditEvent } from "~/audit/record.server";
 import { verifyPassword } from "~/auth/password.server";
 import { isFresh, type Auth } from "~/auth/session.server";
-import { checkSecondFactor } from "~/auth/two-factor.server";
+import { secondFactorMatches } from "~/auth/two-factor.server";
 import { DomainError } from "~/lib/domain-error";
+import { resetMailJobKey } from "./password-reset.server";
 import { consume, EMAIL_KEYED_POLICIES, forgetRateLimits } from "~/lib/rate-limit.server";
 
 /** The actor of what the system does on an account's behalf as it is deleted. */
@@ -51,16 +52,21 @@ export async function deleteAccount(auth: Auth, input: AccountDeletionInput): Pr
   if (!(await verifyPassword(user.passwordHash, input.password))) throw new DomainError("BAD_REQUEST", "account.passwordIncorrect");
   if (user.twoFactorEnabledAt) {
     if (!input.code) throw new DomainError("BAD_REQUEST", "account.codeRequired");
-    await checkSecondFactor(auth.user.id, input.code);
+    if (!(await secondFactorMatches(auth.user.id, input.code))) throw new DomainError("BAD_REQUEST", "twoFactor.invalidCode");
   }
   return deleteAccountRecords(auth.user.id);
 }
 
-/** Runs the deletion, again from the start when a membership appeared while it took its locks. */
+/** Runs the deletion, again from the start when a membership appeared while it took its locks
+ * (or PostgreSQL chose it to break a deadlock with another account's operation). */
 async function deleteAccountRecords(userId: string): Promise<AccountDeletion> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const result = await prisma.$transaction((tx) => deleteWithLocks(tx, userId));
-    if (result !== "memberships changed") return result;
+    try {
+      const result = await prisma.$transaction((tx) => deleteWithLocks(tx, userId));
+      if (result !== "memberships changed") return result;
+    } catch (error) {
+      if (!isRetryableConflict(error)) throw error;
+    }
   }
   throw new DomainError("CONFLICT", "account.busy");
 }
@@ -74,9 +80,14 @@ async function organizationIdsOf(tx: Tx, userId: string): Promise<string[]> {
 async function deleteWithLocks(tx: Tx, userId: string): Promise<AccountDeletion | "memberships changed"> {
   // Every organization of theirs is locked (in id order, like any other deletion, so two people
   // leaving shared organizations at once wait for each other instead of deadlocking), then the
-  // account's own row: from here no membership of theirs can appear or change.
+  // rows that others lock before the account's row (a reset link being used, an invitation being
+  // accepted), then the account's own row: from here no membership of theirs can appear or change.
   const organizationIds = await organizationIdsOf(tx, userId);
   for (const id of organizationIds) await lockOrganizationRow(tx, id);
+  const known = await tx.user.findUnique({ where: { id: userId }, select: { email: true } });
+  if (!known) throw new DomainError("UNAUTHORIZED", "unauthenticated");
+  await tx.passwordReset.deleteMany({ where: { userId } });
+  await tx.invitation.deleteMany({ where: { email: known.email } });
   const account = await tx.$queryRaw<{ email: string }[]>`SELECT email FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
   if (account.length === 0) throw new DomainError("UNAUTHORIZED", "unauthenticated");
   // Joined (an invitation accepted, an organization created) between the first read and the lock.
@@ -90,8 +101,9 @@ async function deleteWithLocks(tx: Tx, userId: string): Promise<AccountDeletion 
     if (outcome === "promoted") result.promotedOwners++;
   }
   const email = account[0]!.email;
-  await tx.invitation.deleteMany({ where: { email } });
   await forgetRateLimits(tx, EMAIL_KEYED_POLICIES, email);
+  // A reset mail still waiting (or given up on, its last error quoting the address) goes too.
+  await tx.$executeRaw`SELECT 1 FROM graphile_worker.remove_job(${resetMailJobKey(userId)})`;
   await forgetRateLimits(tx, ["auth.password.user", "auth.twofactor.user"], userId);
   // Sessions, memberships, recovery codes and reset links go by the cascade; keys, logos and
   // invitations they made stay with their organizations, no longer naming them.

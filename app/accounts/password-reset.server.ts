@@ -20,6 +20,11 @@ export const SEND_PASSWORD_RESET_TASK = "send-password-reset-mail";
 const MAIL_MAX_ATTEMPTS = 8;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
+/** One waiting reset mail per account: a repeated request replaces it. */
+export function resetMailJobKey(userId: string): string {
+  return `password-reset:${userId}`;
+}
+
 function hashResetToken(token: string): string {
   return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
 }
@@ -46,23 +51,23 @@ export async function requestPasswordReset(email: string, clientAddress: string,
       SEND_PASSWORD_RESET_TASK,
       // The job's payload never holds the address: it reads it from the account when it runs.
       { userId: user?.id ?? null, language: delivery.language, origin: delivery.origin },
-      // One waiting mail per account; a repeated request replaces it.
-      user ? { jobKey: `password-reset:${user.id}`, maxAttempts: MAIL_MAX_ATTEMPTS } : { maxAttempts: 1 },
+      user ? { jobKey: resetMailJobKey(user.id), maxAttempts: MAIL_MAX_ATTEMPTS } : { maxAttempts: 1 },
     ),
   );
 }
 
-/** The job's side: stores the hash of a token that was just mailed, replacing any earlier one.
- * False when the account was deleted meanwhile. */
+/** The job's side: stores the hash of a token that was just mailed, replacing an older one (two
+ * jobs of one account may overlap: the newest link wins whichever finishes last). False when the
+ * account was deleted meanwhile. */
 export async function storeResetToken(userId: string, hash: string, madeAt: Date): Promise<boolean> {
   const expiresAt = new Date(madeAt.getTime() + RESET_LINK_LIFETIME);
   try {
-    await prisma.passwordReset.upsert({
-      where: { userId },
-      create: { userId, tokenHash: hash, expiresAt, createdAt: madeAt },
-      update: { tokenHash: hash, expiresAt, createdAt: madeAt },
-      select: { userId: true },
-    });
+    await prisma.$executeRaw`
+      INSERT INTO password_resets (user_id, token_hash, expires_at, created_at)
+      VALUES (${userId}::uuid, ${hash}, ${expiresAt}, ${madeAt})
+      ON CONFLICT (user_id) DO UPDATE
+        SET token_hash = EXCLUDED.token_hash, expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at
+        WHERE password_resets.created_at < EXCLUDED.created_at`;
     return true;
   } catch (error) {
     if (isVanishedReference(error)) return false;

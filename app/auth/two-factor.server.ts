@@ -140,12 +140,25 @@ async function useRecoveryCode(userId: string, code: string): Promise<boolean> {
 
 /** Checks a TOTP code or uses up an unused recovery code of an enrolled account (limited per
  * user like every second-factor attempt); a wrong one is a 400. */
-export async function checkSecondFactor(userId: string, code: string, now = Date.now()): Promise<void> {
+async function checkSecondFactor(userId: string, code: string, now = Date.now()): Promise<void> {
   await consume("auth.twofactor.user", userId);
   const key = await enabledKey(userId);
   const compact = code.replace(/\s+/g, "");
   const ok = /^\d{6}$/.test(compact) ? await acceptTotp(userId, key, compact, now) : await useRecoveryCode(userId, code);
   if (!ok) throw new DomainError("BAD_REQUEST", "twoFactor.invalidCode");
+}
+
+/**
+ * Whether a TOTP code or an unused recovery code is right, without using it up (limited per user
+ * like every attempt). For a step that deletes everything the code protects (account deletion):
+ * if that step then fails, the person still has the code to try again.
+ */
+export async function secondFactorMatches(userId: string, code: string, now = Date.now()): Promise<boolean> {
+  await consume("auth.twofactor.user", userId);
+  const key = await enabledKey(userId);
+  const compact = code.replace(/\s+/g, "");
+  if (/^\d{6}$/.test(compact)) return matchingStep(key, compact, now) !== null;
+  return (await prisma.recoveryCode.count({ where: { userId, codeHash: hashRecoveryCode(code), usedAt: null } })) === 1;
 }
 
 /** The second sign-in step: a TOTP code or an unused recovery code. */

@@ -1,6 +1,7 @@
 // The typed RPC surface at /rpc (docs/contract.md). Procedures are thin: they validate input
 // with zod, prove the caller's access (app/access/) and call the domain functions the pages'
 // actions call too. One access check per request.
+import { publicOrigin } from "~/env.server";
 import { z } from "zod";
 import { authorizeOrganization, authorizePlatformAdmin, authorizeSupport, findSupportTarget } from "~/access/organization-access.server";
 import { issueKey, listKeys, revokeKey, rotateKey } from "~/api-keys/api-keys.server";
@@ -49,10 +50,10 @@ const memberManager = (auth: Caller, organizationId: string) => authorizeOrganiz
 const organizationIdOnly = z.object({ organizationId: z.string().max(64) }).strict();
 const invitationIdInput = z.object({ organizationId: z.string().max(64), invitationId: z.string().max(64) }).strict();
 const memberIdInput = z.object({ organizationId: z.string().max(64), userId: z.string().max(64) }).strict();
-/** The mail goes out in the inviter's language, with links to the address they used. */
-const mailDelivery = (context: { language: MailDelivery["language"]; appOrigin: string }): MailDelivery => ({
+/** The mail goes out in the inviter's language, with links to the public origin (never the request's Host). */
+const mailDelivery = (context: { language: MailDelivery["language"] }): MailDelivery => ({
   language: context.language,
-  origin: context.appOrigin,
+  origin: publicOrigin(),
 });
 
 const organization = {

@@ -11,6 +11,7 @@ import { createSession } from "~/auth/session.server";
 import { prisma } from "~/db.server";
 import { createOrganizationWith, createUser, TEST_PASSWORD } from "../factories";
 import { startProductionServer, type ProductionServer } from "./production-server.ts";
+import { rawRequest } from "./raw-http.ts";
 
 let server: ProductionServer;
 
@@ -67,7 +68,8 @@ describe("forgot password without JavaScript", () => {
     const [text] = await mailsTo(user.email);
     const token = /\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(text ?? "")?.[1];
     expect(token).toBeTruthy();
-    expect(text).toContain(`${server.origin}/reset-password?token=`);
+    // Links point to the public origin (APP_ORIGIN, here unset: the address the banner prints).
+    expect(text).toContain(`http://localhost:${server.port}/reset-password?token=`);
     // The known address's mail is out, and the unknown one's job (queued first) has run too.
     expect(await mailsTo(unknown, 1, 1_000).then((t) => t.length)).toBe(0);
 
@@ -102,10 +104,34 @@ describe("forgot password without JavaScript", () => {
     expect(signIn.status).toBe(302);
   });
 
+  it("never builds the link from the request's Host header", async () => {
+    const user = await createUser({ email: `victim-${randomUUID().slice(0, 8)}@example.test` });
+    const body = new URLSearchParams({ email: user.email }).toString();
+    const answer = await rawRequest(server.port, {
+      method: "POST",
+      target: "/forgot-password",
+      host: "evil.example",
+      headers: {
+        Origin: "http://evil.example",
+        "Sec-Fetch-Site": "same-origin",
+        "Content-Type": "application/x-www-form-urlencoded",
+      },
+      body,
+    });
+    expect(answer.status).toBe(200);
+    const [text] = await mailsTo(user.email);
+    expect(text).toContain(`http://localhost:${server.port}/reset-password?token=`);
+    expect(text).not.toContain("evil.example");
+  });
+
   it("answers a malformed address with a 400 and a message, and sends nothing", async () => {
+    const jobs = async () =>
+      Number((await prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker._private_jobs`)[0]!.n);
+    const before = await jobs();
     const answer = await post("/forgot-password", { email: "not an address" }, { "Accept-Language": "de" });
     expect(answer.status).toBe(400);
     expect(await answer.text()).toContain("E-Mail");
+    expect(await jobs()).toBe(before);
   });
 });
 
