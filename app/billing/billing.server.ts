@@ -89,50 +89,42 @@ async function changeAsOwner(
   const target = { type: "organization" as const, id: organizationId };
   return prisma.$transaction(async (tx) => {
     const current = await lockBilling(tx, organizationId);
+    /** Writes the new billing and its event, the owner as actor. */
+    const commit = async (next: Billing, event: OwnerEvent) => {
+      await writeBilling(tx, organizationId, next);
+      await recordAuditEvent(tx, { organizationId, actor, target, ...event });
+      return statusOf(next);
+    };
     if (kind === "checkout") {
       if (!isPlanId(planId)) throw new DomainError("BAD_REQUEST", "billing.unknownPlan");
       if (current.planId === planId) throw new DomainError("CONFLICT", "billing.alreadyOnPlan", { params: { plan: planName(planId) } });
       await provider.startCheckout({ organizationId, planId });
       const next: Billing = { planId, state: "active" };
-      await writeBilling(tx, organizationId, next);
-      await recordAuditEvent(tx, {
-        organizationId,
+      return commit(next, {
         action: "billing.plan_changed",
-        actor,
-        target,
         details: { plan: { from: current.planId, to: planId }, ...stateChange(current.state, next.state) },
       });
-      return statusOf(next);
     }
     if (kind === "cancel") {
       if (!isPaidPlan(current.planId)) throw new DomainError("CONFLICT", "billing.nothingToCancel");
       if (current.state === "canceled") throw new DomainError("CONFLICT", "billing.alreadyCanceled");
       await provider.cancel({ organizationId });
       const next: Billing = { planId: current.planId, state: "canceled" };
-      await writeBilling(tx, organizationId, next);
-      await recordAuditEvent(tx, {
-        organizationId,
+      return commit(next, {
         action: "billing.canceled",
-        actor,
-        target,
         details: { plan: current.planId, state: { from: current.state, to: next.state } },
       });
-      return statusOf(next);
     }
     if (current.state !== "canceled") throw new DomainError("CONFLICT", "billing.notCanceled");
     await provider.resume({ organizationId });
     const next: Billing = { planId: current.planId, state: "active" };
-    await writeBilling(tx, organizationId, next);
-    await recordAuditEvent(tx, {
-      organizationId,
-      action: "billing.resumed",
-      actor,
-      target,
-      details: { plan: current.planId, state: { from: current.state, to: next.state } },
-    });
-    return statusOf(next);
+    return commit(next, { action: "billing.resumed", details: { plan: current.planId, state: { from: current.state, to: next.state } } });
   });
 }
+
+type OwnerEvent = {
+  [A in "billing.plan_changed" | "billing.canceled" | "billing.resumed"]: { action: A; details: AuditDetails<A> };
+}["billing.plan_changed" | "billing.canceled" | "billing.resumed"];
 
 /** Changes the plan; the development provider completes at once and the state is `active`. */
 export function checkout(access: OrganizationAccess<"billing:manage">, planId: string, setup = billingSetup()) {

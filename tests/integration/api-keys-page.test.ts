@@ -3,11 +3,7 @@
 // revoker's name resolved at read time, tenant isolation, a fixed number of SQL statements whatever
 // the history's size, and bad cursors answered 400 by the real page.
 import { randomUUID } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import pg from "pg";
-import type { ServerBuild } from "react-router";
 import { v7 as uuidv7 } from "uuid";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { authorizeOrganization } from "~/access/organization-access.server";
@@ -18,10 +14,10 @@ import { hashSecret } from "~/api-keys/secret.server";
 import type { Auth } from "~/auth/session.server";
 import { sessionCookieName } from "~/auth/cookies.server";
 import { prisma } from "~/db.server";
-import { createRequestEdge } from "~/edge/request-edge.server";
 import { isDomainError } from "~/lib/domain-error";
 import { joinOrganization, memberOfNewOrganization } from "../api-key-factories";
 import { issueKey, revokeKey } from "../domain-calls";
+import { startInProcessServer, type InProcessServer } from "../app-server";
 
 /** The page's data as its loader reads it: access proven first, then the search params. */
 async function keysPage(auth: Auth, organizationId: string, query = "") {
@@ -262,19 +258,15 @@ describe("keys page: unrevoked keys and the revoked history", () => {
 });
 
 describe("keys page over HTTP", () => {
-  let server: Server;
+  let server: InProcessServer;
   let origin: string;
 
   beforeAll(async () => {
-    const build = (await import(join(import.meta.dirname, "..", "..", "build", "server", "index.js"))) as ServerBuild;
-    server = createServer(createRequestEdge({ build, mode: "production", trustProxy: false, files: (_req, _res, next) => next() }));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await startInProcessServer();
+    origin = server.origin;
   });
 
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => server.close());
 
   const PATH = "/dashboard/organization-settings/api-keys";
 

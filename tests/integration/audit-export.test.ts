@@ -6,12 +6,8 @@
 // export, one snapshot while events keep arriving, a client that leaves ending the query, the rate
 // limits under concurrent requests, the plan catalog switch, and the query plan.
 import { randomUUID } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { parse as parseCsv } from "csv-parse/sync";
 import fc from "fast-check";
-import type { ServerBuild } from "react-router";
 import { v7 as uuidv7 } from "uuid";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { auditExportBlocker, authorizeAuditExport, authorizeOrganization } from "~/access/organization-access.server";
@@ -22,25 +18,20 @@ import { createSession, validateSessionToken } from "~/auth/session.server";
 import { sessionCookieName } from "~/auth/cookies.server";
 import { PLANS } from "~/billing/plans";
 import { pool, prisma } from "~/db.server";
-import { createRequestEdge } from "~/edge/request-edge.server";
 import { Prisma } from "~/generated/prisma/client";
 import type { Role } from "~/generated/prisma/enums";
 import { createOrganizationWith, createUser } from "../factories";
+import { startInProcessServer, type InProcessServer } from "../app-server";
 
-let server: Server;
+let server: InProcessServer;
 let origin: string;
 
 beforeAll(async () => {
-  const build = (await import(join(import.meta.dirname, "..", "..", "build", "server", "index.js"))) as ServerBuild;
-  server = createServer(createRequestEdge({ build, mode: "production", trustProxy: false }));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startInProcessServer();
+  origin = server.origin;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server.close());
 
 // Every test starts with the export rate limits unused.
 beforeEach(async () => {

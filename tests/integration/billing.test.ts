@@ -4,11 +4,8 @@
 // signatures (missing, wrong, stale) refused with nothing written; unknown plans 400; who may read
 // and change billing; concurrent checkouts; the export gate through the built app; the page; and
 // the plan catalog switch reaching billing.get.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { join } from "node:path";
-import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startInProcessServer, type InProcessServer } from "../app-server";
 
 // The development provider is active only on the embedded database: this file plays that
 // installation (scripts/start.ts sets the flag there); other setups are passed explicitly below.
@@ -24,7 +21,6 @@ const { billingSetupFrom } = await import("~/billing/provider.server");
 const { signatureHeader, SIGNATURE_HEADER } = await import("~/billing/signature.server");
 const { sessionCookieName } = await import("~/auth/cookies.server");
 const { pool, prisma } = await import("~/db.server");
-const { createRequestEdge } = await import("~/edge/request-edge.server");
 const { createOrganizationWith, createUser, signedIn } = await import("../factories");
 const { call } = await import("../rpc");
 
@@ -34,20 +30,15 @@ const signed = billingSetupFrom({ embeddedDatabase: true, webhookSecret: SECRET 
 const external = billingSetupFrom({ embeddedDatabase: false });
 const externalSigned = billingSetupFrom({ embeddedDatabase: false, webhookSecret: SECRET });
 
-let server: Server;
+let server: InProcessServer;
 let origin: string;
 
 beforeAll(async () => {
-  const build = (await import(join(import.meta.dirname, "..", "..", "build", "server", "index.js"))) as ServerBuild;
-  server = createServer(createRequestEdge({ build, mode: "production", trustProxy: false }));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startInProcessServer();
+  origin = server.origin;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server.close());
 
 /** An organization on `plan` with its owner signed in (it active), and optionally more members. */
 async function organization(plan = "free") {
