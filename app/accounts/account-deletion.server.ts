@@ -13,6 +13,7 @@ import { verifyPassword } from "~/auth/password.server";
 import { isFresh, type Auth } from "~/auth/session.server";
 import { secondFactorMatches } from "~/auth/two-factor.server";
 import { DomainError } from "~/lib/domain-error";
+import { invitationMailJobKey } from "~/organizations/invitations.server";
 import { resetMailJobKey } from "./password-reset.server";
 import { consume, EMAIL_KEYED_POLICIES, forgetRateLimits } from "~/lib/rate-limit.server";
 
@@ -87,7 +88,8 @@ async function deleteWithLocks(tx: Tx, userId: string): Promise<AccountDeletion 
   const known = await tx.user.findUnique({ where: { id: userId }, select: { email: true } });
   if (!known) throw new DomainError("UNAUTHORIZED", "unauthenticated");
   await tx.passwordReset.deleteMany({ where: { userId } });
-  await tx.invitation.deleteMany({ where: { email: known.email } });
+  const addressedToThem = await tx.invitation.findMany({ where: { email: known.email }, select: { id: true } });
+  await tx.invitation.deleteMany({ where: { id: { in: addressedToThem.map((i) => i.id) } } });
   const account = await tx.$queryRaw<{ email: string }[]>`SELECT email FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
   if (account.length === 0) throw new DomainError("UNAUTHORIZED", "unauthenticated");
   // Joined (an invitation accepted, an organization created) between the first read and the lock.
@@ -102,8 +104,10 @@ async function deleteWithLocks(tx: Tx, userId: string): Promise<AccountDeletion 
   }
   const email = account[0]!.email;
   await forgetRateLimits(tx, EMAIL_KEYED_POLICIES, email);
-  // A reset mail still waiting (or given up on, its last error quoting the address) goes too.
-  await tx.$executeRaw`SELECT 1 FROM graphile_worker.remove_job(${resetMailJobKey(userId)})`;
+  // Mails to them still waiting (or given up on: the last error may quote the address) go too.
+  for (const key of [resetMailJobKey(userId), ...addressedToThem.map((i) => invitationMailJobKey(i.id))]) {
+    await tx.$executeRaw`SELECT 1 FROM graphile_worker.remove_job(${key})`;
+  }
   await forgetRateLimits(tx, ["auth.password.user", "auth.twofactor.user"], userId);
   // Sessions, memberships, recovery codes and reset links go by the cascade; keys, logos and
   // invitations they made stay with their organizations, no longer naming them.

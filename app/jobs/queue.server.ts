@@ -26,12 +26,31 @@ export async function enqueueJob(tx: Tx, task: string, payload: Record<string, u
 
 const PINO_LEVEL: Record<string, "error" | "warn" | "info" | "debug"> = { error: "error", warning: "warn", info: "info", debug: "debug" };
 
+/** What a failed job's error may show in the log: its kind, its codes and its message with mail
+ * addresses blanked (a mail server's refusal quotes the recipient; logs must not keep addresses of
+ * people who may delete their accounts). Never the error's other fields (nodemailer lists the
+ * rejected recipients there). */
+export function loggableError(error: unknown): { type: string; message: string; code?: string; responseCode?: number } {
+  const { name, message, code, responseCode } = (error ?? {}) as {
+    name?: unknown;
+    message?: unknown;
+    code?: unknown;
+    responseCode?: unknown;
+  };
+  return {
+    type: typeof name === "string" ? name : "Error",
+    message: typeof message === "string" ? message.replace(/[^\s<>"'(),;:]+@[^\s<>"'(),;:]+/g, "[address]") : String(error),
+    ...(typeof code === "string" ? { code } : {}),
+    ...(typeof responseCode === "number" ? { responseCode } : {}),
+  };
+}
+
 function workerLogger(logger: Pino | undefined): Logger {
   return new Logger((scope) => (level, message, meta) => {
     if (!logger) return;
     // Job payloads never reach the log: only the worker's own message and the job's name and id.
     logger[PINO_LEVEL[String(level)] ?? "info"](
-      { job: scope.taskIdentifier, jobId: scope.jobId, ...(meta?.error ? { err: meta.error } : {}) },
+      { job: scope.taskIdentifier, jobId: scope.jobId, ...(meta?.error ? { err: loggableError(meta.error) } : {}) },
       message,
     );
   });

@@ -126,12 +126,17 @@ async function withMailBudget<T>(access: MemberManager, work: () => Promise<T>, 
   return result;
 }
 
+/** One waiting mail per invitation: a resend replaces it. */
+export function invitationMailJobKey(invitationId: string): string {
+  return `invitation-mail:${invitationId}`;
+}
+
 function enqueueInvitationMail(tx: Tx, invitationId: string, delivery: MailDelivery) {
   return enqueueJob(
     tx,
     SEND_INVITATION_TASK,
     { invitationId, language: delivery.language, origin: delivery.origin },
-    { jobKey: `invitation-mail:${invitationId}`, maxAttempts: MAIL_MAX_ATTEMPTS },
+    { jobKey: invitationMailJobKey(invitationId), maxAttempts: MAIL_MAX_ATTEMPTS },
   );
 }
 

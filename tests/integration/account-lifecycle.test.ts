@@ -371,7 +371,7 @@ describe("deleting an account", () => {
         expiresAt: new Date(Date.now() + 86_400_000),
       },
     });
-    await prisma.invitation.create({
+    const toThem = await prisma.invitation.create({
       data: {
         organizationId: elsewhere.id,
         email: leaving.email,
@@ -380,6 +380,9 @@ describe("deleting an account", () => {
         expiresAt: new Date(Date.now() + 86_400_000),
       },
     });
+    // Its mail was refused for good: the job keeps the mail server's answer, quoting the address.
+    await prisma.$queryRaw`SELECT 1 AS added FROM graphile_worker.add_job('send-invitation-mail', '{}'::json, job_key => ${`invitation-mail:${toThem.id}`}, run_at => now() + interval '1 day')`;
+    await prisma.$executeRaw`UPDATE graphile_worker._private_jobs SET last_error = ${`550 <${leaving.email}>: rejected`} WHERE key = ${`invitation-mail:${toThem.id}`}`;
     await prisma.recoveryCode.create({ data: { userId: leaving.id, codeHash: "f".repeat(64) } });
     await reset.requestPasswordReset(leaving.email, "10.5.0.1", delivery);
     await deliverMail();
