@@ -75,6 +75,24 @@ function stateChange(from: BillingState, to: BillingState) {
 
 type UserChange = "checkout" | "cancel" | "resume";
 
+/**
+ * Why an owner's change does not apply to the billing as it stands, or null when it does: the one
+ * rule for the change itself and for the page that offers it (its confirm view).
+ */
+export function ownerChangeRefusal(current: Billing, kind: UserChange, planId?: string): DomainError | null {
+  if (kind === "checkout") {
+    if (!isPlanId(planId)) return new DomainError("BAD_REQUEST", "billing.unknownPlan");
+    if (current.planId === planId) return new DomainError("CONFLICT", "billing.alreadyOnPlan", { params: { plan: planName(planId) } });
+    return null;
+  }
+  if (kind === "cancel") {
+    if (!isPaidPlan(current.planId)) return new DomainError("CONFLICT", "billing.nothingToCancel");
+    if (current.state === "canceled") return new DomainError("CONFLICT", "billing.alreadyCanceled");
+    return null;
+  }
+  return current.state === "canceled" ? null : new DomainError("CONFLICT", "billing.notCanceled");
+}
+
 /** Owners' changes: one transaction, the provider asked under the lock (so two requests cannot
  * both act on the same previous state), then the write and its event. */
 async function changeAsOwner(
@@ -95,9 +113,9 @@ async function changeAsOwner(
       await recordAuditEvent(tx, { organizationId, actor, target, ...event });
       return statusOf(next);
     };
-    if (kind === "checkout") {
-      if (!isPlanId(planId)) throw new DomainError("BAD_REQUEST", "billing.unknownPlan");
-      if (current.planId === planId) throw new DomainError("CONFLICT", "billing.alreadyOnPlan", { params: { plan: planName(planId) } });
+    const refusal = ownerChangeRefusal(current, kind, planId);
+    if (refusal) throw refusal;
+    if (kind === "checkout" && isPlanId(planId)) {
       await provider.startCheckout({ organizationId, planId });
       const next: Billing = { planId, state: "active" };
       return commit(next, {
@@ -106,8 +124,6 @@ async function changeAsOwner(
       });
     }
     if (kind === "cancel") {
-      if (!isPaidPlan(current.planId)) throw new DomainError("CONFLICT", "billing.nothingToCancel");
-      if (current.state === "canceled") throw new DomainError("CONFLICT", "billing.alreadyCanceled");
       await provider.cancel({ organizationId });
       const next: Billing = { planId: current.planId, state: "canceled" };
       return commit(next, {
@@ -115,7 +131,6 @@ async function changeAsOwner(
         details: { plan: current.planId, state: { from: current.state, to: next.state } },
       });
     }
-    if (current.state !== "canceled") throw new DomainError("CONFLICT", "billing.notCanceled");
     await provider.resume({ organizationId });
     const next: Billing = { planId: current.planId, state: "active" };
     return commit(next, { action: "billing.resumed", details: { plan: current.planId, state: { from: current.state, to: next.state } } });

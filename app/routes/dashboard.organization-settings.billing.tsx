@@ -6,8 +6,8 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/dashboard.organization-settings.billing";
 import { accessFor } from "~/access/organization-access.server";
-import { cancelSubscription, checkout, getBilling, resumeSubscription } from "~/billing/billing.server";
-import { isPaidPlan, isPlanId, PLAN_IDS, planFeatures, planName } from "~/billing/plans";
+import { cancelSubscription, checkout, getBilling, ownerChangeRefusal, resumeSubscription } from "~/billing/billing.server";
+import { isPaidPlan, PLAN_IDS, planFeatures, planName } from "~/billing/plans";
 import { billingSetup } from "~/billing/provider.server";
 import { billingActionSchema, billingPageQuerySchema } from "~/billing/schemas";
 import {
@@ -43,11 +43,12 @@ export async function loader(args: Route.LoaderArgs) {
   const currentName = planName(billing.planId);
   let confirm: BillingConfirmation | null | undefined;
   if (query.confirm && canChange && configured) {
-    const paid = isPaidPlan(billing.planId);
-    const target = plans.find((plan) => plan.id === query.plan && isPlanId(plan.id) && plan.id !== billing.planId);
-    if (query.confirm === "checkout") confirm = target ? { intent: "checkout", plan: target, from: currentName } : null;
-    if (query.confirm === "cancel") confirm = paid && billing.state !== "canceled" ? { intent: "cancel", plan: currentName } : null;
-    if (query.confirm === "resume") confirm = billing.state === "canceled" ? { intent: "resume", plan: currentName } : null;
+    // Offered only when the change would be taken (the same rule the change itself applies).
+    const applies = ownerChangeRefusal(billing, query.confirm, query.plan) === null;
+    const target = plans.find((plan) => plan.id === query.plan);
+    if (!applies) confirm = null;
+    else if (query.confirm !== "checkout") confirm = { intent: query.confirm, plan: currentName };
+    else confirm = target ? { intent: "checkout", plan: target, from: currentName } : null;
   }
   return {
     title: getInstance(args.context).t("billing:title"),

@@ -6,7 +6,7 @@ import { Form, useNavigation } from "react-router";
 import { ConfirmDialogTrigger } from "~/components/confirm-dialog";
 import { Alert, Badge, Button, ButtonLink, Card, buttonClass, cx } from "~/components/ui";
 import { useTranslation } from "~/i18n/use-translation";
-import { PLAN_FLAGS, billingBlocksPaidFeatures, type BillingState, type PlanFlags } from "~/billing/plans";
+import { PLAN_FLAGS, type BillingState, type PlanFlags } from "~/billing/plans";
 import type { BillingIntent } from "~/billing/schemas";
 
 export const BILLING_PAGE_PATH = "/dashboard/organization-settings/billing";
@@ -44,9 +44,7 @@ export function BillingSummary({ planName, state }: { planName: string; state: B
         </div>
       </dl>
       <div className="mt-4">
-        <Alert tone={billingBlocksPaidFeatures(state) ? "warning" : state === "past_due" ? "warning" : "info"}>
-          {t(`states.${state}.explanation`)}
-        </Alert>
+        <Alert tone={state === "active" ? "info" : "warning"}>{t(`states.${state}.explanation`)}</Alert>
       </div>
     </Card>
   );
