@@ -106,8 +106,6 @@ export function isUniqueViolation(error: unknown, column?: string): boolean {
   );
 }
 
-/** A row the write refers to is gone (Prisma's P2003, a foreign key; P2025, a required record):
- * deleted by someone else between the check and the write. */
 /** PostgreSQL broke a deadlock or a serialization conflict by failing this transaction (40P01,
  * 40001: Prisma's P2034, or the raw query's own error): running it again is the answer. */
 export function isRetryableConflict(error: unknown): boolean {
@@ -118,6 +116,8 @@ export function isRetryableConflict(error: unknown): boolean {
   );
 }
 
+/** A row the write refers to is gone (Prisma's P2003, a foreign key; P2025, a required record):
+ * deleted by someone else between the check and the write. */
 export function isVanishedReference(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && (error.code === "P2003" || error.code === "P2025");
 }

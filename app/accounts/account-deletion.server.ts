@@ -9,13 +9,13 @@
 //   keyed by their address are deleted; events keep the opaque user id and read "deleted user".
 import { isRetryableConflict, lockOrganizationRow, prisma, type Tx } from "~/db.server";
 import { recordAuditEvent } from "~/audit/record.server";
-import { verifyPassword } from "~/auth/password.server";
+import { accountPasswordMatches } from "~/auth/account.server";
 import { isFresh, type Auth } from "~/auth/session.server";
 import { secondFactorMatches } from "~/auth/two-factor.server";
 import { DomainError } from "~/lib/domain-error";
 import { invitationMailJobKey } from "~/organizations/invitations.server";
 import { resetMailJobKey } from "./password-reset.server";
-import { consume, EMAIL_KEYED_POLICIES, forgetRateLimits } from "~/lib/rate-limit.server";
+import { EMAIL_KEYED_POLICIES, forgetRateLimits } from "~/lib/rate-limit.server";
 
 /** The actor of what the system does on an account's behalf as it is deleted. */
 export const ACCOUNT_DELETION_ACTOR = { kind: "system", id: "account-deletion" } as const;
@@ -44,16 +44,11 @@ export async function deleteAccount(auth: Auth, input: AccountDeletionInput): Pr
   if (input.confirm.trim().toLowerCase() !== auth.user.email.toLowerCase()) {
     throw new DomainError("BAD_REQUEST", "account.confirmEmailMismatch");
   }
-  await consume("auth.password.user", auth.user.id);
-  const user = await prisma.user.findUnique({
-    where: { id: auth.user.id },
-    select: { passwordHash: true, twoFactorEnabledAt: true },
-  });
-  if (!user) throw new DomainError("UNAUTHORIZED", "unauthenticated");
-  if (!(await verifyPassword(user.passwordHash, input.password))) throw new DomainError("BAD_REQUEST", "account.passwordIncorrect");
-  if (user.twoFactorEnabledAt) {
+  if (!(await accountPasswordMatches(auth, input.password))) throw new DomainError("BAD_REQUEST", "account.passwordIncorrect");
+  if (auth.user.twoFactorEnabled) {
     if (!input.code) throw new DomainError("BAD_REQUEST", "account.codeRequired");
-    if (!(await secondFactorMatches(auth.user.id, input.code))) throw new DomainError("BAD_REQUEST", "twoFactor.invalidCode");
+    if (!(await secondFactorMatches(auth.user.id, input.code, { useUp: false })))
+      throw new DomainError("BAD_REQUEST", "twoFactor.invalidCode");
   }
   return deleteAccountRecords(auth.user.id);
 }
@@ -85,13 +80,15 @@ async function deleteWithLocks(tx: Tx, userId: string): Promise<AccountDeletion 
   // accepted), then the account's own row: from here no membership of theirs can appear or change.
   const organizationIds = await organizationIdsOf(tx, userId);
   for (const id of organizationIds) await lockOrganizationRow(tx, id);
-  const known = await tx.user.findUnique({ where: { id: userId }, select: { email: true } });
-  if (!known) throw new DomainError("UNAUTHORIZED", "unauthenticated");
+  const account = await tx.user.findUnique({ where: { id: userId }, select: { email: true } });
+  if (!account) throw new DomainError("UNAUTHORIZED", "unauthenticated");
+  const { email } = account;
   await tx.passwordReset.deleteMany({ where: { userId } });
-  const addressedToThem = await tx.invitation.findMany({ where: { email: known.email }, select: { id: true } });
+  const addressedToThem = await tx.invitation.findMany({ where: { email }, select: { id: true } });
   await tx.invitation.deleteMany({ where: { id: { in: addressedToThem.map((i) => i.id) } } });
-  const account = await tx.$queryRaw<{ email: string }[]>`SELECT email FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
-  if (account.length === 0) throw new DomainError("UNAUTHORIZED", "unauthenticated");
+  // Gone meanwhile (the same account deleted from another session): nothing left to do here.
+  const locked = await tx.$queryRaw<unknown[]>`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+  if (locked.length === 0) throw new DomainError("UNAUTHORIZED", "unauthenticated");
   // Joined (an invitation accepted, an organization created) between the first read and the lock.
   const now = await organizationIdsOf(tx, userId);
   if (now.some((id) => !organizationIds.includes(id))) return "memberships changed";
@@ -102,7 +99,6 @@ async function deleteWithLocks(tx: Tx, userId: string): Promise<AccountDeletion 
     if (outcome === "deleted") result.deletedOrganizations++;
     if (outcome === "promoted") result.promotedOwners++;
   }
-  const email = account[0]!.email;
   await forgetRateLimits(tx, EMAIL_KEYED_POLICIES, email);
   // Mails to them still waiting (or given up on: the last error may quote the address) go too.
   for (const key of [resetMailJobKey(userId), ...addressedToThem.map((i) => invitationMailJobKey(i.id))]) {

@@ -6,6 +6,18 @@ import { consume, reset } from "~/lib/rate-limit.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import type { Auth } from "./session.server";
 
+/**
+ * Whether `password` is the signed-in account's, for a step that asks for it again (changing it,
+ * deleting the account). Attempts, right or wrong, count against `auth.password.user`, so these
+ * forms guess no faster than sign-in.
+ */
+export async function accountPasswordMatches(auth: Auth, password: string): Promise<boolean> {
+  await consume("auth.password.user", auth.user.id);
+  const user = await prisma.user.findUnique({ where: { id: auth.user.id }, select: { passwordHash: true } });
+  if (!user) throw new DomainError("UNAUTHORIZED", "unauthenticated");
+  return verifyPassword(user.passwordHash, password);
+}
+
 /** The account's sessions but this one. */
 const otherSessionsOf = (auth: Auth) => ({ userId: auth.user.id, id: { not: auth.session.id } });
 
@@ -16,9 +28,7 @@ const otherSessionsOf = (auth: Auth) => ({ userId: auth.user.id, id: { not: auth
  * sessions ended.
  */
 export async function changePassword(auth: Auth, input: { currentPassword: string; newPassword: string }): Promise<number> {
-  await consume("auth.password.user", auth.user.id);
-  const { passwordHash } = await prisma.user.findUniqueOrThrow({ where: { id: auth.user.id }, select: { passwordHash: true } });
-  if (!(await verifyPassword(passwordHash, input.currentPassword))) throw new DomainError("BAD_REQUEST", "account.wrongPassword");
+  if (!(await accountPasswordMatches(auth, input.currentPassword))) throw new DomainError("BAD_REQUEST", "account.wrongPassword");
   if (input.newPassword === input.currentPassword) throw new DomainError("BAD_REQUEST", "account.samePassword");
   const newHash = await hashPassword(input.newPassword);
   const [, signedOut] = await prisma.$transaction([

@@ -138,32 +138,24 @@ async function useRecoveryCode(userId: string, code: string): Promise<boolean> {
   return used.count === 1;
 }
 
-/** Checks a TOTP code or uses up an unused recovery code of an enrolled account (limited per
- * user like every second-factor attempt); a wrong one is a 400. */
-async function checkSecondFactor(userId: string, code: string, now = Date.now()): Promise<void> {
-  await consume("auth.twofactor.user", userId);
-  const key = await enabledKey(userId);
-  const compact = code.replace(/\s+/g, "");
-  const ok = /^\d{6}$/.test(compact) ? await acceptTotp(userId, key, compact, now) : await useRecoveryCode(userId, code);
-  if (!ok) throw new DomainError("BAD_REQUEST", "twoFactor.invalidCode");
-}
-
 /**
- * Whether a TOTP code or an unused recovery code is right, without using it up (limited per user
- * like every attempt). For a step that deletes everything the code protects (account deletion):
- * if that step then fails, the person still has the code to try again.
+ * Whether a TOTP code or an unused recovery code of an enrolled account is right (limited per user
+ * like every second-factor attempt). `useUp` records it (the TOTP step, the recovery code) so it
+ * cannot serve twice; without it the code is only checked, for a step that deletes everything the
+ * code protects (account deletion): if that step then fails, the person still has the code.
  */
-export async function secondFactorMatches(userId: string, code: string, now = Date.now()): Promise<boolean> {
+export async function secondFactorMatches(userId: string, code: string, { useUp, now = Date.now() }: { useUp: boolean; now?: number }) {
   await consume("auth.twofactor.user", userId);
   const key = await enabledKey(userId);
   const compact = code.replace(/\s+/g, "");
-  if (/^\d{6}$/.test(compact)) return matchingStep(key, compact, now) !== null;
+  if (/^\d{6}$/.test(compact)) return useUp ? acceptTotp(userId, key, compact, now) : matchingStep(key, compact, now) !== null;
+  if (useUp) return useRecoveryCode(userId, code);
   return (await prisma.recoveryCode.count({ where: { userId, codeHash: hashRecoveryCode(code), usedAt: null } })) === 1;
 }
 
 /** The second sign-in step: a TOTP code or an unused recovery code. */
 export async function verifySecondFactor(auth: Auth, code: string, now = Date.now()): Promise<void> {
-  await checkSecondFactor(auth.user.id, code, now);
+  if (!(await secondFactorMatches(auth.user.id, code, { useUp: true, now }))) throw new DomainError("BAD_REQUEST", "twoFactor.invalidCode");
   await markSessionTwoFactorVerified(auth.session.id);
 }
 
