@@ -7,7 +7,7 @@ import { z } from "zod";
 import { prisma } from "~/db.server";
 import { supportedLanguages, type Language } from "~/i18n/config";
 import { fixedT } from "~/i18n/i18next.server";
-import { composeMail } from "~/mail/layout.server";
+import { composeMail, mailTime } from "~/mail/layout.server";
 import { sendMail } from "~/mail/mailer.server";
 import { newResetToken, RESET_LINK_LIFETIME, storeResetToken } from "./password-reset.server";
 
@@ -26,7 +26,7 @@ export function passwordResetMail(language: Language, content: { name: string; u
   const t = fixedT(language);
   const values = {
     name: content.name,
-    date: content.expiresAt.toISOString().slice(0, 16).replace("T", " "),
+    date: mailTime(content.expiresAt),
     minutes: RESET_LINK_LIFETIME / 60_000,
   };
   return composeMail({

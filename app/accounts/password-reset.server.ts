@@ -6,31 +6,30 @@
 // tells. The job makes the token, sends it and only then stores its SHA-256 (like invitations:
 // a link never delivered never works). A token works once, for RESET_LINK_LIFETIME; asking again
 // replaces it. Using it sets the new password and signs the account out everywhere.
-import { sha256 } from "@oslojs/crypto/sha2";
-import { encodeHexLowerCase } from "@oslojs/encoding";
 import { isVanishedReference, prisma } from "~/db.server";
 import { hashPassword } from "~/auth/password.server";
 import { enqueueJob } from "~/jobs/queue.server";
 import { DomainError } from "~/lib/domain-error";
+import { LINK_TOKEN_PATTERN, linkTokenDigest, newLinkToken } from "~/lib/link-token";
 import { consumeEach, reset } from "~/lib/rate-limit.server";
 import type { MailDelivery } from "~/organizations/invitations.server";
 
 export const RESET_LINK_LIFETIME = 30 * 60 * 1000;
 export const SEND_PASSWORD_RESET_TASK = "send-password-reset-mail";
 const MAIL_MAX_ATTEMPTS = 8;
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 /** One waiting reset mail per account: a repeated request replaces it. */
 export function resetMailJobKey(userId: string): string {
   return `password-reset:${userId}`;
 }
 
+/** The token's SHA-256 as the column stores it (hex text). */
 function hashResetToken(token: string): string {
-  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
+  return Buffer.from(linkTokenDigest(token)).toString("hex");
 }
 
 export function newResetToken(): { token: string; hash: string } {
-  const token = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+  const token = newLinkToken();
   return { token, hash: hashResetToken(token) };
 }
 
@@ -77,7 +76,7 @@ export async function storeResetToken(userId: string, hash: string, madeAt: Date
 
 /** Whether a link still works (the page shows the form or says it does not), changing nothing. */
 export async function resetLinkWorks(token: string, now = new Date()): Promise<boolean> {
-  if (!TOKEN_PATTERN.test(token)) return false;
+  if (!LINK_TOKEN_PATTERN.test(token)) return false;
   const found = await prisma.passwordReset.findUnique({ where: { tokenHash: hashResetToken(token) }, select: { expiresAt: true } });
   return found !== null && found.expiresAt > now;
 }

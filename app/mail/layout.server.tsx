@@ -15,6 +15,11 @@ export interface MailContent {
 
 const small = { fontSize: 13, color: "#475569" } as const;
 
+/** A moment as mails state it: "2026-11-23 14:05" (UTC; the text says so). */
+export function mailTime(date: Date): string {
+  return date.toISOString().slice(0, 16).replace("T", " ");
+}
+
 export function composeMail(content: MailContent): { subject: string; text: string; html: string } {
   const { action } = content;
   const text = [...content.paragraphs, `${action.intro}\n${action.url}`, ...content.notes].join("\n\n") + "\n";

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { prisma } from "~/db.server";
 import { fixedT } from "~/i18n/i18next.server";
 import { supportedLanguages } from "~/i18n/config";
-import { composeMail } from "~/mail/layout.server";
+import { composeMail, mailTime } from "~/mail/layout.server";
 import { sendMail } from "~/mail/mailer.server";
 import { newInvitationToken } from "./invitations.server";
 
@@ -40,7 +40,7 @@ export function invitationMail(language: (typeof supportedLanguages)[number], co
     organization: content.organization,
     inviter: content.inviter ?? t("mail:invitation.someone"),
     role: t(`common:roles.${content.role}`),
-    date: content.expiresAt.toISOString().slice(0, 16).replace("T", " "),
+    date: mailTime(content.expiresAt),
   };
   return composeMail({
     language,

@@ -3,7 +3,7 @@
 // invitation's), re-reads, checks, writes, records its event with an idempotency key scoped to
 // organization, action and invitation, and, for a mail, adds the job in the same transaction: the
 // invitation, its event and the outbox row commit together (docs/decisions/0021-invitations-and-outbox.md).
-import { createHash } from "node:crypto";
+import { LINK_TOKEN_PATTERN, linkTokenDigest, newLinkToken } from "~/lib/link-token";
 import type { Auth } from "~/auth/session.server";
 import { recordAuditEvent, userActor } from "~/audit/record.server";
 import { prisma, type Tx } from "~/db.server";
@@ -240,16 +240,12 @@ export async function cancelInvitation(access: MemberManager, invitationId: stri
 }
 
 /** SHA-256 of a token; only this is stored. Tokens carry 256 random bits, so a fast hash is enough. */
-export function hashInvitationToken(token: string): Uint8Array<ArrayBuffer> {
-  return new Uint8Array(createHash("sha256").update(token, "utf8").digest());
-}
+export const hashInvitationToken = linkTokenDigest;
 
 export function newInvitationToken(): { token: string; hash: Uint8Array<ArrayBuffer> } {
-  const token = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+  const token = newLinkToken();
   return { token, hash: hashInvitationToken(token) };
 }
-
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 /** What the accept page shows for a link, without changing anything. */
 export type InvitationPreview =
@@ -264,7 +260,7 @@ export type InvitationPreview =
     };
 
 export async function previewInvitation(token: string): Promise<InvitationPreview> {
-  if (!TOKEN_PATTERN.test(token)) return { state: "invalid" };
+  if (!LINK_TOKEN_PATTERN.test(token)) return { state: "invalid" };
   const row = await prisma.invitation.findUnique({
     where: { tokenHash: hashInvitationToken(token) },
     select: {
@@ -293,7 +289,7 @@ export async function previewInvitation(token: string): Promise<InvitationPrevie
  * a cancel racing with it waits for the invitation's lock, so exactly one of them wins.
  */
 export async function acceptInvitation(auth: Auth, token: string): Promise<{ organizationId: string; role: Role }> {
-  if (!TOKEN_PATTERN.test(token)) throw new DomainError("NOT_FOUND", "invitation.invalidToken");
+  if (!LINK_TOKEN_PATTERN.test(token)) throw new DomainError("NOT_FOUND", "invitation.invalidToken");
   const hash = hashInvitationToken(token);
   const found = await prisma.invitation.findUnique({ where: { tokenHash: hash }, select: { id: true, organizationId: true } });
   if (!found) throw new DomainError("NOT_FOUND", "invitation.invalidToken");
