@@ -230,3 +230,16 @@ export function PageHeader({ title, description, actions }: { title: ReactNode; 
     </div>
   );
 }
+
+/** For a step that needs a recent sign-in (deleting an account or an organization): why, and the
+ * way to sign in again and come back. */
+export function SignInAgain({ message, href, label }: { message: string; href: string; label: string }) {
+  return (
+    <div className="space-y-3">
+      <p className="text-sm text-slate-700">{message}</p>
+      <ButtonLink to={href} variant="secondary">
+        {label}
+      </ButtonLink>
+    </div>
+  );
+}

@@ -4,7 +4,7 @@ import { getFormProps, getInputProps, useForm, type FieldMetadata, type Submissi
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useNavigation } from "react-router";
 import { useTranslation } from "~/i18n/use-translation";
-import { Alert, Badge, Button, ButtonLink, Card, Field } from "~/components/ui";
+import { Alert, Badge, Button, Card, Field, SignInAgain } from "~/components/ui";
 import { FormErrors } from "~/components/form-errors";
 import { LocalTime } from "~/components/local-time";
 import type { AccountSession } from "~/auth/account.server";
@@ -260,12 +260,7 @@ export function DeleteAccountCard({
           </Button>
         </Form>
       ) : (
-        <div className="space-y-3">
-          <p className="text-sm text-slate-700">{t("deleteAccount.signInAgain")}</p>
-          <ButtonLink to={signInAgainHref} variant="secondary">
-            {t("deleteAccount.signInAgainButton")}
-          </ButtonLink>
-        </div>
+        <SignInAgain message={t("deleteAccount.signInAgain")} href={signInAgainHref} label={t("deleteAccount.signInAgainButton")} />
       )}
     </Card>
   );

@@ -4,7 +4,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { useTranslation } from "~/i18n/use-translation";
 import { Form, useNavigation } from "react-router";
 import { FormErrors } from "~/components/form-errors";
-import { Button, ButtonLink, Card, Field } from "~/components/ui";
+import { Button, Card, Field, SignInAgain } from "~/components/ui";
 
 export function DeleteOrganizationCard({
   name,
@@ -37,12 +37,7 @@ export function DeleteOrganizationCard({
           </Button>
         </Form>
       ) : (
-        <div className="space-y-3">
-          <p className="text-sm text-slate-700">{t("delete.signInAgain")}</p>
-          <ButtonLink to={signInAgainHref} variant="secondary">
-            {t("delete.signInAgainButton")}
-          </ButtonLink>
-        </div>
+        <SignInAgain message={t("delete.signInAgain")} href={signInAgainHref} label={t("delete.signInAgainButton")} />
       )}
     </Card>
   );
