@@ -54,6 +54,24 @@ describe("the request edge on the production server", () => {
     expect(again).not.toContain(nonce!);
   });
 
+  it("renders each of many simultaneous requests in its own language (the per-language i18next instances are shared)", async () => {
+    const asks = Array.from({ length: 40 }, (_, i) =>
+      i % 4 === 0
+        ? { path: "/login?lng=de", german: true }
+        : i % 4 === 1
+          ? { path: "/login", headers: { "Accept-Language": "de-AT, en;q=0.5" }, german: true }
+          : i % 4 === 2
+            ? { path: "/login", headers: { Cookie: "lng=de" }, german: true }
+            : { path: "/login", headers: { "Accept-Language": "fr, en;q=0.8, de;q=0" }, german: false },
+    );
+    const answers = await Promise.all(asks.map(async (ask) => (await page(ask.path, ask.headers)).text()));
+    answers.forEach((html, i) => {
+      const { german } = asks[i]!;
+      expect(html, asks[i]!.path).toContain(german ? '<html lang="de"' : '<html lang="en"');
+      expect(html).toContain(german ? "Bei Ihrem Konto anmelden" : "Sign in to your account");
+      expect(html).not.toContain(german ? "Sign in to your account" : "Bei Ihrem Konto anmelden");
+    });
+  });
   it("sends the baseline headers and a request id on every kind of response", async () => {
     for (const path of ["/login", "/healthz", "/favicon.svg", "/rpc/organization/list", "/no/such/page"]) {
       const response = await fetch(`${server.origin}${path}`, { method: path.startsWith("/rpc") ? "POST" : "GET" });
