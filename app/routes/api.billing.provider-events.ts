@@ -8,8 +8,7 @@
 // written for any of them. Bodies are capped by the request edge like every page write.
 import type { Route } from "./+types/api.billing.provider-events";
 import { receiveProviderEvent } from "~/billing/billing.server";
-import { isDomainError } from "~/lib/domain-error";
-import { jsonErrorOf, jsonErrorResponse, translatorFor } from "~/web/http-errors.server";
+import { jsonErrorResponse, orJsonError, translatorFor } from "~/web/http-errors.server";
 
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(context);
@@ -17,14 +16,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (contentType === null || !/^application\/json\s*(;|$)/i.test(contentType)) {
     return jsonErrorResponse(context, { status: 415, code: "UNSUPPORTED_MEDIA_TYPE", messageKey: "unsupportedMediaType" });
   }
-  try {
+  return orJsonError(context, async () => {
     const { outcome, billing } = await receiveProviderEvent(request.headers, await request.text());
     const message = translatorFor(context)(`billing:events.${outcome}`);
     return Response.json({ outcome, message, billing }, { headers: { "Cache-Control": "no-store" } });
-  } catch (error) {
-    if (isDomainError(error)) return jsonErrorOf(context, error);
-    throw error;
-  }
+  });
 }
 
 /** GET and HEAD: the endpoint only takes deliveries. */

@@ -11,18 +11,18 @@ import { parseAuditExportQuery } from "~/audit/audit-query";
 import { exportAuditLog } from "~/audit/export.server";
 import { isFullyAuthenticated } from "~/auth/session.server";
 import { attachmentDisposition } from "~/lib/content-disposition";
-import { DomainError, isDomainError } from "~/lib/domain-error";
+import { DomainError } from "~/lib/domain-error";
 import { noteRequest } from "~/lib/logger.server";
 import { rateLimitHeaders } from "~/lib/rate-limit-headers";
 import { requestLogContext } from "~/web/context.server";
 import { applicationOrigin, isCrossSiteRequest } from "~/web/cross-site.server";
 import { getAuth } from "~/web/guards.server";
-import { jsonErrorOf, jsonErrorResponse } from "~/web/http-errors.server";
+import { jsonErrorResponse, orJsonError } from "~/web/http-errors.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   // HEAD would run the whole export (and record it) only to drop the file.
   if (request.method !== "GET") return methodNotAllowed(context);
-  try {
+  return orJsonError(context, async () => {
     const auth = getAuth(context);
     if (!auth || !isFullyAuthenticated(auth)) throw new DomainError("UNAUTHORIZED", "unauthenticated");
     noteRequest(context.get(requestLogContext), { organizationId: params.organizationId.slice(0, 64) });
@@ -37,10 +37,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
         ...rateLimitHeaders(file.rateLimits),
       },
     });
-  } catch (error) {
-    if (isDomainError(error)) return jsonErrorOf(context, error);
-    throw error;
-  }
+  });
 }
 
 export function action({ context }: Route.ActionArgs) {

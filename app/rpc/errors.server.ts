@@ -2,14 +2,16 @@
 import { ORPCError } from "@orpc/server";
 import type { TFunction } from "i18next";
 import { isErrorKey } from "~/i18n/error-keys";
-import { domainErrorMessage, isDomainError } from "~/lib/domain-error";
+import { domainErrorMessage } from "~/lib/domain-error";
+import { asDomainError } from "~/lib/known-errors.server";
 
 export function toRpcError(error: unknown, t: TFunction): unknown {
-  if (isDomainError(error)) {
-    return new ORPCError(error.code, {
-      status: error.status,
-      message: domainErrorMessage(error, t),
-      data: error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : undefined,
+  const domainError = asDomainError(error);
+  if (domainError) {
+    return new ORPCError(domainError.code, {
+      status: domainError.status,
+      message: domainErrorMessage(domainError, t),
+      data: domainError.retryAfterSeconds !== undefined ? { retryAfterSeconds: domainError.retryAfterSeconds } : undefined,
     });
   }
   if (error instanceof ORPCError && error.code === "BAD_REQUEST" && error.message === "Input validation failed") {

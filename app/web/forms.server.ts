@@ -4,7 +4,8 @@ import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider } from "react-router";
 import type { z } from "zod";
-import { domainErrorMessage, isDomainError } from "~/lib/domain-error";
+import { domainErrorMessage } from "~/lib/domain-error";
+import { asDomainError } from "~/lib/known-errors.server";
 import { translatorFor } from "./http-errors.server";
 
 /** No form of ours has a list this long. conform reads "scopes[150000000]" as a list of that
@@ -42,8 +43,9 @@ export async function withFormErrors<T>(
 ) {
   try {
     return { ok: true as const, value: await work() };
-  } catch (error) {
-    if (!isDomainError(error)) throw error;
+  } catch (thrown) {
+    const error = asDomainError(thrown);
+    if (!error) throw thrown;
     const t = translatorFor(context);
     const headers = new Headers();
     if (error.retryAfterSeconds !== undefined) headers.set("Retry-After", String(error.retryAfterSeconds));

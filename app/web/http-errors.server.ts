@@ -2,7 +2,8 @@
 // ErrorBoundary renders it (or, for resource routes, the client receives it as JSON).
 import { data, type RouterContextProvider } from "react-router";
 import type { TFunction } from "i18next";
-import { DomainError, domainErrorMessage, isDomainError } from "~/lib/domain-error";
+import { DomainError, domainErrorMessage } from "~/lib/domain-error";
+import { asDomainError } from "~/lib/known-errors.server";
 import { getInstance } from "~/i18n/i18next.server";
 import { rateLimitHeaders } from "~/lib/rate-limit-headers";
 
@@ -39,9 +40,10 @@ export function badRequest(context: Readonly<RouterContextProvider>) {
 export async function orHttpError<T>(context: Readonly<RouterContextProvider>, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
-  } catch (error) {
-    if (isDomainError(error)) throw httpError(error, translatorFor(context));
-    throw error;
+  } catch (thrown) {
+    const error = asDomainError(thrown);
+    if (error) throw httpError(error, translatorFor(context));
+    throw thrown;
   }
 }
 
@@ -59,6 +61,17 @@ export function jsonErrorResponse(
     { code: reply.code, message: t(`errors:${reply.messageKey}`) },
     { status: reply.status, headers: { "Cache-Control": "no-store", ...reply.headers } },
   );
+}
+
+/** Runs an endpoint's work; what the caller should be told (asDomainError) becomes its JSON error answer. */
+export async function orJsonError(context: Readonly<RouterContextProvider>, work: () => Promise<Response>): Promise<Response> {
+  try {
+    return await work();
+  } catch (thrown) {
+    const error = asDomainError(thrown);
+    if (error) return jsonErrorOf(context, error);
+    throw thrown;
+  }
 }
 
 export function jsonErrorOf(context: Readonly<RouterContextProvider>, error: DomainError): Response {

@@ -33,6 +33,8 @@ export default {
   invalidCredentials: "E-Mail-Adresse oder Passwort ist falsch.",
   emailTaken: "Für diese E-Mail-Adresse gibt es bereits ein Konto.",
   slugTaken: "Dieses Kürzel ist bereits vergeben.",
+  changedMeanwhile:
+    "Etwas, worauf sich diese Änderung bezieht, wurde inzwischen entfernt (vielleicht in einem anderen Tab). Laden Sie die Seite neu und versuchen Sie es erneut.",
   field: {
     required: "Dieses Feld ist erforderlich.",
     email: "Geben Sie eine gültige E-Mail-Adresse ein.",

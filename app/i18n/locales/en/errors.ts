@@ -31,6 +31,7 @@ export default {
   invalidCredentials: "The e-mail address or password is incorrect.",
   emailTaken: "An account with this e-mail address already exists.",
   slugTaken: "This slug is already in use.",
+  changedMeanwhile: "Something this change refers to was removed meanwhile (perhaps in another tab). Reload the page and try again.",
   field: {
     required: "This field is required.",
     email: "Enter a valid e-mail address.",
