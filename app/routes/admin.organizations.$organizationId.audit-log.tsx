@@ -31,7 +31,9 @@ export async function loader(args: Route.LoaderArgs) {
     throw redirect(`/admin/organizations/${target.organization.id}/access?redirectTo=${encodeURIComponent(here)}`);
   }
   const { organization } = access;
-  const page = await orHttpError(args.context, () => supportAuditPage(access, new URL(args.request.url).searchParams));
+  const page = await orHttpError(args.context, () =>
+    supportAuditPage(access, new URL(args.request.url).searchParams, { disclosed: args.request.method !== "HEAD" }),
+  );
   return {
     title: `${getInstance(args.context).t("audit:page.title")} · ${organization.name}`,
     organization: { id: organization.id, name: organization.name },

@@ -68,6 +68,11 @@ describe("the support console without JavaScript", () => {
     const opened = await post(access, cookies.staff, { reason: REASON, ticket: "ZD-4711" });
     expect(opened.status).toBe(302);
     expect(opened.headers.get("location")).toBe(log);
+    // A HEAD answers as the page would but sends none of it: not recorded as a view.
+    const head = await fetch(`${server.origin}${log}`, { method: "HEAD", headers: { Cookie: cookies.staff }, redirect: "manual" });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+    expect((await supportActions()).map((r) => r.action)).toEqual(["access.opened"]);
     const page = await get(log, cookies.staff);
     expect(page.status).toBe(200);
     const html = await page.text();
