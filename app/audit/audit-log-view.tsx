@@ -9,7 +9,7 @@ import type { TFunction } from "i18next";
 import { useQuery, type QueryKey, type UseQueryOptions } from "@tanstack/react-query";
 import { useTranslation } from "~/i18n/use-translation";
 import { Form, Link, useLocation, useNavigate } from "react-router";
-import { LocalTime } from "~/components/local-time";
+import { LocalTime, localTime, useTimeSetting } from "~/components/local-time";
 import { Badge, Button, ButtonLink, Card, PageHeader, controlClass, cx } from "~/components/ui";
 import { useFormats } from "~/components/use-formats";
 import { useHydrated } from "~/components/use-hydrated";
@@ -93,8 +93,8 @@ export function useActionLabel() {
   return (action: string) => t(actionLabelKey(action), { defaultValue: t("unknownAction", { action }) });
 }
 
-function Name({ value, id, kind }: { value: ResolvedName; id: string; kind?: string }) {
-  const { t } = useTranslation("audit");
+/** A name as the view shows it: a plain function, not a component (a page shows 100 of them). */
+function nameView(t: TFunction, value: ResolvedName, id: string, kind?: string) {
   if (kind === "system") return <span className="font-medium text-slate-900">{t("actorKinds.system")}</span>;
   if (value.name === null) {
     return (
@@ -283,7 +283,7 @@ function DrawerBody({ event }: { event: AuditEventDetail }) {
       <div>
         <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("page.actor")}</dt>
         <dd>
-          <Name value={event.actor} id={event.actorId} kind={event.actorKind} />{" "}
+          {nameView(t, event.actor, event.actorId, event.actorKind)}{" "}
           <span className="text-xs text-slate-500">({t(`actorKinds.${event.actorKind}`, { defaultValue: event.actorKind })})</span>
         </dd>
       </div>
@@ -293,7 +293,7 @@ function DrawerBody({ event }: { event: AuditEventDetail }) {
           <span className="mr-1 text-xs uppercase tracking-wide text-slate-400">
             {t(`targetTypes.${event.targetType}`, { defaultValue: event.targetType })}
           </span>{" "}
-          <Name value={event.target} id={event.targetId} />
+          {nameView(t, event.target, event.targetId)}
         </dd>
       </div>
       {rows.length === 0 ? <p className="text-slate-500">{t("page.noDetails")}</p> : null}
@@ -433,6 +433,7 @@ export function AuditLogView({
   const actionLabel = useActionLabel();
   const location = useLocation();
   const hydrated = useHydrated();
+  const timeSetting = useTimeSetting();
   const { filters, events, nextCursor, prevCursor, actors, event, activity, target } = loaderData;
   const filterParams = filtersToSearchParams(filters);
   const hasFilters = filterParams.size > 0;
@@ -511,19 +512,19 @@ export function AuditLogView({
               const label = actionLabel(row.action);
               return (
                 <li key={row.id} className={cx("audit-row", openEventId === row.id && "bg-brand-50/60")}>
-                  <LocalTime iso={row.createdAt} className="text-slate-600" />
+                  {localTime(row.createdAt, timeSetting, "text-slate-600")}
                   <span className="font-medium text-slate-900" data-testid="audit-action">
                     {label}
                   </span>
                   <span>
                     <span className="sr-only">{`${t("page.actor")}: `}</span>
-                    <Name value={row.actor} id={row.actorId} kind={row.actorKind} />
+                    {nameView(t, row.actor, row.actorId, row.actorKind)}
                   </span>
                   <span>
                     <span className="mr-1 text-xs uppercase tracking-wide text-slate-400">
                       {t(`targetTypes.${row.targetType}`, { defaultValue: row.targetType })}
                     </span>{" "}
-                    <Name value={row.target} id={row.targetId} />
+                    {nameView(t, row.target, row.targetId)}
                   </span>
                   <a id={`event-link-${row.id}`} href={eventHref(row.id)} className="font-semibold text-brand-600 hover:text-brand-700">
                     {t("page.showDetails")}

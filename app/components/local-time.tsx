@@ -2,7 +2,7 @@
 // and UTC on hover. The server does not know the reader's zone, so the server-rendered page (and a
 // browser without JavaScript) shows UTC, stated as such; after hydration the browser's zone is used.
 import { useTranslation } from "~/i18n/use-translation";
-import { useFormats } from "./use-formats";
+import { useFormats, type Formats } from "./use-formats";
 import { useHydrated } from "./use-hydrated";
 
 const localFormats = new Map<string, Intl.DateTimeFormat>();
@@ -16,15 +16,29 @@ function localFormat(language: string): Intl.DateTimeFormat {
   return found;
 }
 
-export function LocalTime({ iso, className }: { iso: string; className?: string }) {
+/** What LocalTime needs to know about the page, asked once by a list of many times. */
+export interface TimeSetting {
+  language: string;
+  formats: Formats;
+  hydrated: boolean;
+}
+
+export function useTimeSetting(): TimeSetting {
   const { i18n } = useTranslation();
-  const formats = useFormats();
-  const hydrated = useHydrated();
+  return { language: i18n.language, formats: useFormats(), hydrated: useHydrated() };
+}
+
+/** LocalTime's element without hooks of its own, for lists (an audit page has 50). */
+export function localTime(iso: string, { language, formats, hydrated }: TimeSetting, className?: string) {
   const utc = `${formats.dateTimeSeconds(iso)} UTC`;
   return (
     // Before hydration the text already is the UTC time; the hover repeats it only after.
     <time dateTime={iso} title={hydrated ? utc : undefined} className={className}>
-      {hydrated ? localFormat(i18n.language).format(new Date(iso)) : utc}
+      {hydrated ? localFormat(language).format(new Date(iso)) : utc}
     </time>
   );
+}
+
+export function LocalTime({ iso, className }: { iso: string; className?: string }) {
+  return localTime(iso, useTimeSetting(), className);
 }
