@@ -95,21 +95,21 @@ export function useActionLabel() {
 
 /** A name as the view shows it: a plain function, not a component (a page shows 100 of them). */
 function nameView(t: TFunction, value: ResolvedName, id: string, kind?: string) {
-  if (kind === "system") return <span className="font-medium text-slate-900">{t("actorKinds.system")}</span>;
+  // As few elements and attributes as the name needs (the classes are in app/app.css).
+  if (kind === "system") return <span className="audit-name">{t("actorKinds.system")}</span>;
   if (value.name === null) {
     return (
-      <span className="text-slate-500">
-        <code className="break-all text-xs">{id}</code> <Badge tone="slate">{t("page.deleted")}</Badge>
-      </span>
+      <>
+        <code className="audit-deleted">{id}</code> <Badge tone="slate">{t("page.deleted")}</Badge>
+      </>
     );
   }
-  // As few elements as the name needs: a page renders 100 of them.
-  if (!value.detail) return <span className="font-medium text-slate-900 [overflow-wrap:anywhere]">{value.name}</span>;
+  if (!value.detail) return <span className="audit-name">{value.name}</span>;
   return (
-    <span className="[overflow-wrap:anywhere]">
-      <span className="font-medium text-slate-900">{value.name}</span>
-      <span className="block text-xs text-slate-500">{value.detail}</span>
-    </span>
+    <>
+      <span className="audit-name">{value.name}</span>
+      <span className="audit-name-detail">{value.detail}</span>
+    </>
   );
 }
 
@@ -290,9 +290,7 @@ function DrawerBody({ event }: { event: AuditEventDetail }) {
       <div>
         <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("page.target")}</dt>
         <dd>
-          <span className="mr-1 text-xs uppercase tracking-wide text-slate-400">
-            {t(`targetTypes.${event.targetType}`, { defaultValue: event.targetType })}
-          </span>{" "}
+          <span className="audit-kind">{t(`targetTypes.${event.targetType}`, { defaultValue: event.targetType })}</span>{" "}
           {nameView(t, event.target, event.targetId)}
         </dd>
       </div>
@@ -512,8 +510,8 @@ export function AuditLogView({
               const label = actionLabel(row.action);
               return (
                 <li key={row.id} className={cx("audit-row", openEventId === row.id && "bg-brand-50/60")}>
-                  {localTime(row.createdAt, timeSetting, "text-slate-600")}
-                  <span className="font-medium text-slate-900" data-testid="audit-action">
+                  {localTime(row.createdAt, timeSetting)}
+                  <span className="audit-name" data-testid="audit-action">
                     {label}
                   </span>
                   <span>
@@ -521,12 +519,10 @@ export function AuditLogView({
                     {nameView(t, row.actor, row.actorId, row.actorKind)}
                   </span>
                   <span>
-                    <span className="mr-1 text-xs uppercase tracking-wide text-slate-400">
-                      {t(`targetTypes.${row.targetType}`, { defaultValue: row.targetType })}
-                    </span>{" "}
+                    <span className="audit-kind">{t(`targetTypes.${row.targetType}`, { defaultValue: row.targetType })}</span>{" "}
                     {nameView(t, row.target, row.targetId)}
                   </span>
-                  <a id={`event-link-${row.id}`} href={eventHref(row.id)} className="font-semibold text-brand-600 hover:text-brand-700">
+                  <a id={`event-link-${row.id}`} href={eventHref(row.id)}>
                     {t("page.showDetails")}
                     <span className="sr-only">{`: ${label}`}</span>
                   </a>
