@@ -60,6 +60,11 @@ interface NamedRow {
   targetDetail: string | null;
 }
 
+/** The actor's current name and detail from the lookups `au` (a user) and `ak` (an API key): at
+ * most one of them found a row, and a deleted user has neither (docs/product-rules.md, Audit event). */
+const ACTOR_NAME = `COALESCE(CASE WHEN au.deleted_at IS NULL THEN au.name END, ak.name)`;
+const ACTOR_DETAIL = `CASE WHEN au.deleted_at IS NULL THEN au.email END`;
+
 /**
  * The event columns of `e` plus the current names of its actor and target. Deleted users (and
  * anything that no longer exists) give NULL names; an invitation's label is its address, gone with it.
@@ -67,8 +72,8 @@ interface NamedRow {
 export const NAMED_COLUMNS = Prisma.raw(`
   e.id, e.created_at AS "createdAt", e.action, e.actor_kind::text AS "actorKind", e.actor_id AS "actorId",
   e.target_type AS "targetType", e.target_id AS "targetId",
-  CASE WHEN au.deleted_at IS NULL THEN au.name ELSE ak.name END AS "actorName",
-  CASE WHEN au.deleted_at IS NULL THEN au.email END AS "actorDetail",
+  ${ACTOR_NAME} AS "actorName",
+  ${ACTOR_DETAIL} AS "actorDetail",
   COALESCE(CASE WHEN tu.deleted_at IS NULL THEN tu.name END, tk.name, ti.email, tor.name) AS "targetName",
   CASE WHEN tu.deleted_at IS NULL THEN tu.email END AS "targetDetail"`);
 
@@ -232,8 +237,8 @@ export interface AuditActor extends ResolvedName {
 export function listAuditActorsSql(organizationId: string): Prisma.Sql {
   return Prisma.sql`
     SELECT e.actor_kind::text AS kind, e.actor_id AS id,
-           CASE WHEN au.deleted_at IS NULL THEN au.name ELSE ak.name END AS name,
-           CASE WHEN au.deleted_at IS NULL THEN au.email END AS detail
+           ${Prisma.raw(ACTOR_NAME)} AS name,
+           ${Prisma.raw(ACTOR_DETAIL)} AS detail
     FROM (
       SELECT actor_id, actor_kind, organization_id, ${Prisma.raw(ACTOR_UUID)}
       FROM audit_event_actors WHERE organization_id = ${organizationId}::uuid

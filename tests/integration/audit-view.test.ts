@@ -13,6 +13,7 @@ import { rpcQueries } from "~/client/rpc";
 import { pool, prisma } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
 import { DomainError } from "~/lib/domain-error";
+import { exportSelectSql } from "~/audit/export.server";
 import { callRpc, memberOfNewOrganization } from "../api-key-factories";
 
 type Owner = Awaited<ReturnType<typeof memberOfNewOrganization>>;
@@ -24,7 +25,7 @@ async function reader(owner: Owner) {
 /** Inserts events at the given instants (oldest first), returning their ids. */
 async function insertEvents(
   organizationId: string,
-  events: { at: Date; action?: string; actorId?: string; targetType?: string; targetId?: string }[],
+  events: { at: Date; action?: string; actorKind?: string; actorId?: string; targetType?: string; targetId?: string }[],
 ): Promise<string[]> {
   const ids: string[] = [];
   for (const e of events) {
@@ -32,7 +33,7 @@ async function insertEvents(
     ids.push(id);
     await pool().query(
       `INSERT INTO audit_events (id, organization_id, created_at, action, actor_kind, actor_id, target_type, target_id, details, content_hash)
-       VALUES ($1, $2::uuid, $3, $4, 'user', $5, $6, $7, '{}', 'x')`,
+       VALUES ($1, $2::uuid, $3, $4, $8::"ActorKind", $5, $6, $7, '{}', 'x')`,
       [
         id,
         organizationId,
@@ -41,6 +42,7 @@ async function insertEvents(
         e.actorId ?? randomUUID(),
         e.targetType ?? "organization",
         e.targetId ?? organizationId,
+        e.actorKind ?? "user",
       ],
     );
   }
@@ -230,6 +232,33 @@ describe("names at read time", () => {
     expect(sent!.targetId).toBe(invitation.id);
     expect(sent!.actor).toEqual({ name: null });
     expect(sent!.actorId).toBe(owner.user.id);
+  });
+});
+
+describe("an API key as the actor", () => {
+  // Events may name an API key of the organization as their actor (docs/product-rules.md, Audit
+  // event). The name expressions once read the user lookup first and took its empty row for a
+  // deleted user, so a key was shown as deleted in the list, the drawer, the actor filter and the export.
+  it("is named by the key in the list, the detail, the actor filter and the export", async () => {
+    const owner = await memberOfNewOrganization();
+    const organizationId = owner.organization.id;
+    const keyId = randomUUID();
+    await pool().query(
+      `INSERT INTO api_keys (id, organization_id, name, scopes, secret_hash, prefix, created_by_id)
+       VALUES ($1::uuid, $2::uuid, 'Deploy bot', ARRAY['audit:view'], decode(md5(random()::text) || md5(random()::text), 'hex'), 'sk_testkey', $3::uuid)`,
+      [keyId, organizationId, owner.user.id],
+    );
+    const [eventId] = await insertEvents(organizationId, [{ at: new Date(Date.UTC(2026, 2, 1)), actorKind: "api_key", actorId: keyId }]);
+    const access = await reader(owner);
+    const [listed] = (await listAuditEvents(access, query({}))).events;
+    expect(listed).toMatchObject({ actorKind: "api_key", actorId: keyId, actor: { name: "Deploy bot" } });
+    const page = await loadAuditPage(access, new URLSearchParams({ event: eventId! }));
+    expect(page.event?.actor).toEqual({ name: "Deploy bot" });
+    expect(await listAuditActors(access)).toEqual([{ kind: "api_key", id: keyId, name: "Deploy bot" }]);
+    const exported = await prisma.$queryRaw<{ actorName: string | null }[]>(
+      exportSelectSql(organizationId, { format: "csv", query: query({}) }),
+    );
+    expect(exported.map((row) => row.actorName)).toEqual(["Deploy bot"]);
   });
 });
 
