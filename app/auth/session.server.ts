@@ -139,11 +139,12 @@ export async function validateSessionToken(token: string, now = new Date()): Pro
   if (renew || seen) {
     if (renew) session.expiresAt = new Date(extended);
     if (seen) session.lastSeenAt = now;
-    await prisma.session.update({
+    // Signed out (or the account deleted) since the read above: then there is no session.
+    const { count } = await prisma.session.updateMany({
       where: { id: session.id },
       data: { expiresAt: session.expiresAt, lastSeenAt: session.lastSeenAt },
-      select: { id: true },
     });
+    if (count === 0) return null;
   }
   return {
     session,
@@ -167,8 +168,9 @@ export async function invalidateSession(sessionId: string) {
  * alone (an old session enrolling an authenticator, or repeating the second step) never passes
  * for signing in again (docs/decisions/0026-support-console.md).
  */
+/** A session signed out meanwhile stays signed out (nothing to mark). */
 export async function markSessionTwoFactorVerified(sessionId: string) {
-  await prisma.session.update({ where: { id: sessionId }, data: { twoFactorVerified: true }, select: { id: true } });
+  await prisma.session.updateMany({ where: { id: sessionId }, data: { twoFactorVerified: true } });
 }
 
 /** Inside a transaction (`db`) when the change that makes it active must commit with it. */

@@ -107,8 +107,9 @@ export async function beginEnrollment(auth: Auth): Promise<PendingEnrollment> {
 /** The enrollment waiting for its confirmation code, if there is one. Reads only: showing a form
  * again after a wrong code must not start an enrollment nobody asked for. */
 export async function pendingEnrollment(auth: Auth): Promise<PendingEnrollment | undefined> {
-  const user = await prisma.user.findUniqueOrThrow({ where: { id: auth.user.id }, select: { totpKey: true, twoFactorEnabledAt: true } });
-  return user.totpKey && !user.twoFactorEnabledAt ? describeKey(auth.user.email, new Uint8Array(user.totpKey)) : undefined;
+  // The account may have been deleted since the session was read (another tab): nothing pending.
+  const user = await prisma.user.findUnique({ where: { id: auth.user.id }, select: { totpKey: true, twoFactorEnabledAt: true } });
+  return user?.totpKey && !user.twoFactorEnabledAt ? describeKey(auth.user.email, new Uint8Array(user.totpKey)) : undefined;
 }
 
 /** Confirms the pending key with a code; turns 2FA on and returns the recovery codes (once). */

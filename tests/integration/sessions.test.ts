@@ -1,3 +1,4 @@
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/db.server";
 import {
@@ -17,6 +18,35 @@ describe("sessions", () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.id).toBe(sessionIdFromToken(token));
     expect(rows[0]!.id).not.toContain(token);
+  });
+
+  it("treats a session signed out between its read and its renewal as no session, not an error", async () => {
+    // Another tab signs out (or deletes the account) while this request renews the session: the
+    // renewal queues on the row held by the sign-out, which then deletes it. That was a P2025 (500).
+    const user = await createUser();
+    const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
+    const { token } = await createSession(user.id, { twoFactorVerified: false, now: hourAgo });
+    const signOut = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await signOut.connect();
+    try {
+      await signOut.query("BEGIN");
+      await signOut.query("SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE", [sessionIdFromToken(token)]);
+      const pid = ((await signOut.query("SELECT pg_backend_pid() AS pid")).rows[0] as { pid: number }).pid;
+      const validation = validateSessionToken(token);
+      for (let waited = 0; ; waited += 20) {
+        const { rows } = await signOut.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))", [
+          pid,
+        ]);
+        if ((rows[0] as { n: number }).n > 0) break;
+        if (waited > 10_000) throw new Error("the renewal never queued on the session's row");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await signOut.query("DELETE FROM sessions WHERE id = $1", [sessionIdFromToken(token)]);
+      await signOut.query("COMMIT");
+      expect(await validation).toBeNull();
+    } finally {
+      await signOut.end();
+    }
   });
 
   it("rejects forged, malformed and unknown tokens without error", async () => {

@@ -6,6 +6,7 @@ import {
   confirmEnrollment,
   currentStep,
   disableTwoFactor,
+  pendingEnrollment,
   regenerateRecoveryCodes,
   totpFor,
   verifySecondFactor,
@@ -51,6 +52,15 @@ describe("two-factor authentication", () => {
     const stored = await prisma.recoveryCode.findMany({ where: { userId: user.id }, select: { codeHash: true } });
     expect(stored.map((s) => s.codeHash)).not.toContain(codes[0]);
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).twoFactorEnabledAt).not.toBeNull();
+  });
+
+  it("has nothing pending for an account deleted since its session was read (another tab), not an error", async () => {
+    const user = await createUser();
+    const { auth } = await signedIn(user.id);
+    await beginEnrollment(auth);
+    expect(await pendingEnrollment(auth)).toBeDefined();
+    await prisma.user.delete({ where: { id: user.id } });
+    expect(await pendingEnrollment(auth)).toBeUndefined();
   });
 
   it("accepts a code once: a replayed code is refused", async () => {
