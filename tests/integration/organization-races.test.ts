@@ -210,22 +210,34 @@ describe("an account deleted while one of its requests is under way", () => {
     await client.connect();
     await client.query("BEGIN");
     await client.query("SELECT 1 FROM users WHERE id = $1 FOR UPDATE", [userId]);
+    const pid = ((await client.query("SELECT pg_backend_pid() AS pid")).rows[0] as { pid: number }).pid;
+    let open = true;
+    const close = async (statement: string) => {
+      if (!open) return;
+      open = false;
+      await client.query(statement);
+      await client.end();
+    };
     return {
-      /** Resolves once a request is queued on the account's row. */
+      /** Resolves once a request is queued behind this connection's lock (other test files share
+       * the server, so only waiters blocked by this backend count); fails after 10 s. */
       waitForWaiter: async () => {
+        const deadline = Date.now() + 10_000;
         for (;;) {
-          const { rows } = await client.query(
-            "SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND locktype IN ('tuple', 'transactionid')",
-          );
+          const { rows } = await client.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))", [
+            pid,
+          ]);
           if ((rows[0] as { n: number }).n > 0) return;
+          if (Date.now() > deadline) throw new Error("no request queued on the account's row");
           await sleep(20);
         }
       },
       deleteAndCommit: async () => {
         await client.query("DELETE FROM users WHERE id = $1", [userId]);
-        await client.query("COMMIT");
-        await client.end();
+        await close("COMMIT");
       },
+      /** For `finally`: lets go of the row if the test failed before deleting. */
+      release: () => close("ROLLBACK"),
     };
   }
 
@@ -235,8 +247,12 @@ describe("an account deleted while one of its requests is under way", () => {
     const deletion = await holdAccountForDeletion(user.id);
     const name = `Vanishing ${Date.now()}`;
     const answer = call("organization/create", token, { name }, { "accept-language": "de" });
-    await deletion.waitForWaiter();
-    await deletion.deleteAndCommit();
+    try {
+      await deletion.waitForWaiter();
+      await deletion.deleteAndCommit();
+    } finally {
+      await deletion.release();
+    }
     const { status, json } = await answer;
     expect(status).toBe(409);
     expect(json).toMatchObject({ code: "CONFLICT", message: expect.stringContaining("inzwischen") });
@@ -261,8 +277,12 @@ describe("an account deleted while one of its requests is under way", () => {
         },
         body: new URLSearchParams({ name }).toString(),
       });
-      await deletion.waitForWaiter();
-      await deletion.deleteAndCommit();
+      try {
+        await deletion.waitForWaiter();
+        await deletion.deleteAndCommit();
+      } finally {
+        await deletion.release();
+      }
       const response = await answer;
       expect(response.status).toBe(409);
       expect(await response.text()).toContain("removed meanwhile");
