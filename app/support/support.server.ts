@@ -83,9 +83,14 @@ export async function lastSupportReason(target: SupportTarget): Promise<{ reason
 
 /** The audit page as support sees it (the tenant page's loader, unchanged), recorded when its contents are sent. */
 export async function supportAuditPage(access: SupportAccess, searchParams: URLSearchParams, { disclosed }: { disclosed: boolean }) {
+  if (!disclosed) {
+    // A HEAD request gets the list's status and headers but none of its contents: no view to
+    // record. The drawer's event is not looked up: its 404 would tell, unrecorded, whether it exists.
+    const listOnly = new URLSearchParams(searchParams);
+    listOnly.delete("event");
+    return loadAuditPage(access, listOnly);
+  }
   const page = await loadAuditPage(access, searchParams);
-  // A HEAD request gets the page's status and headers but none of its contents: no view to record.
-  if (!disclosed) return page;
   await record(access, [
     { action: "audit_log.listed", subject: listSubject(page) },
     ...(page.event ? [{ action: "audit_event.viewed" as const, subject: page.event.id }] : []),
