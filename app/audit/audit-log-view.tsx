@@ -12,7 +12,6 @@ import { Form, Link, useLocation, useNavigate } from "react-router";
 import { LocalTime, localTime, useTimeSetting } from "~/components/local-time";
 import { Badge, Button, ButtonLink, Card, PageHeader, controlClass, cx } from "~/components/ui";
 import { useFormats } from "~/components/use-formats";
-import { useHydrated } from "~/components/use-hydrated";
 import { useRoutedClicks } from "~/components/routed-links";
 import {
   AUDIT_FILTER_NAMES,
@@ -430,8 +429,8 @@ export function AuditLogView({
   const { t } = useTranslation("audit");
   const actionLabel = useActionLabel();
   const location = useLocation();
-  const hydrated = useHydrated();
   const timeSetting = useTimeSetting();
+  const { hydrated } = timeSetting;
   const { filters, events, nextCursor, prevCursor, actors, event, activity, target } = loaderData;
   const filterParams = filtersToSearchParams(filters);
   const hasFilters = filterParams.size > 0;

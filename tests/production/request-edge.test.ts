@@ -70,6 +70,7 @@ describe("the request edge on the production server", () => {
       expect(html).not.toContain(german ? "Sign in to your account" : "Bei Ihrem Konto anmelden");
     });
   });
+
   it("sends the baseline headers and a request id on every kind of response", async () => {
     for (const path of ["/login", "/healthz", "/favicon.svg", "/rpc/organization/list", "/no/such/page"]) {
       const response = await fetch(`${server.origin}${path}`, { method: path.startsWith("/rpc") ? "POST" : "GET" });
