@@ -5,7 +5,7 @@
 import type { ApiKeyScope } from "~/access/api-key-scopes";
 import type { OrganizationAccess } from "~/access/organization-access.server";
 import { recordAuditEvent, userActor } from "~/audit/record.server";
-import { isUniqueViolation, prisma, queryPrepared, type Tx } from "~/db.server";
+import { isUniqueViolation, lockOrganizationRow, prisma, queryPrepared, type Tx } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
@@ -156,9 +156,15 @@ export async function issueKey(access: KeyManager, input: IssueKeyInput): Promis
   }
 }
 
-/** Locks the organization's key row, or answers 404 (also for ids that are not UUIDs). */
+/**
+ * Locks the organization's row, then its key's, or answers 404 (also for ids that are not UUIDs).
+ * The organization first, as every change to it does (lockOrganizationRow): a key change that
+ * locked the key first and then, for its audit event, referenced the organization deadlocked with
+ * the organization's deletion, which holds the organization and cascades into its keys.
+ */
 async function lockKey(tx: Tx, organizationId: string, keyId: string) {
   if (!isUuid(keyId)) throw new DomainError("NOT_FOUND", "apiKey.notFound");
+  if (!(await lockOrganizationRow(tx, organizationId))) throw new DomainError("NOT_FOUND", "organizationNotFound");
   const rows = await tx.$queryRaw<{ id: string }[]>`
     SELECT id FROM api_keys WHERE id = ${keyId}::uuid AND organization_id = ${organizationId}::uuid FOR UPDATE`;
   if (rows.length === 0) throw new DomainError("NOT_FOUND", "apiKey.notFound");
