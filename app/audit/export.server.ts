@@ -91,6 +91,12 @@ export function namedRowsSql(organizationId: string, query: AuditQuery, select: 
 export const EXPORT_SETTINGS = `SET LOCAL enable_sort = off; SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0;
       SET LOCAL client_connection_check_interval = '1s';`;
 
+/** An instant as PostgreSQL reads it: ISO 8601, except that JavaScript writes years past 9999
+ * as `+010000`, which PostgreSQL refuses (the end of the last accepted day, 9999-12-31, is one). */
+export function postgresTimestamp(date: Date): string {
+  return date.toISOString().replace(/^\+0*/, "");
+}
+
 /**
  * COPY takes no parameters, so values are written into the text as literals, each through
  * PostgreSQL's own quoting (`escapeLiteral`). They have passed the query contract's rules (ids,
@@ -99,7 +105,7 @@ export const EXPORT_SETTINGS = `SET LOCAL enable_sort = off; SET LOCAL jit = off
 export function inlineSql(sql: Prisma.Sql, escapeLiteral: (value: string) => string): string {
   return sql.text.replace(/\$(\d+)/g, (_, n: string) => {
     const value: unknown = sql.values[Number(n) - 1];
-    if (value instanceof Date) return escapeLiteral(value.toISOString());
+    if (value instanceof Date) return escapeLiteral(postgresTimestamp(value));
     if (typeof value === "string") return escapeLiteral(value);
     throw new Error(`cannot inline a ${typeof value} into the export's SQL`);
   });

@@ -605,6 +605,9 @@ describe("the file", () => {
       { to: "2026-03-05" },
       { action: "api_key.issued", actorId: owner.userId, from: "2026-03-02", to: "2026-04-30" },
       { action: "audit.exported" },
+      // The edges of the accepted dates: the end of 9999-12-31 is in the year 10000.
+      { from: "2000-01-01", to: "9999-12-31" },
+      { to: "9999-12-31" },
     ];
     for (const filters of filterSets) {
       await pool().query("DELETE FROM rate_limits");
