@@ -31,6 +31,10 @@ const MAX_PAGE_BODY_BYTES = 1024 * 1024;
 /** What pages answer, and what /rpc answers (every procedure is a POST). OPTIONS gets the Allow
  * list here; no CORS is offered. */
 const PAGE_METHODS = ["GET", "HEAD", "POST", "OPTIONS"];
+/** A page's data URL (`/x.data`, what React Router's client fetches): React Router runs its loaders
+ * as a GET whatever the method, so a HEAD there would run them (and what they record, such as the
+ * support console's views) for an answer without a body. */
+const DATA_METHODS = ["GET", "POST", "OPTIONS"];
 const RPC_METHODS = ["POST", "OPTIONS"];
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
@@ -134,7 +138,7 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
     const url = target.url;
     scope.path = url.pathname.slice(0, 256);
     if (isDisabledPath(url.pathname)) return reply({ status: 404, code: "NOT_FOUND", messageKey: "notFound" });
-    const allowed = isRpc ? RPC_METHODS : PAGE_METHODS;
+    const allowed = isRpc ? RPC_METHODS : url.pathname.endsWith(".data") ? DATA_METHODS : PAGE_METHODS;
     if (!allowed.includes(method)) {
       return reply({
         status: 405,

@@ -78,6 +78,13 @@ describe("the support console without JavaScript", () => {
       redirect: "manual",
     });
     expect(headUnknownEvent.status).toBe(200);
+    // React Router runs a data URL's loaders as a GET whatever the method: a HEAD there is refused.
+    const headData = await fetch(`${server.origin}/admin/organizations/${ids.acme}/audit-log.data?event=${randomUUID()}`, {
+      method: "HEAD",
+      headers: { Cookie: cookies.staff },
+      redirect: "manual",
+    });
+    expect([headData.status, headData.headers.get("allow")]).toEqual([405, "GET, POST, OPTIONS"]);
     expect((await supportActions()).map((r) => r.action)).toEqual(["access.opened"]);
     const page = await get(log, cookies.staff);
     expect(page.status).toBe(200);
