@@ -122,8 +122,10 @@ export async function authorizeOrganization(
 }
 
 /** The organization exists (404), the caller is a member (403), and it is the active one (403). */
-async function membershipOf(auth: Auth, organizationId: string, requireActive: boolean) {
-  if (!isUuid(organizationId)) throw new DomainError("NOT_FOUND", "organizationNotFound");
+async function membershipOf(auth: Auth, requestedId: string, requireActive: boolean) {
+  if (!isUuid(requestedId)) throw new DomainError("NOT_FOUND", "organizationNotFound");
+  // A UUID in capitals is the same UUID; ids are compared here as PostgreSQL writes them.
+  const organizationId = requestedId.toLowerCase();
   const found = (await organizationsOf(auth)).find((o) => o.id === organizationId);
   if (!found) {
     // Not one of the caller's: 404 when it does not exist at all, else 403.

@@ -28,6 +28,16 @@ describe("organization access", () => {
     expect(await failure(authorizeOrganization(auth, org.id))).toMatchObject({ code: "FORBIDDEN", messageKey: "notAMember" });
   });
 
+  it("reads an organization id in capitals as the same id (UUIDs are case-insensitive), not as someone else's", async () => {
+    const user = await createUser();
+    const org = await createOrganizationWith([{ userId: user.id, role: "owner" }]);
+    const { auth } = await signedIn(user.id, org.id);
+    await expect(authorizeOrganization(auth, org.id.toUpperCase(), "audit:view")).resolves.toMatchObject({
+      role: "owner",
+      organization: { id: org.id },
+    });
+  });
+
   it("requires the organization to be the session's active one", async () => {
     const user = await createUser();
     const org = await createOrganizationWith([{ userId: user.id, role: "owner" }]);
