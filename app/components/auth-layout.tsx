@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 import { useTranslation } from "~/i18n/use-translation";
 import { LanguageSwitch } from "./language-switch";
 import { Logo } from "./logo";
@@ -20,5 +21,15 @@ export function AuthLayout({ heading, children, footer }: { heading: string; chi
         </div>
       </main>
     </div>
+  );
+}
+
+/** The footer of the pages reached from the sign-in page ("forgot password", the reset page). */
+export function BackToSignIn() {
+  const { t } = useTranslation("auth");
+  return (
+    <Link to="/login" className="font-semibold text-brand-600 hover:text-brand-700">
+      {t("forgot.backToSignIn")}
+    </Link>
   );
 }

@@ -2,11 +2,11 @@
 // account has the address (app/accounts/password-reset.server.ts).
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { requestPasswordReset, RESET_LINK_LIFETIME } from "~/accounts/password-reset.server";
 import { forgotPasswordSchema } from "~/auth/schemas";
-import { AuthLayout } from "~/components/auth-layout";
+import { AuthLayout, BackToSignIn } from "~/components/auth-layout";
 import { ErrorPage } from "~/components/error-page";
 import { FormErrors } from "~/components/form-errors";
 import { titleMeta } from "~/components/page-title";
@@ -47,14 +47,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
     shouldRevalidate: "onInput",
   });
   return (
-    <AuthLayout
-      heading={t("forgot.heading")}
-      footer={
-        <Link to="/login" className="font-semibold text-brand-600 hover:text-brand-700">
-          {t("forgot.backToSignIn")}
-        </Link>
-      }
-    >
+    <AuthLayout heading={t("forgot.heading")} footer={<BackToSignIn />}>
       {sent ? (
         <div className="space-y-4">
           <Alert tone="success">{t("forgot.sent", { email: sent.sentTo, minutes: sent.minutes })}</Alert>

@@ -2,12 +2,12 @@
 // replaced by a newer mail, expired, or its account deleted) says so and offers a new one.
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { resetLinkWorks, resetPassword } from "~/accounts/password-reset.server";
 import { NewPasswordFields } from "~/auth/ui/account-settings";
 import { resetPasswordFormSchema } from "~/auth/schemas";
-import { AuthLayout } from "~/components/auth-layout";
+import { AuthLayout, BackToSignIn } from "~/components/auth-layout";
 import { ErrorPage } from "~/components/error-page";
 import { FormErrors } from "~/components/form-errors";
 import { titleMeta } from "~/components/page-title";
@@ -51,14 +51,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
     shouldRevalidate: "onInput",
   });
   return (
-    <AuthLayout
-      heading={t("reset.heading")}
-      footer={
-        <Link to="/login" className="font-semibold text-brand-600 hover:text-brand-700">
-          {t("forgot.backToSignIn")}
-        </Link>
-      }
-    >
+    <AuthLayout heading={t("reset.heading")} footer={<BackToSignIn />}>
       {loaderData.works ? (
         <Form method="post" className="space-y-5" {...getFormProps(form)}>
           <p className="text-sm text-slate-600">{t("reset.intro")}</p>
