@@ -166,9 +166,9 @@ export async function invalidateSession(sessionId: string) {
  * The second factor passed (at sign-in, or by enrolling). It does not make the session fresh:
  * `authenticatedAt` stays the time the password was given (the sign-in's first step), so a code
  * alone (an old session enrolling an authenticator, or repeating the second step) never passes
- * for signing in again (docs/decisions/0026-support-console.md).
+ * for signing in again (docs/decisions/0026-support-console.md). A session signed out meanwhile
+ * stays signed out: there is nothing to mark.
  */
-/** A session signed out meanwhile stays signed out (nothing to mark). */
 export async function markSessionTwoFactorVerified(sessionId: string) {
   await prisma.session.updateMany({ where: { id: sessionId }, data: { twoFactorVerified: true } });
 }
