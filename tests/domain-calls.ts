@@ -2,6 +2,7 @@
 // proves access through the real check (app/access/), exactly as a route guard or a procedure
 // does, then calls the domain function with that proof; a refused check rejects the call's promise.
 import {
+  authorizeAuditExport,
   authorizeOrganization,
   authorizePlatformAdmin,
   authorizeSupport,
@@ -11,6 +12,7 @@ import {
 import * as keys from "~/api-keys/api-keys.server";
 import type { IssueKeyInput } from "~/api-keys/scopes";
 import { filtersToSearchParams, parseAuditSearchParams, type AuditFilters } from "~/audit/audit-query";
+import { exportAuditLog } from "~/audit/export.server";
 import * as audit from "~/audit/query.server";
 import type { Auth } from "~/auth/session.server";
 import * as organizations from "~/organizations/organizations.server";
@@ -49,3 +51,24 @@ export const listAuditActors = async (organizationId: string) => audit.listAudit
 
 export const updateOrganizationSettings = async (auth: Auth, organizationId: string, input: OrganizationUpdate) =>
   organizations.updateOrganizationSettings(await authorizeOrganization(auth, organizationId, "organization:update"), input);
+
+/**
+ * The NDJSON export of an organization's log as its caller downloads it, parsed: the export itself
+ * (app/audit/export.server.ts) behind its real check, so the caller needs a plan with export and
+ * the organization active. `nameDirectoryLimit: 0` makes it name the rows with the COPY's lookups
+ * (what an organization with too many names for the directory gets). It records `audit.exported`.
+ */
+export async function exportedRows(
+  auth: Auth,
+  organizationId: string,
+  filters: AuditFilters = {},
+  options: { nameDirectoryLimit?: number } = {},
+): Promise<Record<string, unknown>[]> {
+  const query = parseAuditSearchParams(filtersToSearchParams(filters));
+  const file = await exportAuditLog(await authorizeAuditExport(auth, organizationId), { format: "json", query }, options);
+  const text = await new Response(file.body).text();
+  return text
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}

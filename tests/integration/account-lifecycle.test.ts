@@ -21,7 +21,7 @@ const { validateSessionToken } = await import("~/auth/session.server");
 const { totpFor, currentStep } = await import("~/auth/two-factor.server");
 const { recordAuditEvent, userActor } = await import("~/audit/record.server");
 const { listAuditEvents } = await import("~/audit/query.server");
-const { exportSelectSql } = await import("~/audit/export.server");
+const { exportedRows } = await import("../domain-calls");
 const { parseAuditSearchParams } = await import("~/audit/audit-query");
 const { consume } = await import("~/lib/rate-limit.server");
 const { authorizeOrganization } = await import("~/access/organization-access.server");
@@ -399,7 +399,11 @@ describe("deleting an account", () => {
     const mentions = await rowsMentioning(marker);
     expect(mentions.filter((table) => table !== "public.invitations")).toEqual([]);
     expect(await prisma.invitation.count({ where: { email: { contains: `zelda-${marker}` } } })).toBe(0);
-    expect(await rowsMentioning(leaving.id).then((tables) => tables.sort())).toEqual(["public.audit_event_actors", "public.audit_events"]);
+    expect(await rowsMentioning(leaving.id).then((tables) => tables.sort())).toEqual([
+      "public.audit_event_actors",
+      "public.audit_event_users",
+      "public.audit_events",
+    ]);
 
     // The view and the export show the event with the opaque id and no name.
     const ownerSession = await signedIn(owner.id, org.id);
@@ -407,10 +411,11 @@ describe("deleting an account", () => {
     const query = parseAuditSearchParams(new URLSearchParams());
     const page = await listAuditEvents(reader, query);
     expect(page.events.find((e) => e.actorId === leaving.id)).toMatchObject({ actorKind: "user", actor: { name: null } });
-    const rows = await prisma.$queryRaw<{ actorId: string; actorName: string | null }[]>(
-      exportSelectSql(org.id, { format: "json", query }),
-    );
-    expect(rows.find((r) => r.actorId === leaving.id)).toMatchObject({ actorName: null });
+    await prisma.organization.update({ where: { id: org.id }, data: { planId: "enterprise" } });
+    for (const nameDirectoryLimit of [undefined, 0]) {
+      const rows = await exportedRows(ownerSession.auth, org.id, {}, { nameDirectoryLimit });
+      expect(rows.find((r) => r.actorId === leaving.id)).toMatchObject({ actorName: null });
+    }
   });
 
   it("two owners' simultaneous deletions both succeed and every surviving organization keeps an owner", async () => {

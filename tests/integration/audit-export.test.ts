@@ -20,6 +20,7 @@ import { PLANS } from "~/billing/plans";
 import { pool, prisma } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
 import type { Role } from "~/generated/prisma/enums";
+import { exportedRows } from "../domain-calls";
 import { createOrganizationWith, createUser } from "../factories";
 import { startInProcessServer, type InProcessServer } from "../app-server";
 
@@ -573,6 +574,96 @@ describe("the file", () => {
     expect(viewNames).toEqual(csvRows.map((r) => [r.actorName, r.actorId, r.targetName, r.targetId]));
   });
 
+  it("names every kind of actor and target alike from its directory and with the COPY's lookups, as the view does", async () => {
+    const owner = await memberOf();
+    const admin = await memberOf({ role: "admin", organizationId: owner.organizationId });
+    await prisma.user.update({ where: { id: admin.userId }, data: { name: 'Zoë "Q", =SUM(A1)' } });
+    const leaver = await createUser({ name: "Leaves Soon" });
+    const exMember = await createUser({ name: "Ex Member ⚡" });
+    const stranger = await memberOf();
+    const key = (organizationId: string, name: string) =>
+      pool()
+        .query<{ id: string }>(
+          `INSERT INTO api_keys (id, organization_id, name, scopes, secret_hash, prefix)
+           VALUES (gen_random_uuid(), $1, $2, ARRAY['audit:view'], decode(md5(random()::text), 'hex'), 'sk_test') RETURNING id::text`,
+          [organizationId, name],
+        )
+        .then((r) => r.rows[0]!.id);
+    const ownKey = await key(owner.organizationId, "deploy ключ");
+    const foreignKey = await key(stranger.organizationId, "not theirs");
+    const invitation = (
+      await pool().query<{ id: string }>(
+        `INSERT INTO invitations (id, organization_id, email, role, expires_at)
+         VALUES (gen_random_uuid(), $1, 'invitee@example.test', 'member', now() + interval '1 day') RETURNING id::text`,
+        [owner.organizationId],
+      )
+    ).rows[0]!.id;
+    const at = (n: number) => new Date(Date.now() - 60_000 + n * 100);
+    await insertEvents(owner.organizationId, [
+      { at: at(0), actorId: admin.userId, targetType: "user", targetId: exMember.id, action: "member.removed" },
+      { at: at(1), actorId: leaver.id, targetType: "api_key", targetId: ownKey, action: "api_key.rotated" },
+      {
+        at: at(2),
+        actorKind: "api_key",
+        actorId: ownKey,
+        targetType: "api_key",
+        targetId: ownKey.toUpperCase(),
+        action: "api_key.revoked",
+      },
+      { at: at(3), actorKind: "api_key", actorId: foreignKey, targetType: "api_key", targetId: foreignKey, action: "api_key.revoked" },
+      { at: at(4), actorId: owner.userId, targetType: "invitation", targetId: invitation, action: "invitation.sent" },
+      { at: at(5), actorId: owner.userId, targetType: "invitation", targetId: randomUUID(), action: "invitation.canceled" },
+      { at: at(6), actorId: owner.userId, targetType: "organization", targetId: stranger.organizationId },
+      { at: at(7), actorKind: "system", actorId: "system", targetType: "user", targetId: admin.userId.toUpperCase() },
+      { at: at(8), actorKind: "job", actorId: randomUUID(), targetType: "user", targetId: "not-a-uuid" },
+      { at: at(9), actorId: "not-a-uuid", targetType: "webhook", targetId: randomUUID(), action: "webhook.created" },
+      { at: at(10), actorId: admin.userId, targetType: "user", targetId: leaver.id, action: "member.role_changed" },
+    ]);
+    await prisma.user.update({ where: { id: leaver.id }, data: { deletedAt: new Date() } });
+
+    // Every user the log names is listed for the directory, as the events spell them; keys are not.
+    const listed = await pool().query<{ user_id: string }>("SELECT user_id FROM audit_event_users WHERE organization_id = $1", [
+      owner.organizationId,
+    ]);
+    expect(listed.rows.map((r) => r.user_id).sort()).toEqual(
+      [admin.userId, leaver.id, exMember.id, owner.userId, admin.userId.toUpperCase(), "not-a-uuid"].sort(),
+    );
+
+    const auth = (await validateSessionToken(owner.cookie.split("=")[1]!))!;
+    const logged = (rows: Record<string, unknown>[]) => rows.filter((r) => r.action !== "audit.exported");
+    const fromDirectory = logged(ndjson((await get(exportPath(owner.organizationId, "format=json"), { cookie: owner.cookie })).text));
+    const fromLookups = logged(await exportedRows(auth, owner.organizationId, {}, { nameDirectoryLimit: 0 }));
+    expect(fromDirectory).toHaveLength(11);
+    expect(fromLookups).toEqual(fromDirectory);
+    expect(fromDirectory.map((r) => [r.actorName, r.targetName]).reverse()).toEqual([
+      ['Zoë "Q", =SUM(A1)', "Ex Member ⚡"],
+      [null, "deploy ключ"],
+      ["deploy ключ", "deploy ключ"],
+      [null, null],
+      ["Test User", "invitee@example.test"],
+      ["Test User", null],
+      ["Test User", null],
+      [null, 'Zoë "Q", =SUM(A1)'],
+      [null, null],
+      [null, null],
+      ['Zoë "Q", =SUM(A1)', null],
+    ]);
+    // The CSV carries the same names, formula-safe.
+    const csvRows = csv((await get(exportPath(owner.organizationId, "format=csv"), { cookie: owner.cookie })).text).filter(
+      (r) => r.action !== "audit.exported",
+    );
+    expect(csvRows.at(-1)).toMatchObject({ actorName: `Zoë "Q", =SUM(A1)`, targetName: "Ex Member ⚡" });
+    expect(csvRows.find((r) => r.actorKind === "system")).toMatchObject({ targetName: `Zoë "Q", =SUM(A1)` });
+    // And the view names them the same.
+    const view = await listAuditEvents(
+      await authorizeOrganization(auth, owner.organizationId, "audit:view"),
+      parseAuditSearchParams(new URLSearchParams()),
+    );
+    expect(logged(view.events.map((e) => ({ action: e.action, actorName: e.actor.name, targetName: e.target.name })))).toEqual(
+      fromDirectory.map((r) => ({ action: r.action, actorName: r.actorName, targetName: r.targetName })),
+    );
+  });
+
   it("selects exactly the rows the page shows for the same filters, in the same order, with the same names", async () => {
     const owner = await memberOf();
     const others = await Promise.all(Array.from({ length: 3 }, () => memberOf({ role: "admin", organizationId: owner.organizationId })));
@@ -764,8 +855,8 @@ describe("the query plan", () => {
         { from: "2026-01-01", to: "2026-02-01" },
       ] as AuditFilters[]) {
         const query = parseAuditSearchParams(filtersToSearchParams(filters));
-        for (const format of ["csv", "json"] as const) {
-          const sql = exportSelectSql(owner.organizationId, { format, query });
+        for (const namesFrom of ["directory", "lookups"] as const) {
+          const sql = exportSelectSql(owner.organizationId, { format: "csv", query }, namesFrom);
           const plan = (await client.query<{ "QUERY PLAN": string }>(`EXPLAIN ${sql.text}`, sql.values as unknown[])).rows
             .map((r) => r["QUERY PLAN"])
             .join("\n");
