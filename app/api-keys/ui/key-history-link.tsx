@@ -24,9 +24,7 @@ export function HistoryLink({
       className={buttonClass("ghost", "shrink-0 whitespace-nowrap", "sm")}
       data-testid="key-history"
     >
-      <svg viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.6" aria-hidden="true" className="h-4 w-4 shrink-0">
-        <path d="M3.5 10a6.5 6.5 0 1 0 1.9-4.6M3.5 3.5v2.9h2.9M10 6.5V10l2.5 1.5" strokeLinecap="round" strokeLinejoin="round" />
-      </svg>
+      <span className="icon-history" aria-hidden="true" />
       <span className={iconOnlyOnPhones ? "hidden sm:inline" : undefined}>{text.history}</span>
     </a>
   );

@@ -56,27 +56,26 @@ function KeyRow({
 }) {
   const { t } = text;
   return (
-    <li data-key-id={key.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-start sm:gap-4">
+    <li data-key-id={key.id} className="key-row">
       <div className="min-w-0 flex-1">
-        {/* Phones: the state at the right edge. Wider: right after the name, also when a long name wraps. */}
-        <div className="flex items-start justify-between gap-2 sm:block">
-          <span className="min-w-0 font-medium text-slate-900 [overflow-wrap:anywhere]" data-testid="key-name">
+        <div className="key-row-head">
+          <span className="key-row-name" data-testid="key-name">
             {key.name}
           </span>
-          <span className="shrink-0 sm:ml-2 sm:inline-block sm:align-text-bottom" data-testid="key-state">
+          <span className="key-row-state" data-testid="key-state">
             <Badge tone={stateTone(key.state)}>{text.states[key.state]}</Badge>
           </span>
         </div>
-        <div className="mt-1 flex flex-wrap items-baseline gap-x-3 gap-y-1 text-xs text-slate-500">
+        <div className="key-row-facts">
           <code className="font-mono" data-testid="key-prefix" title={text.prefix}>
             {key.prefix}…
           </code>
-          <span className="whitespace-nowrap">
+          <span>
             {key.expiresAt
               ? t(key.state === "expired" ? "list.expiredOn" : "list.expiresOn", { date: formats.date(key.expiresAt) })
               : text.noExpiry}
           </span>
-          <span className="whitespace-nowrap">
+          <span>
             {key.lastUsedAt ? (
               <time dateTime={key.lastUsedAt} title={`${formats.dateTime(key.lastUsedAt)} UTC`}>
                 {t("list.lastUsedOn", { date: formats.date(key.lastUsedAt) })}
@@ -85,17 +84,13 @@ function KeyRow({
               text.neverUsed
             )}
           </span>
-          {/* Opened, the details take a line of their own under the summary facts. */}
-          <details className="group open:basis-full">
-            <summary
-              className="cursor-pointer font-medium text-brand-700 hover:text-brand-800"
-              aria-label={t("list.detailsOf", { name: key.name, count: key.scopes.length })}
-            >
+          <details className="key-row-details">
+            <summary aria-label={t("list.detailsOf", { name: key.name, count: key.scopes.length })}>
               {t("list.details", { count: key.scopes.length })}
             </summary>
-            <dl className="mt-2 grid gap-x-4 gap-y-2 rounded-md bg-slate-50 p-3 text-sm text-slate-700 sm:grid-cols-[auto_1fr] [&>dt]:text-xs [&>dt]:font-medium [&>dt]:text-slate-500 sm:[&>dt]:pt-0.5">
+            <dl>
               <dt>{text.scopesLabel}</dt>
-              <dd data-testid="key-scopes">{key.scopes.map((scope) => text.scopes[scope]).join(", ")}</dd>
+              <dd data-testid="key-scopes">{key.scopes.map((scope) => text.scopes[scope] ?? scope).join(", ")}</dd>
               <dt>{text.created}</dt>
               <dd>
                 <time dateTime={key.createdAt}>{`${formats.dateTime(key.createdAt)} UTC`}</time>{" "}
@@ -117,7 +112,7 @@ function KeyRow({
           </details>
         </div>
       </div>
-      <div className="flex items-center gap-2 sm:shrink-0 sm:justify-end">
+      <div className="key-row-actions">
         {key.state === "active" ? <ConfirmLink intent="rotate" apiKey={key} text={text} onOpen={onConfirm} /> : null}
         <ConfirmLink intent="revoke" apiKey={key} text={text} onOpen={onConfirm} />
         {canViewHistory ? <HistoryLink apiKey={key} text={text} /> : null}

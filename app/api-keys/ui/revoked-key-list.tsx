@@ -36,10 +36,10 @@ export function RevokedKeyList({ revoked, canViewHistory }: { revoked: KeysPageD
       ) : (
         <ul className="-my-3 divide-y divide-slate-100" data-testid="revoked-keys" onClick={routeClicks}>
           {keys.map((key) => (
-            <li key={key.id} data-revoked-key-id={key.id} className="flex items-start gap-3 py-3 sm:items-center">
+            <li key={key.id} data-revoked-key-id={key.id} className="revoked-key-row">
               <div className="min-w-0 flex-1">
                 <p className="flex flex-wrap items-baseline gap-x-2">
-                  <span className="font-medium text-slate-700 [overflow-wrap:anywhere]" data-testid="key-name">
+                  <span className="revoked-key-row-name" data-testid="key-name">
                     {key.name}
                   </span>
                   <code className="font-mono text-xs text-slate-500" data-testid="key-prefix" title={text.prefix}>
