@@ -147,7 +147,7 @@ const EMPTY = Buffer.alloc(0);
  * (quotes, commas, line breaks, a formula's first character, JSON's escapes) is all ASCII, which
  * UTF-8's multibyte sequences never contain, so the lines are the same as from decoded text.
  */
-export interface RowFields {
+interface RowFields {
   buf: Buffer;
   str: string;
   starts: Int32Array;
@@ -231,13 +231,13 @@ const CSV_HEADER = Buffer.from(`${EXPORT_COLUMNS.join(",")}\r\n`, "utf8");
 
 /** Where a row's actor and target names come from: its own fields (the COPY looked them up) or a
  * NameDirectory read before the COPY. Either gives latin1 text of UTF-8 bytes, as `text` does. */
-export interface RowNames {
+interface RowNames {
   actor(row: RowFields): string | null;
   target(row: RowFields): string | null;
 }
 
 /** The names the COPY's own lookups put into the row (EXPORT_COLUMNS' actorName and targetName). */
-export const NAMES_IN_ROWS: RowNames = {
+const NAMES_IN_ROWS: RowNames = {
   actor: (row) => text(row, 5),
   target: (row) => text(row, 8),
 };
@@ -251,7 +251,7 @@ const asRowText = (value: string | null): string | null => (value === null ? nul
  * some 8 MB per export (EXPORT_CONNECTIONS run at once). An organization with more is exported
  * with the COPY's own lookups: slower, the same names.
  */
-export const NAME_DIRECTORY_LIMIT = 50_000;
+const NAME_DIRECTORY_LIMIT = 50_000;
 
 /** Everything an organization's rows can name, read in the export's snapshot. The users come from
  * audit_event_users (every user the log names, kept by a trigger with the events); a deleted
@@ -272,7 +272,7 @@ const NAME_DIRECTORY_SQL = `
  * target is itself. Ids are matched as the events spell them; this server writes uuids in
  * lowercase, and an uppercase one is tried lowercased.
  */
-export class NameDirectory implements RowNames {
+class NameDirectory implements RowNames {
   /** Per kind of record (user, api_key, invitation): its names by id. */
   readonly #byKind = new Map<string, Map<string, string | null>>([
     ["user", new Map()],
@@ -315,7 +315,7 @@ export class NameDirectory implements RowNames {
 
 /** The organization's NameDirectory, read on `client` (in the export's snapshot), or null when it
  * would hold more than `limit` names. */
-export async function readNameDirectory(client: pg.ClientBase, organizationId: string, limit: number): Promise<NameDirectory | null> {
+async function readNameDirectory(client: pg.ClientBase, organizationId: string, limit: number): Promise<NameDirectory | null> {
   const { rows } = await client.query<{ kind: string; id: string; name: string | null }>(NAME_DIRECTORY_SQL, [organizationId, limit + 1]);
   return rows.length > limit ? null : new NameDirectory(organizationId, rows);
 }
