@@ -12,7 +12,7 @@ import {
 import * as keys from "~/api-keys/api-keys.server";
 import type { IssueKeyInput } from "~/api-keys/scopes";
 import { filtersToSearchParams, parseAuditSearchParams, type AuditFilters } from "~/audit/audit-query";
-import { exportAuditLog } from "~/audit/export.server";
+import { exportAuditLog, type NamesFrom } from "~/audit/export.server";
 import * as audit from "~/audit/query.server";
 import type { Auth } from "~/auth/session.server";
 import * as organizations from "~/organizations/organizations.server";
@@ -53,22 +53,24 @@ export const updateOrganizationSettings = async (auth: Auth, organizationId: str
   organizations.updateOrganizationSettings(await authorizeOrganization(auth, organizationId, "organization:update"), input);
 
 /**
- * The NDJSON export of an organization's log as its caller downloads it, parsed: the export itself
- * (app/audit/export.server.ts) behind its real check, so the caller needs a plan with export and
- * the organization active. `nameDirectoryLimit: 0` makes it name the rows with the COPY's lookups
- * (what an organization with too many names for the directory gets). It records `audit.exported`.
+ * The NDJSON export of an organization's log as its caller downloads it, parsed, and how its rows
+ * were named: the export itself (app/audit/export.server.ts) behind its real check, so the caller
+ * needs a plan with export and the organization active. `nameDirectoryLimit: 0` makes it name the
+ * rows with the COPY's lookups (what an organization with too many names for the directory gets).
+ * It records `audit.exported`.
  */
 export async function exportedRows(
   auth: Auth,
   organizationId: string,
   filters: AuditFilters = {},
   options: { nameDirectoryLimit?: number } = {},
-): Promise<Record<string, unknown>[]> {
+): Promise<{ rows: Record<string, unknown>[]; namesFrom: NamesFrom }> {
   const query = parseAuditSearchParams(filtersToSearchParams(filters));
   const file = await exportAuditLog(await authorizeAuditExport(auth, organizationId), { format: "json", query }, options);
   const text = await new Response(file.body).text();
-  return text
+  const rows = text
     .split("\n")
     .filter((line) => line !== "")
     .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { rows, namesFrom: file.namesFrom };
 }

@@ -109,7 +109,7 @@ export function namedRowsSql(organizationId: string, query: AuditQuery, select: 
 
 /** The settings every export runs with (see openSnapshot). */
 export const EXPORT_SETTINGS = `SET LOCAL enable_sort = off; SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0;
-      SET LOCAL client_connection_check_interval = '1s';`;
+      SET LOCAL client_connection_check_interval = '1s'; SET LOCAL client_encoding = 'UTF8';`;
 
 /** An instant as PostgreSQL reads it: ISO 8601, except that JavaScript writes years past 9999
  * as `+010000`, which PostgreSQL refuses (the end of the last accepted day, 9999-12-31, is one). */
@@ -145,7 +145,8 @@ const EMPTY = Buffer.alloc(0);
  * of it instead of a UTF-8 decoding of its own, and the lines go back to bytes through latin1 as
  * well, so every byte of PostgreSQL's UTF-8 comes out as it came in. What the lines look at
  * (quotes, commas, line breaks, a formula's first character, JSON's escapes) is all ASCII, which
- * UTF-8's multibyte sequences never contain, so the lines are the same as from decoded text.
+ * UTF-8's multibyte sequences never contain, so the lines are the same as from decoded text. The
+ * export's transaction asks for UTF-8 whatever the database's own encoding (EXPORT_SETTINGS).
  */
 interface RowFields {
   buf: Buffer;
@@ -242,14 +243,24 @@ const NAMES_IN_ROWS: RowNames = {
   target: (row) => text(row, 8),
 };
 
+/** A uuid as PostgreSQL's `uuid` input reads it (any case, optional braces, a hyphen allowed after
+ * any four digits), in its canonical lowercase spelling; null when it is no uuid. */
+const UUID_SPELLING = /^\{?([0-9a-f]{4}(?:-?[0-9a-f]{4}){7})\}?$/i;
+function canonicalUuid(id: string): string | null {
+  const match = UUID_SPELLING.exec(id);
+  if (!match || id.startsWith("{") !== id.endsWith("}")) return null;
+  const hex = match[1]!.replaceAll("-", "").toLowerCase();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 /** Text as the rows carry it: latin1 of its UTF-8 bytes (see RowFields). */
 const asRowText = (value: string | null): string | null => (value === null ? null : Buffer.from(value, "utf8").toString("latin1"));
 
 /**
  * Most names an export holds in memory: the users its organization's log names, the
- * organization's keys and invitations, and the organization. About 150 bytes each, so at most
- * some 8 MB per export (EXPORT_CONNECTIONS run at once). An organization with more is exported
- * with the COPY's own lookups: slower, the same names.
+ * organization's keys and invitations, and the organization. With the maps' own overhead some
+ * 300-400 bytes each, so at most about 20 MB per export (EXPORT_CONNECTIONS run at once). An
+ * organization with more is exported with the COPY's own lookups: slower, the same names.
  */
 const NAME_DIRECTORY_LIMIT = 50_000;
 
@@ -269,8 +280,8 @@ const NAME_DIRECTORY_SQL = `
  * The names of one organization's actors and targets, looked up per row in memory with the
  * conditions of the view's lookups (app/audit/query.server.ts, nameJoins): a user by the event's
  * id, an API key or invitation only if it is this organization's, the organization only when the
- * target is itself. Ids are matched as the events spell them; this server writes uuids in
- * lowercase, and an uppercase one is tried lowercased.
+ * target is itself. The row's ids are latin1 slices and the directory's decoded strings: the same
+ * for ASCII, which every uuid is (an id that is not ASCII is no uuid and has no name either way).
  */
 class NameDirectory implements RowNames {
   /** Per kind of record (user, api_key, invitation): its names by id. */
@@ -291,14 +302,15 @@ class NameDirectory implements RowNames {
     }
   }
 
-  /** The name of the record of `kind` with this id; undefined kinds (jobs, webhooks…) have none. */
+  /** The name of the record of `kind` with this id; undefined kinds (jobs, webhooks…) have none.
+   * Users are listed by the events' own spelling; keys and invitations by their canonical id. */
   #find(kind: string | null, id: string): string | null {
     const names = kind === null ? undefined : this.#byKind.get(kind);
     if (!names) return null;
     const name = names.get(id);
     if (name !== undefined) return name;
-    const lower = kind === "user" ? id : id.toLowerCase();
-    return lower === id ? null : (names.get(lower) ?? null);
+    const canonical = kind === "user" ? null : canonicalUuid(id);
+    return canonical === null || canonical === id ? null : (names.get(canonical) ?? null);
   }
 
   actor(row: RowFields): string | null {
@@ -419,6 +431,8 @@ export interface AuditExportFile {
   fileName: string;
   /** Where the export policies stand for this caller (the RateLimit headers). */
   rateLimits: PolicyState[];
+  /** How the rows were named (for the tests: both ways must agree). */
+  namesFrom: NamesFrom;
 }
 
 /** `audit-log-<slug>-<from>-to-<to>.csv`: the filters' date range, up to today when open-ended. */
@@ -474,7 +488,8 @@ async function openSnapshot(): Promise<ExportConnection> {
     // The snapshot is taken by the SELECT. Sorting is off so the rows come in index order from the
     // first one (a million-row sort would delay the first byte by seconds); JIT compilation would
     // cost its time before the first row too. client_connection_check_interval lets a long scan
-    // that has sent nothing yet notice a client that went away.
+    // that has sent nothing yet notice a client that went away. The lines are written from UTF-8
+    // bytes (RowFields), so the transaction asks for them whatever the database's encoding.
     await client.query(`BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; ${EXPORT_SETTINGS} SELECT 1`);
   } catch (error) {
     connection.destroy(error);
@@ -586,6 +601,7 @@ export async function exportAuditLog(
       contentType: format.contentType,
       fileName: exportFileName(organization.slug, request.query.filters, request.format),
       rateLimits,
+      namesFrom,
     };
   } catch (error) {
     connection?.destroy(error);

@@ -59,7 +59,7 @@ function pushInPieces(rows: CopyRows, bytes: Buffer, cuts: number[]): string {
 
 const testRow = fc.record({
   id: fc.uuid(),
-  createdAt: fc.date({ min: new Date("1900-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59.999Z"), noInvalidDate: true }),
+  createdAt: fc.date({ min: new Date("-000100-01-01T00:00:00Z"), max: new Date("+020000-12-31T23:59:59.999Z"), noInvalidDate: true }),
   texts: fc.array(fc.option(fc.string({ unit: "grapheme", maxLength: 60 }), { nil: null }), { minLength: 7, maxLength: 7 }),
 });
 

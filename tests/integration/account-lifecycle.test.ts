@@ -413,7 +413,7 @@ describe("deleting an account", () => {
     expect(page.events.find((e) => e.actorId === leaving.id)).toMatchObject({ actorKind: "user", actor: { name: null } });
     await prisma.organization.update({ where: { id: org.id }, data: { planId: "enterprise" } });
     for (const nameDirectoryLimit of [undefined, 0]) {
-      const rows = await exportedRows(ownerSession.auth, org.id, {}, { nameDirectoryLimit });
+      const { rows } = await exportedRows(ownerSession.auth, org.id, {}, { nameDirectoryLimit });
       expect(rows.find((r) => r.actorId === leaving.id)).toMatchObject({ actorName: null });
     }
   });

@@ -591,13 +591,21 @@ describe("the file", () => {
         .then((r) => r.rows[0]!.id);
     const ownKey = await key(owner.organizationId, "deploy ключ");
     const foreignKey = await key(stranger.organizationId, "not theirs");
-    const invitation = (
-      await pool().query<{ id: string }>(
-        `INSERT INTO invitations (id, organization_id, email, role, expires_at)
-         VALUES (gen_random_uuid(), $1, 'invitee@example.test', 'member', now() + interval '1 day') RETURNING id::text`,
-        [owner.organizationId],
-      )
-    ).rows[0]!.id;
+    const invite = (organizationId: string, email: string) =>
+      pool()
+        .query<{ id: string }>(
+          `INSERT INTO invitations (id, organization_id, email, role, expires_at)
+           VALUES (gen_random_uuid(), $1, $2, 'member', now() + interval '1 day') RETURNING id::text`,
+          [organizationId, email],
+        )
+        .then((r) => r.rows[0]!.id);
+    const invitation = await invite(owner.organizationId, "invitee@example.test");
+    const foreignInvitation = await invite(stranger.organizationId, "elsewhere@example.test");
+    const { name: organizationName } = await prisma.organization.findUniqueOrThrow({ where: { id: owner.organizationId } });
+    // Other spellings PostgreSQL's uuid input reads as the same id: no hyphens; braces with a hyphen
+    // after every four digits. A lone brace is no uuid.
+    const compact = ownKey.replaceAll("-", "");
+    const braced = `{${compact.toUpperCase().replace(/(.{4})(?!$)/g, "$1-")}}`;
     const at = (n: number) => new Date(Date.now() - 60_000 + n * 100);
     await insertEvents(owner.organizationId, [
       { at: at(0), actorId: admin.userId, targetType: "user", targetId: exMember.id, action: "member.removed" },
@@ -618,6 +626,12 @@ describe("the file", () => {
       { at: at(8), actorKind: "job", actorId: randomUUID(), targetType: "user", targetId: "not-a-uuid" },
       { at: at(9), actorId: "not-a-uuid", targetType: "webhook", targetId: randomUUID(), action: "webhook.created" },
       { at: at(10), actorId: admin.userId, targetType: "user", targetId: leaver.id, action: "member.role_changed" },
+      { at: at(11), actorId: owner.userId, targetType: "organization", targetId: owner.organizationId },
+      { at: at(12), actorId: owner.userId, targetType: "invitation", targetId: foreignInvitation, action: "invitation.sent" },
+      { at: at(13), actorId: owner.userId, targetType: "invitation", targetId: invitation.toUpperCase(), action: "invitation.canceled" },
+      { at: at(14), actorId: owner.userId, targetType: "api_key", targetId: compact, action: "api_key.rotated" },
+      { at: at(15), actorKind: "api_key", actorId: braced, targetType: "api_key", targetId: braced, action: "api_key.rotated" },
+      { at: at(16), actorId: owner.userId, targetType: "api_key", targetId: `{${ownKey}`, action: "api_key.rotated" },
     ]);
     await prisma.user.update({ where: { id: leaver.id }, data: { deletedAt: new Date() } });
 
@@ -631,11 +645,14 @@ describe("the file", () => {
 
     const auth = (await validateSessionToken(owner.cookie.split("=")[1]!))!;
     const logged = (rows: Record<string, unknown>[]) => rows.filter((r) => r.action !== "audit.exported");
-    const fromDirectory = logged(ndjson((await get(exportPath(owner.organizationId, "format=json"), { cookie: owner.cookie })).text));
-    const fromLookups = logged(await exportedRows(auth, owner.organizationId, {}, { nameDirectoryLimit: 0 }));
-    expect(fromDirectory).toHaveLength(11);
-    expect(fromLookups).toEqual(fromDirectory);
-    expect(fromDirectory.map((r) => [r.actorName, r.targetName]).reverse()).toEqual([
+    const downloaded = logged(ndjson((await get(exportPath(owner.organizationId, "format=json"), { cookie: owner.cookie })).text));
+    const fromDirectory = await exportedRows(auth, owner.organizationId);
+    const fromLookups = await exportedRows(auth, owner.organizationId, {}, { nameDirectoryLimit: 0 });
+    expect([fromDirectory.namesFrom, fromLookups.namesFrom]).toEqual(["directory", "lookups"]);
+    expect(downloaded).toHaveLength(17);
+    expect(logged(fromDirectory.rows)).toEqual(downloaded);
+    expect(logged(fromLookups.rows)).toEqual(downloaded);
+    expect(downloaded.map((r) => [r.actorName, r.targetName]).reverse()).toEqual([
       ['Zoë "Q", =SUM(A1)', "Ex Member ⚡"],
       [null, "deploy ключ"],
       ["deploy ключ", "deploy ключ"],
@@ -647,6 +664,12 @@ describe("the file", () => {
       [null, null],
       [null, null],
       ['Zoë "Q", =SUM(A1)', null],
+      ["Test User", organizationName],
+      ["Test User", null],
+      ["Test User", "invitee@example.test"],
+      ["Test User", "deploy ключ"],
+      ["deploy ключ", "deploy ключ"],
+      ["Test User", null],
     ]);
     // The CSV carries the same names, formula-safe.
     const csvRows = csv((await get(exportPath(owner.organizationId, "format=csv"), { cookie: owner.cookie })).text).filter(
@@ -660,7 +683,7 @@ describe("the file", () => {
       parseAuditSearchParams(new URLSearchParams()),
     );
     expect(logged(view.events.map((e) => ({ action: e.action, actorName: e.actor.name, targetName: e.target.name })))).toEqual(
-      fromDirectory.map((r) => ({ action: r.action, actorName: r.actorName, targetName: r.targetName })),
+      downloaded.map((r) => ({ action: r.action, actorName: r.actorName, targetName: r.targetName })),
     );
   });
 

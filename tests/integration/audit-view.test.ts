@@ -258,9 +258,13 @@ describe("an API key as the actor", () => {
     // The export names it from its directory and, for an organization with too many names, with
     // the COPY's lookups: the same either way.
     await prisma.organization.update({ where: { id: organizationId }, data: { planId: "enterprise" } });
-    for (const nameDirectoryLimit of [undefined, 0]) {
+    for (const [nameDirectoryLimit, way] of [
+      [undefined, "directory"],
+      [0, "lookups"],
+    ] as const) {
       const exported = await exportedRows(owner.auth, organizationId, {}, { nameDirectoryLimit });
-      expect(exported.filter((row) => row.action !== "audit.exported").map((row) => row.actorName)).toEqual(["Deploy bot"]);
+      expect(exported.namesFrom).toBe(way);
+      expect(exported.rows.filter((row) => row.action !== "audit.exported").map((row) => row.actorName)).toEqual(["Deploy bot"]);
     }
   });
 });
