@@ -67,10 +67,13 @@ export async function exportedRows(
 ): Promise<{ rows: Record<string, unknown>[]; namesFrom: NamesFrom }> {
   const query = parseAuditSearchParams(filtersToSearchParams(filters));
   const file = await exportAuditLog(await authorizeAuditExport(auth, organizationId), { format: "json", query }, options);
-  const text = await new Response(file.body).text();
-  const rows = text
+  return { rows: ndjsonRows(await new Response(file.body).text()), namesFrom: file.namesFrom };
+}
+
+/** An NDJSON file's objects, one per non-empty line. */
+export function ndjsonRows(text: string): Record<string, unknown>[] {
+  return text
     .split("\n")
     .filter((line) => line !== "")
     .map((line) => JSON.parse(line) as Record<string, unknown>);
-  return { rows, namesFrom: file.namesFrom };
 }

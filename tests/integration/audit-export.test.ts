@@ -20,7 +20,7 @@ import { PLANS } from "~/billing/plans";
 import { pool, prisma } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
 import type { Role } from "~/generated/prisma/enums";
-import { exportedRows } from "../domain-calls";
+import { exportedRows, ndjsonRows } from "../domain-calls";
 import { createOrganizationWith, createUser } from "../factories";
 import { startInProcessServer, type InProcessServer } from "../app-server";
 
@@ -135,10 +135,7 @@ type Row = Record<(typeof EXPORT_COLUMNS)[number], unknown>;
 
 function ndjson(text: string): Row[] {
   expect(text === "" || text.endsWith("\n")).toBe(true);
-  return text
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => JSON.parse(line) as Row);
+  return ndjsonRows(text) as Row[];
 }
 
 function csv(text: string): Record<string, string>[] {
