@@ -16,7 +16,10 @@ import { useRoutedClicks } from "~/components/routed-links";
 import {
   AUDIT_FILTER_NAMES,
   AUDIT_FILTERS,
+  AUDIT_PAGE_SIZES,
+  DEFAULT_AUDIT_PAGE_SIZE,
   auditExportHref,
+  type AuditPageSize,
   filtersToSearchParams,
   type AuditFilterName,
   type AuditFilters,
@@ -431,9 +434,10 @@ export function AuditLogView({
   const location = useLocation();
   const timeSetting = useTimeSetting();
   const { hydrated } = timeSetting;
-  const { filters, events, nextCursor, prevCursor, actors, event, activity, target } = loaderData;
-  const filterParams = filtersToSearchParams(filters);
-  const hasFilters = filterParams.size > 0;
+  const { filters, perPage, events, nextCursor, prevCursor, actors, event, activity, target } = loaderData;
+  const hasFilters = filtersToSearchParams(filters).size > 0;
+  // Links to other pages keep the filters and the page size.
+  const filterParams = filtersToSearchParams(filters, perPage);
   const current = new URLSearchParams(location.search);
   // With JavaScript the URL's `event` opens the drawer without reloading the page's data.
   const openEventId = current.get("event");
@@ -455,6 +459,12 @@ export function AuditLogView({
     if (cursor) params.set("cursor", cursor);
     return params.size ? `?${params.toString()}` : location.pathname;
   };
+  // Another page size starts again at the newest events (with the same filters): a cursor marks
+  // one edge of the page it came from, so keeping it would show a page that starts elsewhere.
+  const perPageHref = (size: AuditPageSize) => {
+    const params = filtersToSearchParams(filters, size);
+    return params.size ? `?${params.toString()}` : location.pathname;
+  };
   const withoutTarget = (() => {
     const params = new URLSearchParams(filterParams);
     params.delete("targetId");
@@ -469,6 +479,7 @@ export function AuditLogView({
           {AUDIT_FILTER_NAMES.map((name) => (
             <FilterControl key={name} name={name} filters={filters} actors={actors} />
           ))}
+          {perPage === DEFAULT_AUDIT_PAGE_SIZE ? null : <input type="hidden" name="perPage" value={perPage} />}
           <div className="flex flex-wrap gap-2 sm:col-span-2 xl:col-span-1">
             <Button type="submit" className="whitespace-nowrap">
               {t("page.apply")}
@@ -532,7 +543,7 @@ export function AuditLogView({
         )}
       </Card>
 
-      <nav className="flex flex-wrap justify-between gap-3" aria-label={t("page.pagination")}>
+      <nav className="flex flex-wrap items-center justify-between gap-3" aria-label={t("page.pagination")}>
         <span className="flex flex-wrap gap-2">
           {prevCursor ? (
             <>
@@ -544,6 +555,28 @@ export function AuditLogView({
               </ButtonLink>
             </>
           ) : null}
+        </span>
+        <span className="flex items-center gap-1 text-sm text-slate-600" data-testid="audit-per-page">
+          <span id="audit-per-page-label" className="mr-1">
+            {t("page.perPage")}
+          </span>
+          {AUDIT_PAGE_SIZES.map((size) =>
+            size === perPage ? (
+              <span key={size} aria-current="true" className="rounded-md bg-slate-100 px-2 py-1 font-semibold text-slate-900">
+                {size}
+              </span>
+            ) : (
+              <Link
+                key={size}
+                to={perPageHref(size)}
+                aria-describedby="audit-per-page-label"
+                preventScrollReset
+                className="rounded-md px-2 py-1 font-medium text-brand-600 hover:bg-slate-50 hover:text-brand-700"
+              >
+                {size}
+              </Link>
+            ),
+          )}
         </span>
         {nextCursor ? (
           <ButtonLink to={pageHref(nextCursor)} variant="secondary" data-testid="audit-next-page">

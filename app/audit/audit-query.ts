@@ -91,11 +91,27 @@ function toAuditQuery(q: CoreQuery): AuditQuery {
   };
 }
 
-/** The page's search params, plus `event` (the open detail). */
+/**
+ * How many events the page shows at once, as its `perPage` parameter offers (not a filter: a
+ * cursor stays valid whichever is chosen). 25 when left out: one screen and a bit on a laptop, and
+ * about a third less work per page view than 50 (docs/decisions/0024-audit-view-at-scale.md).
+ */
+export const AUDIT_PAGE_SIZES = [25, 50, 100] as const;
+export type AuditPageSize = (typeof AUDIT_PAGE_SIZES)[number];
+export const DEFAULT_AUDIT_PAGE_SIZE: AuditPageSize = 25;
+
+const perPageField = optionalInput(
+  z
+    .string()
+    .refine((value) => (AUDIT_PAGE_SIZES as readonly number[]).some((size) => String(size) === value), "auditLog.badPerPage")
+    .transform((value) => Number(value) as AuditPageSize),
+);
+
+/** The page's search params, plus `event` (the open detail) and `perPage`. */
 const auditPageQuerySchema = coreQuery
-  .extend({ event: optionalInput(auditEventIdSchema) })
+  .extend({ event: optionalInput(auditEventIdSchema), perPage: perPageField })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ["to"], message: "auditLog.badRange" })
-  .transform(({ event, ...q }) => ({ ...toAuditQuery(q), event }));
+  .transform(({ event, perPage, ...q }) => ({ ...toAuditQuery(q), event, perPage: perPage ?? DEFAULT_AUDIT_PAGE_SIZE }));
 
 /**
  * auditLog.list and support.auditLog.list input as it arrives: the same members, as bounded
@@ -122,16 +138,20 @@ export function parseAuditQuery(raw: Record<string, unknown>) {
 
 /** Parses the page's search params; bad input is a 400 with a translated message. */
 export function parseAuditSearchParams(params: URLSearchParams) {
-  return parseAuditQuery(Object.fromEntries([...AUDIT_FILTER_NAMES, "cursor", "event"].map((key) => [key, params.get(key) ?? undefined])));
+  return parseAuditQuery(
+    Object.fromEntries([...AUDIT_FILTER_NAMES, "cursor", "event", "perPage"].map((key) => [key, params.get(key) ?? undefined])),
+  );
 }
 
-/** The filters as URL parameters (for links that keep them, and the export link). */
-export function filtersToSearchParams(filters: AuditFilters): URLSearchParams {
+/** The filters as URL parameters (for links that keep them, and the export link), and the page
+ * size when it is not the default one. */
+export function filtersToSearchParams(filters: AuditFilters, perPage: AuditPageSize = DEFAULT_AUDIT_PAGE_SIZE): URLSearchParams {
   const params = new URLSearchParams();
   for (const name of AUDIT_FILTER_NAMES) {
     const value = filters[name];
     if (value) params.set(name, value);
   }
+  if (perPage !== DEFAULT_AUDIT_PAGE_SIZE) params.set("perPage", String(perPage));
   return params;
 }
 

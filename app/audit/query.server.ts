@@ -19,6 +19,7 @@ import { auditEventIdSchema, parseAuditSearchParams, type AuditQuery } from "./a
 import { presentDetails } from "./catalog";
 import { auditCursorSecret, signAuditCursor, verifyAuditCursor, type AuditPosition } from "./cursor.server";
 
+/** Events per auditLog.list call (the page's own sizes are AUDIT_PAGE_SIZES, app/audit/audit-query.ts). */
 export const AUDIT_PAGE_SIZE = 50;
 /** The chart shows at most this many days: the last ones of the filtered range. */
 export const CHART_MAX_DAYS = 90;
@@ -318,7 +319,7 @@ export async function auditActivity(reader: AuditReader, query: AuditQuery, now 
 export async function loadAuditPage(reader: AuditReader, searchParams: URLSearchParams) {
   const query = parseAuditSearchParams(searchParams);
   const [page, actors, activity, event] = await Promise.all([
-    listAuditEvents(reader, query),
+    listAuditEvents(reader, query, query.perPage),
     listAuditActors(reader),
     auditActivity(reader, query),
     query.event ? getAuditEvent(reader, query.event) : Promise.resolve(null),
@@ -327,6 +328,7 @@ export async function loadAuditPage(reader: AuditReader, searchParams: URLSearch
   return {
     organizationId: reader.organization.id,
     filters: query.filters,
+    perPage: query.perPage,
     // The filter's choices show names only (the e-mail stays with auditLog.actors).
     actors: actors.map(({ kind, id, name }) => ({ kind, id, name })),
     activity,

@@ -62,13 +62,13 @@ test("pages forwards and back, opens and closes the drawer from the keyboard, in
   const organizationId = ((await rpc(page.request, "organization/list", {})).json as { id: string; name: string }[]).find(
     (o) => o.name === name,
   )!.id;
-  // 55 renames + the creation: two pages of 50.
+  // 55 renames + the creation: three pages of 25 (the default), or two of 50.
   for (let i = 1; i <= 55; i++) {
     expect((await rpc(page.request, "organization/update", { organizationId, name: `${name} ${i}` })).status).toBe(200);
   }
   await page.goto(AUDIT_PATH);
   const events = page.getByTestId("audit-events").locator("li");
-  await expect(events).toHaveCount(50);
+  await expect(events).toHaveCount(25);
   await expect(page.getByTestId("audit-activity")).toContainText("56 in all");
   const firstId = await events
     .first()
@@ -77,12 +77,34 @@ test("pages forwards and back, opens and closes the drawer from the keyboard, in
 
   // Forwards to the last 6, and back to the same first page.
   await page.getByTestId("audit-next-page").click();
+  await expect(events).toHaveCount(25);
+  await page.getByTestId("audit-next-page").click();
   await expect(events).toHaveCount(6);
   await expect(events.last()).toContainText("Organization created");
   await expect(page.getByTestId("audit-next-page")).toHaveCount(0);
   await page.getByTestId("audit-prev-page").click();
-  await expect(events).toHaveCount(50);
+  await expect(events).toHaveCount(25);
+  await page.getByTestId("audit-prev-page").click();
+  await expect(events).toHaveCount(25);
   await expect(events.first().getByRole("link", { name: /Show details/ })).toHaveAttribute("id", firstId!);
+  await expect(page.getByTestId("audit-prev-page")).toHaveCount(0);
+
+  // 50 per page when asked for, from the newest events on; the pages and the filter form keep the choice.
+  const perPage = page.getByTestId("audit-per-page");
+  await expect(perPage.locator("[aria-current]")).toHaveText("25");
+  await page.getByTestId("audit-next-page").click();
+  await perPage.getByRole("link", { name: "50" }).click();
+  await expect(page).not.toHaveURL(/cursor=/);
+  await expect(page).toHaveURL(/perPage=50/);
+  await expect(events).toHaveCount(50);
+  await page.getByTestId("audit-next-page").click();
+  await expect(events).toHaveCount(6);
+  await expect(page).toHaveURL(/perPage=50/);
+  await page.getByLabel("Action").selectOption("organization.settings_changed");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/action=organization.settings_changed/);
+  await expect(page).toHaveURL(/perPage=50/);
+  await expect(events).toHaveCount(50);
 
   // The drawer from the keyboard: focus moves in, Esc closes it, focus returns to the row's link.
   for (const [lng, label, nameLabel] of [
@@ -119,11 +141,18 @@ test("pages forwards and back, opens and closes the drawer from the keyboard, in
   await submitSignIn(noJs, user.email, user.password);
   await noJs.goto(AUDIT_PATH);
   const rows = noJs.getByTestId("audit-events").locator("li");
-  await expect(rows).toHaveCount(50);
+  await expect(rows).toHaveCount(25);
+  await noJs.getByTestId("audit-next-page").click();
   await noJs.getByTestId("audit-next-page").click();
   await expect(rows).toHaveCount(6);
   await noJs.getByTestId("audit-prev-page").click();
-  await expect(rows).toHaveCount(50);
+  await expect(rows).toHaveCount(25);
+  // Another page size starts again at the newest events.
+  await noJs.getByTestId("audit-per-page").getByRole("link", { name: "100" }).click();
+  await expect(rows).toHaveCount(56);
+  await expect(noJs.getByTestId("audit-prev-page")).toHaveCount(0);
+  await noJs.goto(AUDIT_PATH);
+  await expect(rows).toHaveCount(25);
   await rows
     .first()
     .getByRole("link", { name: /Show details/ })

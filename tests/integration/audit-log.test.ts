@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { v7 as uuidv7 } from "uuid";
 import { describe, expect, it } from "vitest";
 import { issueKey, revokeKey } from "../domain-calls";
-import { parseAuditSearchParams } from "~/audit/audit-query";
+import { filtersToSearchParams, parseAuditSearchParams } from "~/audit/audit-query";
 import { getAuditEvent, listAuditActors, listAuditEvents } from "../domain-calls";
 import { pool, prisma } from "~/db.server";
 import { DomainError } from "~/lib/domain-error";
@@ -43,6 +43,18 @@ describe("audit log query parameters", () => {
     expect(badRequest({ cursor: "a".repeat(201) })).toBe("auditLog.badCursor");
     expect(badRequest({ targetId: "<script>" })).toBe("auditLog.badTarget");
     expect(badRequest({ event: "123" })).toBe("auditLog.badEvent");
+  });
+
+  it("offers 25 (the default), 50 or 100 events per page, and nothing else", () => {
+    expect(parseAuditSearchParams(new URLSearchParams()).perPage).toBe(25);
+    expect(parseAuditSearchParams(new URLSearchParams({ perPage: "" })).perPage).toBe(25);
+    for (const size of [25, 50, 100]) expect(parseAuditSearchParams(new URLSearchParams({ perPage: String(size) })).perPage).toBe(size);
+    for (const bad of ["0", "1", "24", "26", "1000", "-25", "25.0", "2.5e1", "0x19", "fifty", "25;", "9".repeat(400)]) {
+      expect(badRequest({ perPage: bad }), bad).toBe("auditLog.badPerPage");
+    }
+    // Not a filter: the export reads none of it, and links that keep the filters keep it only when not the default.
+    expect(filtersToSearchParams({ action: "api_key.issued" }, 25).toString()).toBe("action=api_key.issued");
+    expect(filtersToSearchParams({ action: "api_key.issued" }, 100).toString()).toBe("action=api_key.issued&perPage=100");
   });
 
   it("refuses years outside 2000-9999 in filters and cursors (PostgreSQL has no year 0)", () => {

@@ -180,6 +180,33 @@ describe("paging both ways", () => {
     expect(again3.events.map((e) => e.id)).toEqual(page3.events.map((e) => e.id));
   });
 
+  it("shows 25 events per page unless 50 or 100 are asked for, and another size keeps the position", async () => {
+    const owner = await memberOfNewOrganization();
+    const base = Date.UTC(2026, 6, 2);
+    const ids = await insertEvents(
+      owner.organization.id,
+      Array.from({ length: 120 }, (_, i) => ({ at: new Date(base + i * 1000) })),
+    );
+    const newestFirst = [...ids].reverse();
+    const access = await reader(owner);
+    const page = (params: Record<string, string>) => loadAuditPage(access, new URLSearchParams(params));
+    const first = await page({});
+    expect(first.perPage).toBe(25);
+    expect(first.events.map((e) => e.id)).toEqual(newestFirst.slice(0, 25));
+    expect((await page({ perPage: "100" })).events.map((e) => e.id)).toEqual(newestFirst.slice(0, 100));
+    // The cursor names a position, not a page number: with 50 per page the next page starts where
+    // the 25-row one would have, and going back from there shows the 50 rows just above it.
+    const next50 = await page({ cursor: first.nextCursor!, perPage: "50" });
+    expect(next50.events.map((e) => e.id)).toEqual(newestFirst.slice(25, 75));
+    const back50 = await page({ cursor: next50.prevCursor!, perPage: "50" });
+    expect(back50.events.map((e) => e.id)).toEqual(newestFirst.slice(0, 25));
+    expect(back50.prevCursor).toBeNull();
+    const last = await page({ cursor: next50.nextCursor!, perPage: "50" });
+    expect(last.events.map((e) => e.id)).toEqual(newestFirst.slice(75, 120));
+    expect(last.nextCursor).toBeNull();
+    await expect(page({ perPage: "1000" })).rejects.toMatchObject({ code: "BAD_REQUEST", messageKey: "auditLog.badPerPage" });
+  });
+
   it("filters one target's history, and keeps filters bound to their cursors", async () => {
     const owner = await memberOfNewOrganization();
     const keyId = randomUUID();

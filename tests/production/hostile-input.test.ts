@@ -681,8 +681,8 @@ describe("hostile input against the production server", () => {
         path: fc.constantFrom("/dashboard/organization-settings/audit-log", "/admin/organizations/ORG/audit-log"),
         query: fc.array(
           fc.tuple(
-            fc.constantFrom("action", "actorId", "from", "to", "cursor", "event", "lng"),
-            fc.oneof(unstorableText, absurdDay, forgedCursor),
+            fc.constantFrom("action", "actorId", "from", "to", "cursor", "event", "perPage", "lng"),
+            fc.oneof(unstorableText, absurdDay, forgedCursor, fc.constantFrom("0", "-25", "25.0", " 50", "1e2", "101", "9".repeat(400))),
           ),
           { maxLength: 4 },
         ),

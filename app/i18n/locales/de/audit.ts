@@ -30,6 +30,7 @@ export default {
     noDetails: "Keine weiteren Details.",
     previousPage: "Neuere Ereignisse",
     pagination: "Seiten des Audit-Protokolls",
+    perPage: "Ereignisse pro Seite",
     targetFilter: "Verlauf von {{name}}",
     targetFilterUnknown: "Verlauf von {{id}}",
     removeTargetFilter: "Alle Ziele zeigen",

@@ -141,6 +141,7 @@ export default {
     badRange: "Das Startdatum darf nicht nach dem Enddatum liegen.",
     badCursor: "Der Seitenlink ist ungültig oder veraltet. Beginnen Sie erneut bei den neuesten Ereignissen.",
     badEvent: "Die Ereignis-ID ist ungültig.",
+    badPerPage: "Ereignisse pro Seite: erlaubt sind 25, 50 oder 100.",
     badTarget: "Der Zielfilter ist keine gültige Kennung.",
     eventNotFound: "Dieses Ereignis existiert in dieser Organisation nicht.",
   },

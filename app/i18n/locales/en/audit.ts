@@ -30,6 +30,7 @@ export default {
     noDetails: "No further details.",
     previousPage: "Newer events",
     pagination: "Pages of the audit log",
+    perPage: "Events per page",
     targetFilter: "History of {{name}}",
     targetFilterUnknown: "History of {{id}}",
     removeTargetFilter: "Show all targets",

@@ -133,6 +133,7 @@ export default {
     badRange: "The start date must not be after the end date.",
     badCursor: "The page link is invalid or outdated. Start again from the newest events.",
     badEvent: "The event ID is not valid.",
+    badPerPage: "Events per page must be 25, 50 or 100.",
     badTarget: "The target filter is not a valid identifier.",
     eventNotFound: "This event does not exist in this organization.",
   },
