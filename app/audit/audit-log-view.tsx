@@ -438,37 +438,33 @@ export function AuditLogView({
   const hasFilters = filtersToSearchParams(filters).size > 0;
   // Links to other pages keep the filters and the page size.
   const filterParams = filtersToSearchParams(filters, perPage);
+  // A link to this view with these parameters (none: the bare path).
+  const hrefOf = (params: URLSearchParams) => (params.size ? `?${params.toString()}` : location.pathname);
   const current = new URLSearchParams(location.search);
   // With JavaScript the URL's `event` opens the drawer without reloading the page's data.
   const openEventId = current.get("event");
-  const rowParams = new URLSearchParams(location.search);
-  rowParams.delete("event");
+  current.delete("event");
+  const closeHref = hrefOf(current);
+  // Each row's link: this page's parameters plus its event (one object, its `event` set per row).
+  const rowParams = new URLSearchParams(current);
   const eventHref = (id: string) => {
     rowParams.set("event", id);
     return `?${rowParams.toString()}`;
   };
   // The rows' links are plain anchors routed by the list (app/components/routed-links.ts).
   const routeRowClicks = useRoutedClicks({ preventScrollReset: true });
-  const closeHref = (() => {
-    const params = new URLSearchParams(location.search);
-    params.delete("event");
-    return params.size ? `?${params.toString()}` : location.pathname;
-  })();
   const pageHref = (cursor: string | null) => {
     const params = new URLSearchParams(filterParams);
     if (cursor) params.set("cursor", cursor);
-    return params.size ? `?${params.toString()}` : location.pathname;
+    return hrefOf(params);
   };
   // Another page size starts again at the newest events (with the same filters): a cursor marks
   // one edge of the page it came from, so keeping it would show a page that starts elsewhere.
-  const perPageHref = (size: AuditPageSize) => {
-    const params = filtersToSearchParams(filters, size);
-    return params.size ? `?${params.toString()}` : location.pathname;
-  };
+  const perPageHref = (size: AuditPageSize) => hrefOf(filtersToSearchParams(filters, size));
   const withoutTarget = (() => {
     const params = new URLSearchParams(filterParams);
     params.delete("targetId");
-    return params.size ? `?${params.toString()}` : location.pathname;
+    return hrefOf(params);
   })();
 
   return (
