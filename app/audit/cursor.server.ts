@@ -9,6 +9,7 @@
 // rows (Next), `n` to newer ones (Previous).
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { DomainError } from "~/lib/domain-error";
+import { hyphenatedUuid } from "~/lib/ids";
 import { serverSecret } from "~/lib/server-secret.server";
 import { AUDIT_FILTER_NAMES, type AuditFilters } from "./audit-query";
 
@@ -46,8 +47,7 @@ export function verifyAuditCursor(secret: Buffer, organizationId: string, filter
   if (!timingSafeEqual(expected, Buffer.from(given))) throw refused;
   const ms = Number.parseInt(time, 36);
   if (!(ms >= EARLIEST_MS && ms <= LATEST_MS)) throw refused;
-  const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-  return { createdAt: new Date(ms), id, direction: direction === "o" ? "older" : "newer" };
+  return { createdAt: new Date(ms), id: hyphenatedUuid(hex), direction: direction === "o" ? "older" : "newer" };
 }
 
 export const auditCursorSecret = () => serverSecret("audit-cursor");

@@ -24,6 +24,7 @@ import { exportPool, prisma, uuidOrNull } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
 import { isoDay } from "~/lib/dates";
 import { DomainError } from "~/lib/domain-error";
+import { hyphenatedUuid } from "~/lib/ids";
 import { logger } from "~/lib/logger.server";
 import { consumeEachWithState, refundEach, type PolicyName, type PolicyState } from "~/lib/rate-limit.server";
 import type { AuditExportFormat, AuditExportRequest, AuditFilters, AuditQuery } from "./audit-query";
@@ -249,8 +250,7 @@ const UUID_SPELLING = /^\{?([0-9a-f]{4}(?:-?[0-9a-f]{4}){7})\}?$/i;
 function canonicalUuid(id: string): string | null {
   const match = UUID_SPELLING.exec(id);
   if (!match || id.startsWith("{") !== id.endsWith("}")) return null;
-  const hex = match[1]!.replaceAll("-", "").toLowerCase();
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return hyphenatedUuid(match[1]!.replaceAll("-", "").toLowerCase());
 }
 
 /** Text as the rows carry it: latin1 of its UTF-8 bytes (see RowFields). */

@@ -8,3 +8,8 @@ export const uuidSchema = z.guid();
 export function isUuid(value: unknown): value is string {
   return uuidSchema.safeParse(value).success;
 }
+
+/** A uuid's 32 hex digits in the usual 8-4-4-4-12 spelling. */
+export function hyphenatedUuid(hex: string): string {
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
