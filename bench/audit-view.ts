@@ -422,20 +422,21 @@ export async function runAuditViewBench(): Promise<{ passed: boolean; report: st
     console.log(
       `\nLatency: ${SAMPLES} sequential requests per case on one keep-alive connection (after ${WARMUP_REQUESTS} warm-up), round-robin.`,
     );
-    const latency = await measureLatency(base, [...cases, dashboard, keysPage, fiftyPerPage]);
+    const measured = [...cases, dashboard, keysPage, fiftyPerPage];
+    const latency = await measureLatency(base, measured);
     const stats = new pg.Client({ connectionString: db.url });
     await stats.connect();
     const latencies: Latency[] = [];
-    for (const request of [...cases, dashboard, keysPage, fiftyPerPage]) {
-      const measured = latency.get(request.label);
+    for (const request of measured) {
+      const timings = latency.get(request.label);
       const { statements, cpuMs } = await statementsPerRequest(base, stats, request, server.pid!);
       latencies.push({
         label: request.label,
-        p50: measured?.p50 ?? NaN,
-        p95: measured?.p95 ?? NaN,
+        p50: timings?.p50 ?? NaN,
+        p95: timings?.p95 ?? NaN,
         cpuMs,
-        failures: measured?.failures ?? 0,
-        kilobytes: measured?.kilobytes ?? 0,
+        failures: timings?.failures ?? 0,
+        kilobytes: timings?.kilobytes ?? 0,
         statements,
       });
     }
@@ -447,8 +448,9 @@ export async function runAuditViewBench(): Promise<{ passed: boolean; report: st
     }
 
     console.log(`\nThroughput: ${CONNECTIONS} connections, ${DURATION} s per case in ${ROUNDS} interleaved rounds (after 2 s warm-up).`);
-    const [dash, audit, deep, keys, fifty] = await measureThroughput(base, [dashboard, cases[0]!, cases[1]!, keysPage, fiftyPerPage]);
-    for (const t of [dash!, audit!, deep!, keys!, fifty!]) {
+    const throughput = await measureThroughput(base, [dashboard, cases[0]!, cases[1]!, keysPage, fiftyPerPage]);
+    const [dash, audit, deep, keys, fifty] = throughput;
+    for (const t of throughput) {
       console.log(`  ${t.label.padEnd(44)} ${t.rps.toFixed(0).padStart(6)} req/s   p50 ${t.p50} ms   p99 ${t.p99} ms   (${t.statuses})`);
     }
 
@@ -511,7 +513,7 @@ ${latencies.map((l) => `| ${l.label} | ${fmt(l.p50)} | ${fmt(l.p95)} | ${l.state
 
 | Throughput, ${CONNECTIONS} clients | req/s | p50 ms | p99 ms | answers |
 |---|---:|---:|---:|---|
-${[dash!, audit!, deep!, keys!, fifty!].map((t) => `| ${t.label} | ${t.rps.toFixed(0)} | ${t.p50} | ${t.p99} | ${t.statuses} |`).join("\n")}
+${throughput.map((t) => `| ${t.label} | ${t.rps.toFixed(0)} | ${t.p50} | ${t.p99} | ${t.statuses} |`).join("\n")}
 
 | Check | Measured | Target | |
 |---|---:|---|---|
