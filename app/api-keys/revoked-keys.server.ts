@@ -9,7 +9,7 @@ import { Prisma } from "~/generated/prisma/client";
 import type { KeyManager } from "./api-keys.server";
 import { encodeRevokedCursor, type RevokedCursor } from "./revoked-cursor";
 
-export const REVOKED_PAGE_SIZE = 20;
+export const REVOKED_PAGE_SIZE = 10;
 
 /** Who revoked a key, as the page shows it. */
 export type Revoker =

@@ -208,15 +208,23 @@ export function Alert({ tone = "info", children }: { tone?: keyof typeof alertSt
   );
 }
 
-export function Badge({ children, tone = "slate" }: { children: ReactNode; tone?: "slate" | "green" | "amber" | "red" | "brand" }) {
-  const tones = {
-    slate: "bg-slate-100 text-slate-700",
-    green: "bg-emerald-100 text-emerald-800",
-    amber: "bg-amber-100 text-amber-800",
-    red: "bg-red-100 text-red-800",
-    brand: "bg-brand-100 text-brand-700",
-  };
-  return <span className={cx("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium", tones[tone])}>{children}</span>;
+/** A small pill. Named classes (app/app.css): lists repeat it once per row. */
+export function Badge({
+  children,
+  tone = "slate",
+  className,
+  testId,
+}: {
+  children: ReactNode;
+  tone?: "slate" | "green" | "amber" | "red" | "brand";
+  className?: string;
+  testId?: string;
+}) {
+  return (
+    <span className={cx("badge", `badge-${tone}`, className)} data-testid={testId}>
+      {children}
+    </span>
+  );
 }
 
 export function PageHeader({ title, description, actions }: { title: ReactNode; description?: ReactNode; actions?: ReactNode }) {

@@ -88,11 +88,14 @@ describe("keys page: unrevoked keys and the revoked history", () => {
     await prisma.apiKey.update({ where: { id: expired.key.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const revokedThroughApp = await issueKey(auth, organization.id, { name: "revoked through the app", scopes: ["audit:view"] });
     await revokeKey(auth, organization.id, revokedThroughApp.key.id);
-    // 52 more revoked keys: a run of 7 share one instant (the id decides) across the first page break, the rest an hour apart.
+    // 2 x SIZE + 12 more: a run of 7 revoked keys sharing one instant (the id decides) straddles the
+    // first page break (rows SIZE-2 to SIZE+4, after the key revoked above), the rest an hour apart.
     const base = Date.now() - 100 * 3_600_000;
+    const hourly = 2 * REVOKED_PAGE_SIZE + 5;
+    const sameInstant = new Date(base + (REVOKED_PAGE_SIZE + 8.5) * 3_600_000);
     const seeded = await seedKeys(organization.id, [
-      ...Array.from({ length: 45 }, (_, i) => ({ name: `old ${i}`, revokedAt: new Date(base + i * 3_600_000), by: user.id })),
-      ...Array.from({ length: 7 }, (_, i) => ({ name: `same instant ${i}`, revokedAt: new Date(base + 27.5 * 3_600_000), by: user.id })),
+      ...Array.from({ length: hourly }, (_, i) => ({ name: `old ${i}`, revokedAt: new Date(base + i * 3_600_000), by: user.id })),
+      ...Array.from({ length: 7 }, (_, i) => ({ name: `same instant ${i}`, revokedAt: sameInstant, by: user.id })),
     ]);
 
     const page = await keysPage(auth, organization.id);
@@ -107,7 +110,8 @@ describe("keys page: unrevoked keys and the revoked history", () => {
     const revokedRow = await prisma.apiKey.findUniqueOrThrow({ where: { id: revokedThroughApp.key.id } });
     const expected = [{ id: revokedRow.id, revokedAt: revokedRow.revokedAt }, ...seeded].sort(newestRevocationFirst).map((k) => k.id);
     const pages = await allRevokedPages(auth, organization.id);
-    expect(pages.map((p) => p.length)).toEqual([REVOKED_PAGE_SIZE, REVOKED_PAGE_SIZE, 13]);
+    const fullPages = Math.floor(expected.length / REVOKED_PAGE_SIZE);
+    expect(pages.map((p) => p.length)).toEqual([...Array<number>(fullPages).fill(REVOKED_PAGE_SIZE), expected.length % REVOKED_PAGE_SIZE]);
     const seen = pages.flat().map((k) => k.id);
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen).toEqual(expected);
@@ -120,7 +124,7 @@ describe("keys page: unrevoked keys and the revoked history", () => {
     const base = Date.now() - 1000 * 60_000;
     const seeded = await seedKeys(
       organization.id,
-      Array.from({ length: 30 }, (_, i) => ({ name: `k${i}`, revokedAt: new Date(base + i * 60_000), by: user.id })),
+      Array.from({ length: REVOKED_PAGE_SIZE + 5 }, (_, i) => ({ name: `k${i}`, revokedAt: new Date(base + i * 60_000), by: user.id })),
     );
     const first = await keysPage(auth, organization.id);
     // Revoked after the first page was read: newer than everything, so it belongs to page one, not two.

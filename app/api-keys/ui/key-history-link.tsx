@@ -21,11 +21,10 @@ export function HistoryLink({
       href={keyHistoryHref(apiKey.id)}
       aria-label={label}
       title={iconOnlyOnPhones ? label : undefined}
-      className={buttonClass("ghost", "shrink-0 whitespace-nowrap", "sm")}
+      className={buttonClass("ghost", "history-link shrink-0 whitespace-nowrap", "sm")}
       data-testid="key-history"
     >
-      <span className="icon-history" aria-hidden="true" />
-      <span className={iconOnlyOnPhones ? "hidden sm:inline" : undefined}>{text.history}</span>
+      {iconOnlyOnPhones ? <span className="hidden sm:inline">{text.history}</span> : text.history}
     </a>
   );
 }

@@ -62,13 +62,13 @@ function KeyRow({
           <span className="key-row-name" data-testid="key-name">
             {key.name}
           </span>
-          <span className="key-row-state" data-testid="key-state">
-            <Badge tone={stateTone(key.state)}>{text.states[key.state]}</Badge>
-          </span>
+          <Badge tone={stateTone(key.state)} className="key-row-state" testId="key-state">
+            {text.states[key.state]}
+          </Badge>
         </div>
         <div className="key-row-facts">
           <code className="font-mono" data-testid="key-prefix" title={text.prefix}>
-            {key.prefix}…
+            {`${key.prefix}…`}
           </code>
           <span>
             {key.expiresAt
@@ -93,11 +93,14 @@ function KeyRow({
               <dd data-testid="key-scopes">{key.scopes.map((scope) => text.scopes[scope] ?? scope).join(", ")}</dd>
               <dt>{text.created}</dt>
               <dd>
-                <time dateTime={key.createdAt}>{`${formats.dateTime(key.createdAt)} UTC`}</time>{" "}
+                <time dateTime={key.createdAt}>{`${formats.dateTime(key.createdAt)} UTC`}</time>
                 {key.createdBy && !key.createdBy.deleted ? (
-                  t("list.createdByName", { name: key.createdBy.name })
+                  ` ${t("list.createdByName", { name: key.createdBy.name })}`
                 ) : (
-                  <em>{text.createdByDeletedUser}</em>
+                  <>
+                    {" "}
+                    <em>{text.createdByDeletedUser}</em>
+                  </>
                 )}
               </dd>
               {key.lastUsedAt ? (

@@ -14,10 +14,8 @@ import { useKeyListText, type KeyListText } from "./key-list-text";
 export const REVOKED_SECTION_ID = "revoked-keys";
 
 function RevokedBy({ revoker, text }: { revoker: Revoker; text: KeyListText }) {
-  // inline-block: "by" never ends a line without the name.
-  if (revoker.kind === "user")
-    return <span className="inline-block [overflow-wrap:anywhere]">{text.t("revoked.by", { name: revoker.name })}</span>;
-  if (revoker.kind === "deletedUser") return <em className="inline-block">{text.revokedByDeletedUser}</em>;
+  if (revoker.kind === "user") return <span className="revoked-key-row-by">{text.t("revoked.by", { name: revoker.name })}</span>;
+  if (revoker.kind === "deletedUser") return <em className="revoked-key-row-by">{text.revokedByDeletedUser}</em>;
   return null;
 }
 
@@ -38,25 +36,21 @@ export function RevokedKeyList({ revoked, canViewHistory }: { revoked: KeysPageD
           {keys.map((key) => (
             <li key={key.id} data-revoked-key-id={key.id} className="revoked-key-row">
               <div className="min-w-0 flex-1">
-                <p className="flex flex-wrap items-baseline gap-x-2">
+                <p className="revoked-key-row-title">
                   <span className="revoked-key-row-name" data-testid="key-name">
                     {key.name}
                   </span>
                   <code className="font-mono text-xs text-slate-500" data-testid="key-prefix" title={text.prefix}>
-                    {key.prefix}…
+                    {`${key.prefix}…`}
                   </code>
                 </p>
-                <p className="mt-0.5 text-xs text-slate-500" data-testid="key-revoked">
-                  {text.revokedOn}{" "}
+                <p className="revoked-key-row-facts" data-testid="key-revoked">
+                  {`${text.revokedOn} `}
                   <time dateTime={key.revokedAt} className="whitespace-nowrap">{`${formats.dateTime(key.revokedAt)} UTC`}</time>{" "}
                   <RevokedBy revoker={key.revokedBy} text={text} />
                 </p>
               </div>
-              {canViewHistory ? (
-                <div className="shrink-0">
-                  <HistoryLink apiKey={key} text={text} iconOnlyOnPhones />
-                </div>
-              ) : null}
+              {canViewHistory ? <HistoryLink apiKey={key} text={text} iconOnlyOnPhones /> : null}
             </li>
           ))}
         </ul>
