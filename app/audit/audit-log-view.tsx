@@ -213,6 +213,9 @@ function FilterControl({ name, filters, actors }: { name: AuditFilterName; filte
   );
 }
 
+/** Hundredths of the chart's 48 units are finer than any screen shows; more digits are only bytes. */
+const hundredths = (value: number) => Math.round(value * 100) / 100;
+
 /** Events per day as bars: server-rendered SVG, one labelled bar per day, the busiest one marked. */
 function ActivityChart({ days }: { days: ActivityDay[] }) {
   const { t } = useTranslation("audit");
@@ -253,12 +256,12 @@ function ActivityChart({ days }: { days: ActivityDay[] }) {
             <rect
               key={d.day}
               x={i * barWidth + 1}
-              y={height - h}
+              y={hundredths(height - h)}
               width={barWidth - 2}
-              height={h}
+              height={hundredths(h)}
               className={d === peak ? "fill-brand-600" : "fill-brand-300"}
             >
-              <title>{t("page.chart.bar", { day: dayLabel(d.day), count: d.events })}</title>
+              <title>{t("page.chart.bar", { day: dayLabel(d.day), count: d.events, events: formats.number(d.events) })}</title>
             </rect>
           );
         })}

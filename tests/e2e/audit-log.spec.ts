@@ -70,6 +70,10 @@ test("pages forwards and back, opens and closes the drawer from the keyboard, in
   const events = page.getByTestId("audit-events").locator("li");
   await expect(events).toHaveCount(25);
   await expect(page.getByTestId("audit-activity")).toContainText("56 in all");
+  // Today's bar is labelled with its count (one bar per day; every event here is from today).
+  await expect(page.getByTestId("audit-activity").locator("rect").last().locator("title")).toHaveText(
+    /^[A-Z][a-z]{2} \d{1,2}, \d{4}: 56 events$/,
+  );
   const firstId = await events
     .first()
     .getByRole("link", { name: /Show details/ })
