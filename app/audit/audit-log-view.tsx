@@ -6,6 +6,7 @@
 // link) whose details load on demand through TanStack Query.
 import * as Dialog from "@radix-ui/react-dialog";
 import type { TFunction } from "i18next";
+import { useMemo } from "react";
 import { useQuery, type QueryKey, type UseQueryOptions } from "@tanstack/react-query";
 import { useTranslation } from "~/i18n/use-translation";
 import { Form, Link, useLocation, useNavigate } from "react-router";
@@ -89,10 +90,24 @@ function ExportCard({ offer, organizationId, filters }: { offer: AuditExportOffe
 /** How the drawer loads an event's details (the route decides the namespace: tenant or support). */
 export type AuditDetailQuery = (eventId: string) => UseQueryOptions<AuditEventDetail, Error, AuditEventDetail, QueryKey>;
 
+/** Answers of `translate` per argument, worked out once each: a page repeats a few actions and
+ * target types across its rows, and each translation with a fallback is two i18next calls. */
+function onceEach(translate: (value: string) => string): (value: string) => string {
+  const known = new Map<string, string>();
+  return (value) => {
+    let answer = known.get(value);
+    if (answer === undefined) {
+      answer = translate(value);
+      known.set(value, answer);
+    }
+    return answer;
+  };
+}
+
 /** An action identifier as people read it (an unknown one shows its identifier). */
 export function useActionLabel() {
   const { t } = useTranslation("audit");
-  return (action: string) => t(actionLabelKey(action), { defaultValue: t("unknownAction", { action }) });
+  return useMemo(() => onceEach((action) => t(actionLabelKey(action), { defaultValue: t("unknownAction", { action }) })), [t]);
 }
 
 /** A name as the view shows it: a plain function, not a component (a page shows 100 of them). */
@@ -443,6 +458,10 @@ export function AuditLogView({
   const filterParams = filtersToSearchParams(filters, perPage);
   // A link to this view with these parameters (none: the bare path).
   const hrefOf = (params: URLSearchParams) => (params.size ? `?${params.toString()}` : location.pathname);
+  // The words every row repeats, asked for once per page rather than once per row.
+  const actorPrefix = `${t("page.actor")}: `;
+  const showDetails = t("page.showDetails");
+  const targetKind = onceEach((type) => t(`targetTypes.${type}`, { defaultValue: type }));
   const current = new URLSearchParams(location.search);
   // With JavaScript the URL's `event` opens the drawer without reloading the page's data.
   const openEventId = current.get("event");
@@ -524,15 +543,14 @@ export function AuditLogView({
                     {label}
                   </span>
                   <span>
-                    <span className="sr-only">{`${t("page.actor")}: `}</span>
+                    <span className="sr-only">{actorPrefix}</span>
                     {nameView(t, row.actor, row.actorId, row.actorKind)}
                   </span>
                   <span>
-                    <span className="audit-kind">{t(`targetTypes.${row.targetType}`, { defaultValue: row.targetType })}</span>{" "}
-                    {nameView(t, row.target, row.targetId)}
+                    <span className="audit-kind">{targetKind(row.targetType)}</span> {nameView(t, row.target, row.targetId)}
                   </span>
                   <a id={`event-link-${row.id}`} href={eventHref(row.id)}>
-                    {t("page.showDetails")}
+                    {showDetails}
                     <span className="sr-only">{`: ${label}`}</span>
                   </a>
                 </li>
