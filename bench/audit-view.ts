@@ -15,9 +15,10 @@
 //   (b) SQL statements per request, counted by pg_stat_statements (BEGIN/COMMIT included);
 //   (c) throughput with 10 concurrent clients (autocannon): audit page and keys page against the
 //       dashboard home page, in interleaved rounds. Each ratio is the median over the rounds of the
-//       page's rate divided by the dashboard's in the same round: this machine's speed drifts by
-//       up to 2x within minutes, and a page is compared with the dashboard measured seconds before
-//       it rather than with a median taken from other minutes.
+//       page's rate divided by the dashboard's around it (the dashboard's runs that opened its round
+//       and the next one): this machine's speed drifts by up to 2x within minutes, and a page is
+//       compared with the dashboard measured seconds before and after it rather than with a median
+//       taken from other minutes.
 // The audit page shows 25 events unless `perPage` asks for 50 or 100; a page of 50 is measured too,
 // for information (no target: the figures are for the page as it opens).
 import type { ChildProcess } from "node:child_process";
@@ -331,11 +332,16 @@ interface Throughput {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-/** The median over the rounds of a case's rate over the baseline's in the same round. */
-const pairedRatio = (page: Throughput, baseline: Throughput) => median(page.roundRps.map((rps, round) => rps / baseline.roundRps[round]!));
+/**
+ * The median over the rounds of a case's rate over the baseline's around it: the mean of the
+ * baseline's run that opened the case's round and the one that opened the next round (or closed
+ * the last), so a page measured late in a round is not compared with a machine seconds faster.
+ */
+const pairedRatio = (page: Throughput, baselineAround: number[]) => median(page.roundRps.map((rps, round) => rps / baselineAround[round]!));
 
-/** 10 clients in interleaved rounds; the median round per case. */
-async function measureThroughput(base: string, cases: Request[]): Promise<Throughput[]> {
+/** 10 clients in interleaved rounds, the first case (the baseline) opening each round and
+ * measured once more at the end; the median round per case. */
+async function measureThroughput(base: string, cases: Request[]): Promise<{ throughput: Throughput[]; baselineAround: number[] }> {
   const run = (request: Request, duration: number) =>
     autocannon({ url: base + request.path, connections: CONNECTIONS, duration, headers: { cookie: request.cookie, accept: "text/html" } });
   const rounds: Result[][] = cases.map(() => []);
@@ -343,7 +349,9 @@ async function measureThroughput(base: string, cases: Request[]): Promise<Throug
   for (let round = 0; round < ROUNDS; round++) {
     for (const [i, request] of cases.entries()) rounds[i]!.push(await run(request, DURATION / ROUNDS));
   }
-  return cases.map((request, i) => {
+  const closing = (await run(cases[0]!, DURATION / ROUNDS)).requests.average;
+  const baselineRps = [...rounds[0]!.map((r) => r.requests.average), closing];
+  const throughput = cases.map((request, i) => {
     const results = rounds[i]!;
     const sum = (pick: (r: Result) => number) => results.reduce((total, r) => total + pick(r), 0);
     return {
@@ -355,6 +363,7 @@ async function measureThroughput(base: string, cases: Request[]): Promise<Throug
       statuses: `2xx ${sum((r) => r["2xx"])}, non-2xx ${sum((r) => r.non2xx)}, errors ${sum((r) => r.errors)}`,
     };
   });
+  return { throughput, baselineAround: baselineRps.slice(0, ROUNDS).map((opening, round) => (opening + baselineRps[round + 1]!) / 2) };
 }
 
 const fmt = (n: number) => n.toFixed(2);
@@ -458,9 +467,10 @@ export async function runAuditViewBench(): Promise<{ passed: boolean; report: st
     }
 
     console.log(`\nThroughput: ${CONNECTIONS} connections, ${DURATION} s per case in ${ROUNDS} interleaved rounds (after 2 s warm-up).`);
-    const throughput = await measureThroughput(base, [dashboard, cases[0]!, cases[1]!, keysPage, fiftyPerPage]);
-    const [dash, audit, deep, keys, fifty] = throughput;
-    const [auditRatio, deepRatio, keysRatio, fiftyRatio] = [audit!, deep!, keys!, fifty!].map((t) => pairedRatio(t, dash!));
+    const { throughput, baselineAround } = await measureThroughput(base, [dashboard, cases[0]!, cases[1]!, keysPage, fiftyPerPage]);
+    const [, audit, deep, keys, fifty] = throughput;
+    console.log(`  dashboard around each round (the baseline of the ratios): ${baselineAround.map((r) => r.toFixed(0)).join(" ")}`);
+    const [auditRatio, deepRatio, keysRatio, fiftyRatio] = [audit!, deep!, keys!, fifty!].map((t) => pairedRatio(t, baselineAround));
     for (const t of throughput) {
       console.log(
         `  ${t.label.padEnd(44)} ${t.rps.toFixed(0).padStart(6)} req/s   p50 ${t.p50} ms   p99 ${t.p99} ms   (${t.statuses}; rounds ${t.roundRps.map((r) => r.toFixed(0)).join(" ")})`,
