@@ -208,23 +208,15 @@ export function Alert({ tone = "info", children }: { tone?: keyof typeof alertSt
   );
 }
 
-/** A small pill. Named classes (app/app.css): lists repeat it once per row. */
-export function Badge({
-  children,
-  tone = "slate",
-  className,
-  testId,
-}: {
-  children: ReactNode;
-  tone?: "slate" | "green" | "amber" | "red" | "brand";
-  className?: string;
-  testId?: string;
-}) {
-  return (
-    <span className={cx("badge", `badge-${tone}`, className)} data-testid={testId}>
-      {children}
-    </span>
-  );
+type BadgeTone = "slate" | "green" | "amber" | "red" | "brand";
+
+/** A small pill's classes (named in app/app.css), for rows that render one without a component. */
+export function badgeClass(tone: BadgeTone = "slate", extra?: string) {
+  return cx("badge", `badge-${tone}`, extra);
+}
+
+export function Badge({ children, tone = "slate" }: { children: ReactNode; tone?: BadgeTone }) {
+  return <span className={badgeClass(tone)}>{children}</span>;
 }
 
 export function PageHeader({ title, description, actions }: { title: ReactNode; description?: ReactNode; actions?: ReactNode }) {

@@ -59,18 +59,14 @@ export interface KeyConfirmation {
 /**
  * A row's Rotate or Revoke: a link to the page's confirm view (no JavaScript), which opens the
  * list's one dialog once the page is interactive. Its words come from the list (key-list-text.ts).
+ * A plain function, not a component: the list renders two per key.
  */
-export function ConfirmLink({
-  intent,
-  apiKey,
-  text,
-  onOpen,
-}: {
-  intent: "rotate" | "revoke";
-  apiKey: ApiKeyView;
-  text: KeyListText;
-  onOpen: (confirmation: KeyConfirmation) => void;
-}) {
+export function confirmLink(
+  intent: "rotate" | "revoke",
+  apiKey: ApiKeyView,
+  text: KeyListText,
+  onOpen: (confirmation: KeyConfirmation) => void,
+) {
   return (
     <a
       {...confirmLinkProps(`?confirm=${intent}&key=${encodeURIComponent(apiKey.id)}`, (trigger) => onOpen({ intent, apiKey, trigger }))}

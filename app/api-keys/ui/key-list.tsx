@@ -4,13 +4,13 @@
 // Revoked keys are not here: they are in the paged history below (revoked-key-list.tsx).
 import { useState } from "react";
 import { useTranslation } from "~/i18n/use-translation";
-import { Badge, Card, buttonClass } from "~/components/ui";
+import { Card, badgeClass, buttonClass } from "~/components/ui";
 import { useFormats, type Formats } from "~/components/use-formats";
 import type { ApiKeyView } from "~/api-keys/api-keys.server";
 import { MAX_UNREVOKED_KEYS } from "~/api-keys/scopes";
-import { ConfirmLink, KeyConfirmDialog, type KeyConfirmation } from "./key-confirmation";
+import { KeyConfirmDialog, confirmLink, type KeyConfirmation } from "./key-confirmation";
 import { useRoutedClicks } from "~/components/routed-links";
-import { HistoryLink } from "./key-history-link";
+import { historyLink } from "./key-history-link";
 import { useKeyListText, type KeyListText } from "./key-list-text";
 
 function stateTone(state: ApiKeyView["state"]) {
@@ -40,31 +40,28 @@ function EmptyList({ hasRevoked }: { hasRevoked: boolean }) {
   );
 }
 
-/** One key. Its words and date formats come from the list: made once per page, not once per row. */
-function KeyRow({
-  apiKey: key,
-  canViewHistory,
-  text,
-  formats,
-  onConfirm,
-}: {
-  apiKey: ApiKeyView;
+/** What every row of the list shares: its words and date formats (made once per page, not once
+ * per row), whether history links show, and the dialog's opener. */
+interface RowContext {
   canViewHistory: boolean;
   text: KeyListText;
   formats: Formats;
   onConfirm: (confirmation: KeyConfirmation) => void;
-}) {
+}
+
+/** One key. A plain function, not a component (as are its links): the list renders up to 25. */
+function keyRow(key: ApiKeyView, { canViewHistory, text, formats, onConfirm }: RowContext) {
   const { t } = text;
   return (
-    <li data-key-id={key.id} className="key-row">
+    <li key={key.id} data-key-id={key.id} className="key-row">
       <div className="min-w-0 flex-1">
         <div className="key-row-head">
           <span className="key-row-name" data-testid="key-name">
             {key.name}
           </span>
-          <Badge tone={stateTone(key.state)} className="key-row-state" testId="key-state">
+          <span className={badgeClass(stateTone(key.state), "key-row-state")} data-testid="key-state">
             {text.states[key.state]}
-          </Badge>
+          </span>
         </div>
         <div className="key-row-facts">
           <code className="font-mono" data-testid="key-prefix" title={text.prefix}>
@@ -116,9 +113,9 @@ function KeyRow({
         </div>
       </div>
       <div className="key-row-actions">
-        {key.state === "active" ? <ConfirmLink intent="rotate" apiKey={key} text={text} onOpen={onConfirm} /> : null}
-        <ConfirmLink intent="revoke" apiKey={key} text={text} onOpen={onConfirm} />
-        {canViewHistory ? <HistoryLink apiKey={key} text={text} /> : null}
+        {key.state === "active" ? confirmLink("rotate", key, text, onConfirm) : null}
+        {confirmLink("revoke", key, text, onConfirm)}
+        {canViewHistory ? historyLink(key, text) : null}
       </div>
     </li>
   );
@@ -143,9 +140,7 @@ export function KeyList({ keys, hasRevoked, canViewHistory }: { keys: ApiKeyView
         <EmptyList hasRevoked={hasRevoked} />
       ) : (
         <ul className="-my-3 divide-y divide-slate-100" data-testid="unrevoked-keys" onClick={routeClicks}>
-          {keys.map((key) => (
-            <KeyRow key={key.id} apiKey={key} canViewHistory={canViewHistory} text={text} formats={formats} onConfirm={onConfirm} />
-          ))}
+          {keys.map((key) => keyRow(key, { canViewHistory, text, formats, onConfirm }))}
         </ul>
       )}
     </Card>

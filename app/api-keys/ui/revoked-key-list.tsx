@@ -7,13 +7,14 @@ import type { KeysPageData } from "~/api-keys/keys-page.server";
 import type { Revoker } from "~/api-keys/revoked-keys.server";
 import { REVOKED_CURSOR_PARAM } from "~/api-keys/revoked-cursor";
 import { useRoutedClicks } from "~/components/routed-links";
-import { HistoryLink } from "./key-history-link";
+import { historyLink } from "./key-history-link";
 import { KEYS_PAGE_PATH } from "./key-page";
 import { useKeyListText, type KeyListText } from "./key-list-text";
 
 export const REVOKED_SECTION_ID = "revoked-keys";
 
-function RevokedBy({ revoker, text }: { revoker: Revoker; text: KeyListText }) {
+/** Who revoked a key; a plain function, as the list renders one per row. */
+function revokedBy(revoker: Revoker, text: KeyListText) {
   if (revoker.kind === "user") return <span className="revoked-key-row-by">{text.t("revoked.by", { name: revoker.name })}</span>;
   if (revoker.kind === "deletedUser") return <em className="revoked-key-row-by">{text.revokedByDeletedUser}</em>;
   return null;
@@ -47,10 +48,10 @@ export function RevokedKeyList({ revoked, canViewHistory }: { revoked: KeysPageD
                 <p className="revoked-key-row-facts" data-testid="key-revoked">
                   {`${text.revokedOn} `}
                   <time dateTime={key.revokedAt} className="whitespace-nowrap">{`${formats.dateTime(key.revokedAt)} UTC`}</time>{" "}
-                  <RevokedBy revoker={key.revokedBy} text={text} />
+                  {revokedBy(key.revokedBy, text)}
                 </p>
               </div>
-              {canViewHistory ? <HistoryLink apiKey={key} text={text} iconOnlyOnPhones /> : null}
+              {canViewHistory ? historyLink(key, text, { iconOnlyOnPhones: true }) : null}
             </li>
           ))}
         </ul>
