@@ -104,6 +104,11 @@ function onceEach(translate: (value: string) => string): (value: string) => stri
   };
 }
 
+/** A target type as people read it (an unknown one shows its identifier): rows and drawer. */
+function targetKindLabel(t: TFunction, type: string): string {
+  return t(`targetTypes.${type}`, { defaultValue: type });
+}
+
 /** An action identifier as people read it (an unknown one shows its identifier). */
 export function useActionLabel() {
   const { t } = useTranslation("audit");
@@ -310,8 +315,7 @@ function DrawerBody({ event }: { event: AuditEventDetail }) {
       <div>
         <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("page.target")}</dt>
         <dd>
-          <span className="audit-kind">{t(`targetTypes.${event.targetType}`, { defaultValue: event.targetType })}</span>{" "}
-          {nameView(t, event.target, event.targetId)}
+          <span className="audit-kind">{targetKindLabel(t, event.targetType)}</span> {nameView(t, event.target, event.targetId)}
         </dd>
       </div>
       {rows.length === 0 ? <p className="text-slate-500">{t("page.noDetails")}</p> : null}
@@ -461,7 +465,7 @@ export function AuditLogView({
   // The words every row repeats, asked for once per page rather than once per row.
   const actorPrefix = `${t("page.actor")}: `;
   const showDetails = t("page.showDetails");
-  const targetKind = onceEach((type) => t(`targetTypes.${type}`, { defaultValue: type }));
+  const targetKind = onceEach((type) => targetKindLabel(t, type));
   const current = new URLSearchParams(location.search);
   // With JavaScript the URL's `event` opens the drawer without reloading the page's data.
   const openEventId = current.get("event");
