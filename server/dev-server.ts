@@ -3,7 +3,8 @@
 import { createServer, type Server } from "node:http";
 import type { ServerBuild } from "react-router";
 import { createServer as createViteServer } from "vite";
-import { serverHooksOf, type RequestListener, type ServerHooks } from "../app/edge/server-hooks.ts";
+import type { RequestListener } from "node:http";
+import { serverHooksOf, type ServerHooks } from "../app/edge/server-hooks.ts";
 import type { AppServer } from "./app-server.ts";
 
 export async function createDevServer(options: { trustProxy: boolean }): Promise<AppServer> {

@@ -10,7 +10,7 @@ import {
   type PlatformAdminAccess,
 } from "~/access/organization-access.server";
 import * as keys from "~/api-keys/api-keys.server";
-import type { IssueKeyInput } from "~/api-keys/scopes";
+import type { IssueKeyInput } from "~/api-keys/schemas";
 import { filtersToSearchParams, parseAuditSearchParams, type AuditFilters } from "~/audit/audit-query";
 import { exportAuditLog, type NamesFrom } from "~/audit/export.server";
 import * as audit from "~/audit/query.server";

@@ -13,7 +13,7 @@ import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
 import { organizationsOf } from "./memberships.server";
 import { roleHas, type Permission } from "./permissions";
-import { billingBlocksPaidFeatures, planHas } from "~/billing/plans";
+import { billingBlocksPaidFeatures, planHas } from "~/plans/catalog";
 
 declare const organizationGrant: unique symbol;
 declare const supportGrant: unique symbol;

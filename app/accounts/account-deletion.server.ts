@@ -9,7 +9,7 @@
 //   keyed by their address are deleted; events keep the opaque user id and read "deleted user".
 import { isRetryableConflict, lockOrganizationRow, prisma, type Tx } from "~/db.server";
 import { recordAuditEvent } from "~/audit/record.server";
-import { accountPasswordMatches } from "~/auth/account.server";
+import { accountPasswordMatches } from "~/accounts/account-security.server";
 import { isFresh, type Auth } from "~/auth/session.server";
 import { secondFactorMatches } from "~/auth/two-factor.server";
 import { DomainError } from "~/lib/domain-error";

@@ -9,7 +9,7 @@ import { isUniqueViolation, lockOrganizationRow, prisma, queryPrepared, type Tx 
 import { Prisma } from "~/generated/prisma/client";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
-import { MAX_UNREVOKED_KEYS, type ApiKeyState, type IssueKeyInput } from "./scopes";
+import { MAX_UNREVOKED_KEYS, type ApiKeyState, type IssueKeyInput } from "./schemas";
 import { generateSecret } from "./secret.server";
 
 /** Access that may manage the organization's keys. */

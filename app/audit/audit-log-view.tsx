@@ -25,7 +25,7 @@ import {
   type AuditFilterName,
   type AuditFilters,
 } from "./audit-query";
-import { planName } from "~/billing/plans";
+import { planName } from "~/plans/catalog";
 import { AUDIT_ACTIONS, actionLabelKey, presentDetails, type DetailValue } from "./catalog";
 import type { ActivityDay, AuditEventDetail, AuditPageData, ResolvedName } from "./query.server";
 

@@ -6,7 +6,7 @@
 // This module has no server dependencies: the audit pages render with it in the browser too.
 import { z } from "zod";
 import { API_KEY_SCOPES } from "~/access/api-key-scopes";
-import { BILLING_STATES } from "~/billing/plans";
+import { BILLING_STATES } from "~/plans/catalog";
 
 const role = z.enum(["owner", "admin", "member"]);
 /** Short free text we choose to keep (names, settings values); bounded so details stay small. */

@@ -9,7 +9,16 @@ import { recordAuditEvent, userActor } from "~/audit/record.server";
 import { lockOrganizationRow, prisma, type Tx } from "~/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
-import { DEFAULT_PLAN, isBillingState, isPaidPlan, isPlanId, planFeatures, planName, type BillingState, type PlanFlags } from "./plans";
+import {
+  DEFAULT_PLAN,
+  isBillingState,
+  isPaidPlan,
+  isPlanId,
+  planFeatures,
+  planName,
+  type BillingState,
+  type PlanFlags,
+} from "~/plans/catalog";
 import {
   billingSetup,
   providerEventSchema,

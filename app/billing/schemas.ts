@@ -1,6 +1,6 @@
 // Input of the billing page's forms and the billing procedures: one schema each, shared.
 import { z } from "zod";
-import { isPlanId } from "./plans";
+import { isPlanId } from "~/plans/catalog";
 
 /** A plan of today's catalog; anything else is a 400 with its own message. */
 export const planIdSchema = z

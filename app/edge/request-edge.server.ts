@@ -23,7 +23,7 @@ import { readLimitedBody } from "./body.server";
 import { sendEdgeReply, type EdgeReply } from "./replies.server";
 import { resolveRequestTarget } from "./request-target";
 import { baselineSecurityHeaders } from "./security-headers";
-import type { RequestListener } from "./server-hooks";
+import type { RequestListener } from "node:http";
 
 /** No form of ours comes near this; a huge form (or password) would tie up a core to parse. */
 const MAX_PAGE_BODY_BYTES = 1024 * 1024;

@@ -3,10 +3,8 @@
 // serverHooksOf. One bundle, one database pool, one logger, whichever server runs it.
 import type { Logger } from "pino";
 import type { ServerBuild } from "react-router";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { RequestListener } from "node:http";
 import type { RequestEdgeOptions } from "./request-edge.server";
-
-export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface ServerHooks {
   createRequestEdge(options: RequestEdgeOptions): RequestListener;

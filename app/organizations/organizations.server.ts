@@ -4,7 +4,7 @@ import { authorizeOrganization, type OrganizationAccess } from "~/access/organiz
 import type { AuditDetails } from "~/audit/catalog";
 import { recordAuditEvent, userActor } from "~/audit/record.server";
 import { isFresh, setActiveOrganization, type Auth } from "~/auth/session.server";
-import { DEFAULT_PLAN } from "~/billing/plans";
+import { DEFAULT_PLAN } from "~/plans/catalog";
 import { isUniqueViolation, prisma } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
 import { DomainError } from "~/lib/domain-error";

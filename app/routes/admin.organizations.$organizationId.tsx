@@ -6,7 +6,7 @@ import { Link } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations.$organizationId";
 import { requireSupportTarget } from "~/web/guards.server";
-import { planName } from "~/billing/plans";
+import { planName } from "~/plans/catalog";
 import { useFormats } from "~/components/use-formats";
 import { organizationOverview } from "~/organizations/admin.server";
 import { ErrorPanel } from "~/components/error-page";

@@ -5,7 +5,7 @@ import { data, Form, Link } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations";
 import { requirePlatformAdmin } from "~/web/guards.server";
-import { planName } from "~/billing/plans";
+import { planName } from "~/plans/catalog";
 import { useFormats } from "~/components/use-formats";
 import { ErrorPanel } from "~/components/error-page";
 import { Alert, Button, ButtonLink, Card, PageHeader, controlClass } from "~/components/ui";

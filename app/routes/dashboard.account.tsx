@@ -1,17 +1,17 @@
 // The signed-in person's account: profile, password change, and the sessions they can end.
-// Thin: the rules live in app/auth/account.server.ts, the page's parts in app/auth/ui/account-settings.tsx.
+// Thin: the rules live in app/accounts/account-security.server.ts, the page's parts in app/accounts/ui/account-settings.tsx.
 import { data, redirect } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "zod";
 import type { Route } from "./+types/dashboard.account";
-import { changePassword, listSessions, revokeOtherSessions, revokeSession } from "~/auth/account.server";
+import { changePassword, listSessions, revokeOtherSessions, revokeSession } from "~/accounts/account-security.server";
 import { changePasswordFormSchema, deleteAccountFormSchema, sessionIdSchema } from "~/auth/schemas";
 import { deleteAccount } from "~/accounts/account-deletion.server";
 import { clearedSessionCookie } from "~/auth/cookies.server";
 import { isFresh } from "~/auth/session.server";
 import { signInHref } from "~/lib/safe-redirect";
 import { PageHeader } from "~/components/ui";
-import { DeleteAccountCard, PasswordCard, ProfileCard, SessionsCard, type AccountActionData } from "~/auth/ui/account-settings";
+import { DeleteAccountCard, PasswordCard, ProfileCard, SessionsCard, type AccountActionData } from "~/accounts/ui/account-settings";
 import { ErrorPanel } from "~/components/error-page";
 import { titleMeta } from "~/components/page-title";
 import { getInstance } from "~/i18n/i18next.server";

@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { Route } from "./+types/dashboard.organization-settings.api-keys";
 import { issueKey, revokeKey, rotateKey } from "~/api-keys/api-keys.server";
 import { loadKeysPage } from "~/api-keys/keys-page.server";
-import { MAX_UNREVOKED_KEYS, issueKeyFormSchema, keyActionFormSchema } from "~/api-keys/scopes";
+import { MAX_UNREVOKED_KEYS, issueKeyFormSchema, keyActionFormSchema } from "~/api-keys/schemas";
 import { IssueForm } from "~/api-keys/ui/issue-key-form";
 import { ConfirmPanel } from "~/api-keys/ui/key-confirmation";
 import { KeyList } from "~/api-keys/ui/key-list";

@@ -6,7 +6,7 @@ import type { Route } from "./+types/dashboard.organization-settings.audit-log";
 import { ErrorPanel } from "~/components/error-page";
 import { AuditLogView, type AuditDetailQuery, type AuditExportOffer } from "~/audit/audit-log-view";
 import { accessFor, auditExportBlocker } from "~/access/organization-access.server";
-import { planName, planNamesWith } from "~/billing/plans";
+import { planName, planNamesWith } from "~/plans/catalog";
 import { AUDIT_QUERY_CACHE, onlyDrawerChanged } from "~/audit/audit-query";
 import { loadAuditPage } from "~/audit/query.server";
 import { rpcQueries } from "~/client/rpc";

@@ -7,7 +7,7 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/dashboard.organization-settings.billing";
 import { accessFor } from "~/access/organization-access.server";
 import { cancelSubscription, checkout, getBilling, ownerChangeRefusal, resumeSubscription } from "~/billing/billing.server";
-import { isPaidPlan, PLAN_IDS, planFeatures, planName } from "~/billing/plans";
+import { isPaidPlan, PLAN_IDS, planFeatures, planName } from "~/plans/catalog";
 import { billingSetup } from "~/billing/provider.server";
 import { billingActionSchema, billingPageQuerySchema } from "~/billing/schemas";
 import {

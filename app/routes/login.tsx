@@ -1,5 +1,5 @@
 // Sign in. One message for an unknown e-mail and a wrong password; rate limited per account and
-// address (app/auth/accounts.server.ts). Returns to `redirectTo` when it is a path on this origin.
+// address (app/auth/sign-in.server.ts). Returns to `redirectTo` when it is a path on this origin.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "~/i18n/use-translation";
@@ -7,7 +7,7 @@ import { Form, Link, redirect, useSearchParams } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import { ErrorPage } from "~/components/error-page";
 import type { Route } from "./+types/login";
-import { signIn } from "~/auth/accounts.server";
+import { signIn } from "~/auth/sign-in.server";
 import { isFullyAuthenticated } from "~/auth/session.server";
 import { sessionCookie } from "~/auth/cookies.server";
 import { getAuth, requireAnonymous } from "~/web/guards.server";

@@ -5,7 +5,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { resetLinkWorks, resetPassword } from "~/accounts/password-reset.server";
-import { NewPasswordFields } from "~/auth/ui/account-settings";
+import { NewPasswordFields } from "~/accounts/ui/account-settings";
 import { resetPasswordFormSchema } from "~/auth/schemas";
 import { AuthLayout, BackToSignIn } from "~/components/auth-layout";
 import { ErrorPage } from "~/components/error-page";

@@ -8,7 +8,7 @@ import { Form, Link, redirect } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import { ErrorPage } from "~/components/error-page";
 import type { Route } from "./+types/signup";
-import { signUp } from "~/auth/accounts.server";
+import { signUp } from "~/auth/sign-in.server";
 import { sessionCookie } from "~/auth/cookies.server";
 import { requireAnonymous } from "~/web/guards.server";
 import { safeRedirectPath, signInHref } from "~/lib/safe-redirect";

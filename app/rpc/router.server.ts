@@ -6,7 +6,7 @@ import { z } from "zod";
 import { authorizeOrganization, authorizePlatformAdmin, authorizeSupport, findSupportTarget } from "~/access/organization-access.server";
 import { issueKey, listKeys, revokeKey, rotateKey } from "~/api-keys/api-keys.server";
 import { authenticateKey, unauthorizedKey } from "~/api-keys/authenticate.server";
-import { issueKeyRpcInputSchema, requestedScopesSchema } from "~/api-keys/scopes";
+import { issueKeyRpcInputSchema, requestedScopesSchema } from "~/api-keys/schemas";
 import { bearerSecret } from "~/api-keys/secret.server";
 import { auditEventIdSchema, auditListInputSchema, parseAuditQuery } from "~/audit/audit-query";
 import { getAuditEvent, listAuditActors, listAuditEvents } from "~/audit/query.server";
@@ -38,7 +38,7 @@ import {
 } from "~/organizations/schemas";
 import { beginSupportAccess, supportAuditActors, supportAuditDetail, supportAuditList } from "~/support/support.server";
 import { beginSupportAccessInputSchema } from "~/support/schemas";
-import { changePassword, listSessions, revokeSession } from "~/auth/account.server";
+import { changePassword, listSessions, revokeSession } from "~/accounts/account-security.server";
 import { changePasswordSchema, deleteAccountSchema, sessionIdSchema } from "~/auth/schemas";
 import { deleteAccount } from "~/accounts/account-deletion.server";
 import { cancelSubscription, checkout, getBilling, resumeSubscription } from "~/billing/billing.server";

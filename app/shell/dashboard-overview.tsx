@@ -2,7 +2,7 @@
 // switch button each, and the account's two-factor status. Reads the app shell's data.
 import { useTranslation } from "~/i18n/use-translation";
 import { Form, Link } from "react-router";
-import { planName } from "~/billing/plans";
+import { planName } from "~/plans/catalog";
 import { Badge, Button, ButtonLink, Card, PageHeader } from "~/components/ui";
 import type { AppShellData } from "~/shell/app-shell.server";
 

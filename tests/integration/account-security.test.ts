@@ -3,7 +3,7 @@
 // device and address as at sign-in, "last seen" kept without a write per request).
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/db.server";
-import { signIn } from "~/auth/accounts.server";
+import { signIn } from "~/auth/sign-in.server";
 import { createSession, validateSessionToken } from "~/auth/session.server";
 import { callRpc } from "../api-key-factories";
 import { createUser, signedIn, TEST_PASSWORD } from "../factories";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { signIn, signUp } from "~/auth/accounts.server";
+import { signIn, signUp } from "~/auth/sign-in.server";
 import { PASSWORD_MAX_LENGTH } from "~/auth/password-rules";
 import { hashPassword, verifyPassword } from "~/auth/password.server";
 import { signInSchema, signUpSchema } from "~/auth/schemas";

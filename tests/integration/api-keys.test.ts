@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { issueKey, listKeys, revokeKey, rotateKey } from "../domain-calls";
-import { MAX_UNREVOKED_KEYS } from "~/api-keys/scopes";
+import { MAX_UNREVOKED_KEYS } from "~/api-keys/schemas";
 import { hashSecret, isWellFormedSecret } from "~/api-keys/secret.server";
 import { pool, prisma } from "~/db.server";
 import { isDomainError } from "~/lib/domain-error";

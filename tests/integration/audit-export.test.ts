@@ -16,7 +16,7 @@ import { EXPORT_COLUMNS, exportSelectSql, EXPORT_SETTINGS } from "~/audit/export
 import { listAuditEvents } from "~/audit/query.server";
 import { createSession, validateSessionToken } from "~/auth/session.server";
 import { sessionCookieName } from "~/auth/cookies.server";
-import { PLANS } from "~/billing/plans";
+import { PLANS } from "~/plans/catalog";
 import { pool, prisma } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
 import type { Role } from "~/generated/prisma/enums";

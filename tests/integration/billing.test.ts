@@ -16,7 +16,7 @@ vi.hoisted(() => {
 
 const { authorizeOrganization } = await import("~/access/organization-access.server");
 const billingDomain = await import("~/billing/billing.server");
-const { PLANS } = await import("~/billing/plans");
+const { PLANS } = await import("~/plans/catalog");
 const { billingSetupFrom } = await import("~/billing/provider.server");
 const { signatureHeader, SIGNATURE_HEADER } = await import("~/billing/signature.server");
 const { sessionCookieName } = await import("~/auth/cookies.server");

@@ -4,7 +4,7 @@ import { prisma } from "~/db.server";
 import { authorizeOrganization } from "~/access/organization-access.server";
 import { createOrganization, switchActiveOrganization } from "~/organizations/organizations.server";
 import { updateOrganizationSettings } from "../domain-calls";
-import { planHas, PLANS } from "~/billing/plans";
+import { planHas, PLANS } from "~/plans/catalog";
 import { createOrganizationWith, createUser, signedIn } from "../factories";
 import { failure } from "../failure";
 

@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { API_KEY_SCOPES } from "~/access/api-key-scopes";
 import { FormErrors } from "~/components/form-errors";
 import { Alert, Button, Card, Field, cx, useFieldError } from "~/components/ui";
-import { KEY_NAME_MAX, MAX_UNREVOKED_KEYS, issueKeyFormSchema } from "~/api-keys/scopes";
+import { KEY_NAME_MAX, MAX_UNREVOKED_KEYS, issueKeyFormSchema } from "~/api-keys/schemas";
 import { KEYS_PAGE_PATH, scopeLabelKey } from "./key-page";
 
 function ScopeChoices({ name, errors, selected }: { name: string; errors?: string[]; selected: string[] }) {

@@ -7,7 +7,7 @@ import { useTranslation } from "~/i18n/use-translation";
 import { Card, badgeClass, buttonClass } from "~/components/ui";
 import { useFormats, type Formats } from "~/components/use-formats";
 import type { ApiKeyView } from "~/api-keys/api-keys.server";
-import { MAX_UNREVOKED_KEYS } from "~/api-keys/scopes";
+import { MAX_UNREVOKED_KEYS } from "~/api-keys/schemas";
 import { KeyConfirmDialog, confirmLink, type KeyConfirmation } from "./key-confirmation";
 import { useRoutedClicks } from "~/components/routed-links";
 import { historyLink } from "./key-history-link";

@@ -1,5 +1,5 @@
 // The account page's parts: the profile, the password change form and the session list. The
-// rules live in app/auth/account.server.ts; the route (app/routes/dashboard.account.tsx) wires them.
+// rules live in app/accounts/account-security.server.ts; the route (app/routes/dashboard.account.tsx) wires them.
 import { getFormProps, getInputProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useNavigation } from "react-router";
@@ -7,7 +7,7 @@ import { useTranslation } from "~/i18n/use-translation";
 import { Alert, Badge, Button, Card, Field, SignInAgain } from "~/components/ui";
 import { FormErrors } from "~/components/form-errors";
 import { LocalTime } from "~/components/local-time";
-import type { AccountSession } from "~/auth/account.server";
+import type { AccountSession } from "~/accounts/account-security.server";
 import { changePasswordFormSchema, deleteAccountFormSchema } from "~/auth/schemas";
 import { PASSWORD_MIN_LENGTH } from "~/auth/password-rules";
 

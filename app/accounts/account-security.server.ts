@@ -3,8 +3,8 @@
 import { prisma } from "~/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { consume, reset } from "~/lib/rate-limit.server";
-import { hashPassword, verifyPassword } from "./password.server";
-import type { Auth } from "./session.server";
+import { hashPassword, verifyPassword } from "~/auth/password.server";
+import type { Auth } from "~/auth/session.server";
 
 /**
  * Whether `password` is the signed-in account's, for a step that asks for it again (changing it,
