@@ -4,10 +4,11 @@
 // layer it crosses), so ESLint's own no-restricted-imports can tell every edge apart.
 import js from "@eslint/js";
 import globals from "globals";
+import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 /** Where each layer lives (globs under app/) and the import specifiers that reach it. */
-const LAYERS = {
+export const LAYERS = {
   platform: { files: ["app/env.server.ts", "app/db.server.ts"], specifiers: ["~/env.server", "~/db.server", "~/generated/*"] },
   lib: { files: ["app/lib/**"], specifiers: ["~/lib/*"] },
   i18n: { files: ["app/i18n/**"], specifiers: ["~/i18n/*"] },
@@ -36,8 +37,9 @@ const LAYERS = {
 
 const domain = ["auth", "plans", "billing", "access", "audit", "organizations", "api-keys", "support", "accounts"];
 
-/** What each layer may import besides itself (docs/architecture.md). */
-const MAY_IMPORT = {
+/** What each layer may import besides itself (docs/architecture.md). tests/architecture/layers.test.ts
+ * proves the table has no cycle and that the files follow it. */
+export const MAY_IMPORT = {
   platform: [],
   lib: ["platform"],
   i18n: ["lib"],
@@ -96,12 +98,26 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  // React's hook rules where React runs (Playwright's fixtures also call a function named `use`).
+  { ...reactHooks.configs.flat.recommended, files: ["app/**/*.{ts,tsx}"] },
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
     },
+  },
+  {
+    // A promise nobody awaits loses its error (an unhandled rejection ends the process): every
+    // promise is awaited, returned, or handed to `void` with a reason next to it. Needs types.
+    files: ["**/*.{ts,tsx}"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { "@typescript-eslint/no-floating-promises": "error" },
+  },
+  {
+    // Small files: a reader finds a rule in a file they can hold in their head.
+    files: ["app/**"],
+    rules: { "max-lines": ["error", { max: 300 }] },
   },
   ...Object.keys(LAYERS).map(layerRules),
   {

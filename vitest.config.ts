@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     include: [
       "app/**/*.test.ts",
+      "tests/architecture/**/*.test.ts",
       "tests/integration/**/*.test.ts",
       "tests/production/**/*.test.ts",
       "scripts/**/*.test.ts",

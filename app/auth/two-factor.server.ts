@@ -131,7 +131,7 @@ async function enabledKey(userId: string): Promise<Uint8Array> {
   return new Uint8Array(user.totpKey);
 }
 
-async function useRecoveryCode(userId: string, code: string): Promise<boolean> {
+async function consumeRecoveryCode(userId: string, code: string): Promise<boolean> {
   const used = await prisma.recoveryCode.updateMany({
     where: { userId, codeHash: hashRecoveryCode(code), usedAt: null },
     data: { usedAt: new Date() },
@@ -150,7 +150,7 @@ export async function secondFactorMatches(userId: string, code: string, { useUp,
   const key = await enabledKey(userId);
   const compact = code.replace(/\s+/g, "");
   if (/^\d{6}$/.test(compact)) return useUp ? acceptTotp(userId, key, compact, now) : matchingStep(key, compact, now) !== null;
-  if (useUp) return useRecoveryCode(userId, code);
+  if (useUp) return consumeRecoveryCode(userId, code);
   return (await prisma.recoveryCode.count({ where: { userId, codeHash: hashRecoveryCode(code), usedAt: null } })) === 1;
 }
 

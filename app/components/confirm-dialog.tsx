@@ -8,7 +8,7 @@
 // (25 keys with two actions each would otherwise render 50 dialogs, a noticeable part of the keys
 // page's server rendering).
 import * as Dialog from "@radix-ui/react-dialog";
-import { useEffect, useState, type MouseEvent, type ReactNode } from "react";
+import { useEffect, useEffectEvent, useState, type MouseEvent, type ReactNode } from "react";
 import { useNavigation } from "react-router";
 import { Button } from "./ui";
 
@@ -32,10 +32,11 @@ export function ConfirmDialog({
   ...content
 }: ConfirmContent & { open: boolean; onOpenChange: (open: boolean) => void; returnFocusTo?: HTMLElement | null; children?: ReactNode }) {
   const navigation = useNavigation();
-  useEffect(() => {
-    if (navigation.state === "idle") onOpenChange(false);
-    // Only a change of the navigation state closes it, not a new callback.
-  }, [navigation.state]);
+  // Only a change of the navigation state closes it; a new callback from the owner's render does not.
+  const closeWhenIdle = useEffectEvent((state: typeof navigation.state) => {
+    if (state === "idle") onOpenChange(false);
+  });
+  useEffect(() => closeWhenIdle(navigation.state), [navigation.state]);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       {children}

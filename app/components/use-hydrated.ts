@@ -1,9 +1,15 @@
 // Whether the page has hydrated: controls that need JavaScript (copy buttons, dialogs) appear only
-// then, so the server-rendered page never offers a button that does nothing.
-import { useEffect, useState } from "react";
+// then, so the server-rendered page never offers a button that does nothing. The server snapshot
+// (false) is what hydration renders; React then re-renders with the client's (true), without an
+// effect that sets state.
+import { useSyncExternalStore } from "react";
+
+const subscribeToNothing = () => () => {};
 
 export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
+  return useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
 }
