@@ -2,7 +2,8 @@
 // identifier (stored in rows forever: never rename one), the target type it applies to, and a
 // strict details schema (no extra members, so request bodies, credentials or ORM objects cannot
 // slip in). Labels, descriptions and detail labels live in the `audit` locale namespace, keyed by
-// the same identifiers; `presentDetails` turns stored details into label/value rows for the UI.
+// the same identifiers; how stored details are shown (rows, and the labels of values that are
+// identifiers: roles, scopes, plans…) is app/audit/ui/detail-presentation.ts.
 // This module has no server dependencies: the audit pages render with it in the browser too.
 import { z } from "zod";
 import { API_KEY_SCOPES } from "~/access/api-key-scopes";
@@ -135,49 +136,4 @@ export function isAuditAction(value: unknown): value is AuditAction {
 /** Translation key of an action's label, with the identifier as fallback (docs/product-rules.md, Audit event rule 6). */
 export function actionLabelKey(action: string): string {
   return `audit:actions.${action}.label`;
-}
-
-export type DetailValue =
-  | { kind: "text"; value: string }
-  | { kind: "list"; value: string[] }
-  | { kind: "datetime"; value: string }
-  | { kind: "change"; from: string; to: string }
-  /** A set of named values (the export's filters): each shown with its own label. */
-  | { kind: "named"; value: { field: string; labelKey: string; value: string }[] }
-  | { kind: "json"; value: string };
-
-/** Detail fields whose object value is a set of named values, never a change: the export's
- * filters may hold exactly `from` and `to`, which would otherwise read as "from → to". */
-const NAMED_VALUE_FIELDS = new Set(["filters"]);
-
-/**
- * Detail rows for the UI: `labelKey` is a key under `audit:`, values are raw (the component
- * translates roles and scopes and formats dates in the page's language). Unknown actions or
- * details that no longer match their schema fall back to the JSON, so history always renders.
- */
-export function presentDetails(action: string, details: unknown): { field: string; labelKey: string; value: DetailValue }[] {
-  if (!isAuditAction(action) || typeof details !== "object" || details === null || Array.isArray(details)) {
-    return [{ field: "details", labelKey: "audit:details.raw", value: { kind: "json", value: JSON.stringify(details) } }];
-  }
-  const rows: { field: string; labelKey: string; value: DetailValue }[] = [];
-  const show = (v: unknown): string => (v === null || v === undefined ? "—" : typeof v === "string" ? v : JSON.stringify(v));
-  for (const [field, value] of Object.entries(details as Record<string, unknown>)) {
-    const labelKey = `audit:details.${field}`;
-    if (Array.isArray(value)) rows.push({ field, labelKey, value: { kind: "list", value: value.map(show) } });
-    else if (NAMED_VALUE_FIELDS.has(field) && value !== null && typeof value === "object") {
-      const named = Object.entries(value as Record<string, unknown>).map(([name, v]) => ({
-        field: name,
-        labelKey: `audit:details.${name}`,
-        value: show(v),
-      }));
-      rows.push({ field, labelKey, value: { kind: "named", value: named } });
-    } else if (value && typeof value === "object" && "from" in value && "to" in value) {
-      rows.push({ field, labelKey, value: { kind: "change", from: show(value.from), to: show(value.to) } });
-    } else if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}T/.test(value))
-      rows.push({ field, labelKey, value: { kind: "datetime", value } });
-    else if (value !== null && typeof value === "object")
-      rows.push({ field, labelKey, value: { kind: "json", value: JSON.stringify(value) } });
-    else rows.push({ field, labelKey, value: { kind: "text", value: show(value) } });
-  }
-  return rows;
 }

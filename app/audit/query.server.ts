@@ -1,32 +1,27 @@
 // Reading the audit log: one page of events (keyset order, newest first), one event with its
-// details, the actors for the filter, and events per day for the chart. Each read takes an
-// AuditReader, the proof that the caller may read this organization's log (app/access/), decided by
-// the caller: the tenant and the platform-admin views call these same functions.
+// details, and the actors for the filter; the SQL that names actors and targets, which the export
+// shares. Events per day for the chart are app/audit/activity.server.ts, the page's loader
+// app/audit/audit-page.server.ts. Each read takes an AuditReader, the proof that the caller may
+// read this organization's log (app/access/), decided by the caller: the tenant and the
+// platform-admin views call these same functions.
 //
 // Written in SQL because the costs matter at a million events per organization
 // (docs/decisions/0024-audit-view-at-scale.md): the position is a row comparison
 // `(created_at, id) < (…)`, which PostgreSQL applies inside the index, so a page costs the same
 // at any depth; names come from current records (docs/product-rules.md, Audit event rules 1-4)
-// through joins in the same statement, so a page is one round trip; the actors come from a loose
-// index scan (one index descent per distinct actor, whatever the number of events); the chart
-// from a per-day rollup kept by a trigger. Nothing but ids is stored in events.
+// through joins in the same statement, so a page is one round trip; the actors come from a table
+// a trigger keeps (one row per distinct actor, whatever the number of events). Nothing but ids is
+// stored in events.
 import type { AuditReader } from "~/access/organization-access.server";
 import { queryPrepared, uuidOrNull } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
-import { isoDay } from "~/lib/dates";
 import { DomainError } from "~/lib/domain-error";
-import { auditEventIdSchema, parseAuditSearchParams, type AuditQuery } from "./audit-query";
-import { presentDetails } from "./catalog";
+import { auditEventIdSchema, type AuditQuery } from "./audit-query";
 import { auditCursorSecret, signAuditCursor, verifyAuditCursor, type AuditPosition } from "./cursor.server";
 
 /** Events per auditLog.list call (the page's own sizes are AUDIT_PAGE_SIZES, app/audit/audit-query.ts). */
 export const AUDIT_PAGE_SIZE = 50;
-/** The chart shows at most this many days: the last ones of the filtered range. */
-export const CHART_MAX_DAYS = 90;
-/** Without a date filter, the chart shows the last this many days. */
-const CHART_DEFAULT_DAYS = 30;
 const ACTORS_SHOWN = 500;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface ResolvedName {
   /** Display name, or null when the record is gone (the UI marks it deleted). */
@@ -222,13 +217,6 @@ export async function getAuditEvent(reader: AuditReader, eventId: string) {
 
 export type AuditEventDetail = Awaited<ReturnType<typeof getAuditEvent>>;
 
-/** The event as the drawer shows it: the details as label/value rows from the catalog. */
-export function presentAuditEvent(event: AuditEventDetail) {
-  return { ...event, rows: presentDetails(event.action, event.details) };
-}
-
-export type PresentedAuditEvent = ReturnType<typeof presentAuditEvent>;
-
 export interface AuditActor extends ResolvedName {
   kind: string;
   id: string;
@@ -261,87 +249,3 @@ export async function listAuditActors(reader: AuditReader): Promise<AuditActor[]
     .map(({ kind, id, name, detail }) => ({ kind, id, name, ...(detail ? { detail } : {}) }))
     .sort((a, b) => (a.name ?? "\uffff").localeCompare(b.name ?? "\uffff") || a.id.localeCompare(b.id));
 }
-
-export interface ActivityDay {
-  /** YYYY-MM-DD (UTC). */
-  day: string;
-  events: number;
-}
-
-/** The days the chart covers: the filtered range's last CHART_MAX_DAYS days, or the last 30. */
-export function chartDays(query: AuditQuery, now = new Date()): { first: Date; last: Date } {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  const last = query.createdBefore ? query.createdBefore.getTime() - DAY_MS : today;
-  const earliest = last - (CHART_MAX_DAYS - 1) * DAY_MS;
-  const first = query.createdFrom ? Math.max(query.createdFrom.getTime(), earliest) : last - (CHART_DEFAULT_DAYS - 1) * DAY_MS;
-  return { first: new Date(first), last: new Date(last) };
-}
-
-/**
- * Events per UTC day for the chart, every day of the range present (zero when quiet). From the
- * per-day rollup when only the action and dates are filtered; an actor or target filter counts
- * that actor's or target's events in the range through its own index.
- */
-export async function auditActivity(reader: AuditReader, query: AuditQuery, now = new Date()): Promise<ActivityDay[]> {
-  const organizationId = reader.organization.id;
-  const { first, last } = chartDays(query, now);
-  const { filters } = query;
-  const rows =
-    filters.actorId || filters.targetId
-      ? await queryPrepared<{ day: string; events: number }>(Prisma.sql`
-          SELECT to_char(day AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, events
-          FROM (
-            -- date_bin groups by UTC day about three times faster than formatting each row's date
-            SELECT date_bin('1 day', created_at, timestamptz '2000-01-01 00:00:00+00') AS day, count(*)::int AS events
-            FROM audit_events
-            WHERE ${Prisma.join(
-              filterConditions(organizationId, { filters, createdFrom: first, createdBefore: new Date(last.getTime() + DAY_MS) }),
-              " AND ",
-            )}
-            GROUP BY 1
-          ) per_day`)
-      : await queryPrepared<{ day: string; events: number }>(Prisma.sql`
-          SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(events)::int AS events
-          FROM audit_event_days
-          WHERE organization_id = ${organizationId}::uuid AND day BETWEEN ${isoDay(first)}::date AND ${isoDay(last)}::date
-            ${filters.action ? Prisma.sql`AND action = ${filters.action}` : Prisma.empty}
-          GROUP BY day`);
-  const counts = new Map(rows.map((r) => [r.day, Number(r.events)]));
-  const days: ActivityDay[] = [];
-  for (let t = first.getTime(); t <= last.getTime(); t += DAY_MS) {
-    const day = isoDay(new Date(t));
-    days.push({ day, events: counts.get(day) ?? 0 });
-  }
-  return days;
-}
-
-/** Everything the audit page shows, for the tenant and the platform-admin routes alike. */
-export async function loadAuditPage(reader: AuditReader, searchParams: URLSearchParams) {
-  const query = parseAuditSearchParams(searchParams);
-  const [page, actors, activity, event] = await Promise.all([
-    listAuditEvents(reader, query, query.perPage),
-    listAuditActors(reader),
-    auditActivity(reader, query),
-    query.event ? getAuditEvent(reader, query.event) : Promise.resolve(null),
-  ]);
-  const target = query.filters.targetId ? targetOfFilter(page, query.filters.targetId) : null;
-  return {
-    organizationId: reader.organization.id,
-    filters: query.filters,
-    perPage: query.perPage,
-    // The filter's choices show names only (the e-mail stays with auditLog.actors).
-    actors: actors.map(({ kind, id, name }) => ({ kind, id, name })),
-    activity,
-    target,
-    ...page,
-    event: event ? presentAuditEvent(event) : null,
-  };
-}
-
-/** The target filter's label: from the page's rows when one is there (no extra query). */
-function targetOfFilter(page: AuditPage, targetId: string): { id: string; type: string | null; name: string | null } {
-  const row = page.events.find((e) => e.targetId === targetId);
-  return { id: targetId, type: row?.targetType ?? null, name: row?.target.name ?? null };
-}
-
-export type AuditPageData = Awaited<ReturnType<typeof loadAuditPage>>;

@@ -6,7 +6,8 @@
 import { v7 as uuidv7 } from "uuid";
 import type { PlatformAdminAccess, SupportAccess, SupportGrant, SupportTarget } from "~/access/organization-access.server";
 import { filtersToSearchParams, type AuditQuery } from "~/audit/audit-query";
-import { getAuditEvent, listAuditActors, listAuditEvents, loadAuditPage } from "~/audit/query.server";
+import { loadAuditPage } from "~/audit/audit-page.server";
+import { getAuditEvent, listAuditActors, listAuditEvents } from "~/audit/query.server";
 import { isVanishedReference, prisma } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
 import { endOfDay, isDateInRange, startOfDay } from "~/lib/dates";

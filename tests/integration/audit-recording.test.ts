@@ -2,7 +2,7 @@
 // correlation ids, and the database's refusal to change or delete history.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { presentDetails } from "~/audit/catalog";
+import { presentDetails } from "~/audit/ui/detail-presentation";
 import { isSafeCorrelationId } from "~/audit/correlation-id";
 import { InvalidAuditEventError, recordAuditEvent, type AuditEventInput } from "~/audit/record.server";
 import { pool, prisma } from "~/db.server";

@@ -5,7 +5,7 @@ import { useTranslation } from "~/i18n/use-translation";
 import { LocalTime } from "~/components/local-time";
 import type { SupportRecord } from "~/support/support.server";
 import { AUDIT_FILTER_NAMES, AUDIT_FILTERS, type AuditFilterName } from "~/audit/audit-query";
-import { useActionLabel } from "~/audit/audit-log-view";
+import { useActionLabel } from "~/audit/ui/row-labels";
 
 /** What a record says was viewed, as people read it: the list's filters by their labels (an
  * action by its name), or the event; each linked to the same view. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { supportedLanguages } from "~/i18n/config";
 import { standaloneInstance } from "~/i18n/i18next.server";
-import { detailValueLabel } from "./audit-log-view";
+import { detailValueLabel } from "~/audit/ui/detail-presentation";
 
 const fixedT = (language: "en" | "de", ns: string) => standaloneInstance(language).getFixedT(language, ns);
 
