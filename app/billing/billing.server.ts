@@ -6,7 +6,8 @@
 import type { OrganizationAccess } from "~/access/organization-access.server";
 import type { AuditDetails } from "~/audit/catalog";
 import { recordAuditEvent, userActor } from "~/audit/record.server";
-import { lockOrganizationRow, prisma, type Tx } from "~/db.server";
+import { lockOrganization } from "~/access/organization-lock.server";
+import { prisma, type Tx } from "~/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
 import {
@@ -58,7 +59,7 @@ export function getBilling(access: OrganizationAccess<"billing:view">): BillingS
 }
 
 async function lockBilling(tx: Tx, organizationId: string): Promise<Billing> {
-  if (!(await lockOrganizationRow(tx, organizationId))) throw new DomainError("NOT_FOUND", "organizationNotFound");
+  await lockOrganization(tx, organizationId);
   return billingOf(
     await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { planId: true, billingState: true } }),
   );

@@ -13,7 +13,7 @@ import type { Language } from "~/i18n/config";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
 import { consumeEach, refundEach, type PolicyName } from "~/lib/rate-limit.server";
-import { lockOrganization } from "./organization-lock.server";
+import { lockOrganization } from "~/access/organization-lock.server";
 import type { MemberManager } from "./members.server";
 import { inviteRefusal } from "./member-rules";
 import type { InviteMemberInput } from "./schemas";

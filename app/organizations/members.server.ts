@@ -9,7 +9,7 @@ import { prisma, type Tx } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
-import { lockOrganization } from "./organization-lock.server";
+import { lockOrganization } from "~/access/organization-lock.server";
 import { leaveRefusal, removalRefusal, roleChangeRefusal } from "./member-rules";
 
 export type MemberManager = OrganizationAccess<"member:manage">;

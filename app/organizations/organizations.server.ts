@@ -8,7 +8,7 @@ import { DEFAULT_PLAN } from "~/plans/catalog";
 import { isUniqueViolation, prisma } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
 import { DomainError } from "~/lib/domain-error";
-import { lockOrganization } from "./organization-lock.server";
+import { lockOrganization } from "~/access/organization-lock.server";
 import { moveSessionsOff } from "./members.server";
 import { slugFromName, type OrganizationInput, type OrganizationUpdate } from "./schemas";
 
