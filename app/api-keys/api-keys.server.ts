@@ -4,7 +4,7 @@
 // lock, re-read, check, write, then record the audit event (docs/decisions/0013-audit-recording-core.md).
 import type { ApiKeyScope } from "~/access/api-key-scopes";
 import type { OrganizationAccess } from "~/access/organization-access.server";
-import { recordAuditEvent, userActor } from "~/audit/record.server";
+import { recordAs } from "~/audit/record.server";
 import { lockOrganization } from "~/access/organization-lock.server";
 import { isUniqueViolation, prisma, queryPrepared, type Tx } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
@@ -139,10 +139,8 @@ export async function issueKey(access: KeyManager, input: IssueKeyInput): Promis
         },
         select: keySelect,
       });
-      await recordAuditEvent(tx, {
-        organizationId,
+      await recordAs(access)(tx, {
         action: "api_key.issued",
-        actor: userActor(access.user),
         target: { type: "api_key", id },
         details: { name: created.name, scopes: input.scopes, expiresAt: expiresAt?.toISOString() ?? null },
       });
@@ -186,10 +184,8 @@ export async function rotateKey(access: KeyManager, keyId: string): Promise<Issu
       data: { secretHash: hash, prefix },
       select: keySelect,
     });
-    await recordAuditEvent(tx, {
-      organizationId,
+    await recordAs(access)(tx, {
       action: "api_key.rotated",
-      actor: userActor(access.user),
       target: { type: "api_key", id: current.id },
       details: { name: current.name },
     });
@@ -209,10 +205,8 @@ export async function revokeKey(access: KeyManager, keyId: string): Promise<ApiK
       data: { revokedAt: new Date() },
       select: keySelect,
     });
-    await recordAuditEvent(tx, {
-      organizationId,
+    await recordAs(access)(tx, {
       action: "api_key.revoked",
-      actor: userActor(access.user),
       target: { type: "api_key", id: current.id },
       details: { name: current.name },
     });

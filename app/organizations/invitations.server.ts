@@ -5,7 +5,7 @@
 // invitation, its event and the outbox row commit together (docs/decisions/0021-invitations-and-outbox.md).
 import { LINK_TOKEN_PATTERN, linkTokenDigest, newLinkToken } from "~/lib/link-token";
 import type { Auth } from "~/auth/session.server";
-import { recordAuditEvent, userActor } from "~/audit/record.server";
+import { recordAs, recordAuditEvent, userActor } from "~/audit/record.server";
 import { prisma, type Tx } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
 import { enqueueJob } from "~/jobs/queue.server";
@@ -174,10 +174,8 @@ export async function inviteMember(
         },
         select: invitationSelect,
       });
-      await recordAuditEvent(tx, {
-        organizationId,
+      await recordAs(access)(tx, {
         action: "invitation.sent",
-        actor: userActor(access.user),
         target: { type: "invitation", id: created.id },
         details: { role: created.role },
         idempotencyKey: `invitation.sent/${created.id}`,
@@ -227,10 +225,8 @@ export async function cancelInvitation(access: MemberManager, invitationId: stri
       data: { status: "canceled", tokenHash: null },
       select: invitationSelect,
     });
-    await recordAuditEvent(tx, {
-      organizationId,
+    await recordAs(access)(tx, {
       action: "invitation.canceled",
-      actor: userActor(access.user),
       target: { type: "invitation", id: invitation.id },
       details: {},
       idempotencyKey: `invitation.canceled/${invitation.id}`,
