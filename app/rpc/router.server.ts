@@ -13,8 +13,8 @@ import { auditEventIdSchema, auditListInputSchema, parseAuditQuery } from "~/aud
 import { getAuditEvent, listAuditActors, listAuditEvents } from "~/audit/query.server";
 import { uuidSchema } from "~/lib/ids";
 import { noteRequest } from "~/lib/logger.server";
+import { acceptInvitation } from "~/organizations/invitation-acceptance.server";
 import {
-  acceptInvitation,
   cancelInvitation,
   inviteMember,
   listPendingInvitations,
