@@ -1,7 +1,7 @@
-// Organization-scoped procedures. The input names the organization; once it is validated (a
-// malformed request is a 400 before any access check, as docs/contract.md orders them), the
-// caller's access is checked (app/access/organization-access.server.ts) and the handler receives
-// the checked value as `context.access`: no handler checks an id itself.
+// Organization-scoped procedures. The input names the organization; once it is validated (so a
+// malformed request is a 400 whoever sends it, before any access check), the caller's access is
+// checked (app/access/organization-access.server.ts) and the handler receives the checked value
+// as `context.access`: no handler checks an id itself.
 //
 //   organizationProcedure("apiKey:manage").input(keyIdInput).handler(({ context, input }) => revokeKey(context.access, input.keyId))
 import type { Schema } from "@orpc/server";
