@@ -31,7 +31,7 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions: executablePath ? { executablePath } : {} } }],
   webServer: {
     // Only starts the built app (`npm run test:e2e` builds first) on a fresh embedded database.
-    command: "node tests/e2e/start-server.mjs",
+    command: "node --import tsx tests/e2e/start-server.ts",
     url: `http://localhost:${port}/healthz`,
     env: { E2E_PORT: String(port) },
     reuseExistingServer: !ci,

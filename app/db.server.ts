@@ -121,14 +121,3 @@ export function isRetryableConflict(error: unknown): boolean {
 export function isVanishedReference(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && (error.code === "P2003" || error.code === "P2025");
 }
-
-/**
- * Locks an organization's row for the rest of the transaction. Changes to its keys, members,
- * invitations and settings queue here, so what they read (counts, roles, previous values) stays
- * true until they commit. NO KEY UPDATE: inserts that merely reference the organization (audit
- * events, memberships) take KEY SHARE and are not blocked.
- */
-export async function lockOrganizationRow(tx: Tx, organizationId: string): Promise<boolean> {
-  const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM organizations WHERE id = ${organizationId}::uuid FOR NO KEY UPDATE`;
-  return rows.length > 0;
-}

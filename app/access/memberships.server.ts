@@ -6,7 +6,8 @@ import type { Auth } from "~/auth/session.server";
 import { prisma } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
 
-export interface UserOrganization {
+/** An organization as the access checks load it: what access values carry, so nothing asks again. */
+export interface AccessibleOrganization {
   id: string;
   name: string;
   slug: string;
@@ -14,6 +15,21 @@ export interface UserOrganization {
   planId: string;
   billingState: string;
   requireTwoFactor: boolean;
+}
+
+/** The same columns for a Prisma select (support targets); `satisfies` keeps the two lists one. */
+export const accessibleOrganizationSelect = {
+  id: true,
+  name: true,
+  slug: true,
+  logoId: true,
+  planId: true,
+  billingState: true,
+  requireTwoFactor: true,
+} as const satisfies Record<keyof AccessibleOrganization, true>;
+
+/** One of the user's organizations, with their role in it. */
+export interface UserOrganization extends AccessibleOrganization {
   role: Role;
 }
 

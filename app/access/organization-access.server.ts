@@ -11,7 +11,7 @@ import { prisma } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
-import { organizationsOf } from "./memberships.server";
+import { accessibleOrganizationSelect, organizationsOf, type AccessibleOrganization } from "./memberships.server";
 import { roleHas, type Permission } from "./permissions";
 import { billingBlocksPaidFeatures, planHas } from "~/plans/catalog";
 
@@ -20,15 +20,7 @@ declare const supportGrant: unique symbol;
 declare const platformAdminGrant: unique symbol;
 declare const supportTargetGrant: unique symbol;
 
-export interface AccessibleOrganization {
-  id: string;
-  name: string;
-  slug: string;
-  logoId: string | null;
-  planId: string;
-  billingState: string;
-  requireTwoFactor: boolean;
-}
+export type { AccessibleOrganization };
 
 /**
  * Proof that `user` passed the organization check for the permissions `P` (none: any member).
@@ -77,16 +69,6 @@ export interface SupportTarget {
 
 /** Who may read an organization's audit log: its owners and admins, or support. */
 export type AuditReader = OrganizationAccess<"audit:view"> | SupportAccess;
-
-const organizationSelect = {
-  id: true,
-  name: true,
-  slug: true,
-  logoId: true,
-  planId: true,
-  billingState: true,
-  requireTwoFactor: true,
-} as const;
 
 interface CheckOptions {
   /** Default true; false only for switching to the organization. */
@@ -208,7 +190,7 @@ export async function findSupportTarget(admin: PlatformAdminAccess, organization
   const found = await prisma.organization.findUnique({
     where: { id: organizationId },
     select: {
-      ...organizationSelect,
+      ...accessibleOrganizationSelect,
       supportAccess: { where: { sessionId: admin.sessionId }, select: { reason: true, ticket: true, openedAt: true } },
     },
   });

@@ -7,7 +7,8 @@
 // - nothing of them survives that names them: the user row (name, e-mail, password, two-factor),
 //   sessions, recovery codes, reset links, invitations addressed to them and rate-limit counters
 //   keyed by their address are deleted; events keep the opaque user id and read "deleted user".
-import { isRetryableConflict, lockOrganizationRow, prisma, type Tx } from "~/db.server";
+import { lockExistingOrganizations } from "~/access/organization-lock.server";
+import { isRetryableConflict, prisma, type Tx } from "~/db.server";
 import { recordAuditEvent } from "~/audit/record.server";
 import { accountPasswordMatches } from "~/accounts/account-security.server";
 import { isFresh, type Auth } from "~/auth/session.server";
@@ -79,7 +80,7 @@ async function deleteWithLocks(tx: Tx, userId: string): Promise<AccountDeletion 
   // rows that others lock before the account's row (a reset link being used, an invitation being
   // accepted), then the account's own row: from here no membership of theirs can appear or change.
   const organizationIds = await organizationIdsOf(tx, userId);
-  for (const id of organizationIds) await lockOrganizationRow(tx, id);
+  await lockExistingOrganizations(tx, organizationIds);
   const account = await tx.user.findUnique({ where: { id: userId }, select: { email: true } });
   if (!account) throw new DomainError("UNAUTHORIZED", "unauthenticated");
   const { email } = account;

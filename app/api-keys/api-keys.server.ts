@@ -4,8 +4,9 @@
 // lock, re-read, check, write, then record the audit event (docs/decisions/0013-audit-recording-core.md).
 import type { ApiKeyScope } from "~/access/api-key-scopes";
 import type { OrganizationAccess } from "~/access/organization-access.server";
-import { recordAuditEvent, userActor } from "~/audit/record.server";
-import { isUniqueViolation, lockOrganizationRow, prisma, queryPrepared, type Tx } from "~/db.server";
+import { recordAs } from "~/audit/record.server";
+import { lockOrganization } from "~/access/organization-lock.server";
+import { isUniqueViolation, prisma, queryPrepared, type Tx } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
@@ -117,9 +118,8 @@ export async function issueKey(access: KeyManager, input: IssueKeyInput): Promis
   try {
     const key = await prisma.$transaction(async (tx) => {
       // Issuers of one organization queue on its row, so the count below cannot go stale before
-      // our insert commits: the limit holds under any concurrency. NO KEY UPDATE does not block
-      // inserts elsewhere that merely reference the organization (they take KEY SHARE).
-      await tx.$queryRaw`SELECT 1 FROM organizations WHERE id = ${organizationId}::uuid FOR NO KEY UPDATE`;
+      // our insert commits: the limit holds under any concurrency.
+      await lockOrganization(tx, organizationId);
       const unrevoked = await tx.apiKey.count({ where: { organizationId, revokedAt: null } });
       if (unrevoked >= MAX_UNREVOKED_KEYS) {
         throw new DomainError("CONFLICT", "apiKey.limitReached", { params: { limit: MAX_UNREVOKED_KEYS } });
@@ -139,10 +139,8 @@ export async function issueKey(access: KeyManager, input: IssueKeyInput): Promis
         },
         select: keySelect,
       });
-      await recordAuditEvent(tx, {
-        organizationId,
+      await recordAs(access)(tx, {
         action: "api_key.issued",
-        actor: userActor(access.user),
         target: { type: "api_key", id },
         details: { name: created.name, scopes: input.scopes, expiresAt: expiresAt?.toISOString() ?? null },
       });
@@ -158,13 +156,13 @@ export async function issueKey(access: KeyManager, input: IssueKeyInput): Promis
 
 /**
  * Locks the organization's row, then its key's, or answers 404 (also for ids that are not UUIDs).
- * The organization first, as every change to it does (lockOrganizationRow): a key change that
+ * The organization first, as every change to it does (lockOrganization): a key change that
  * locked the key first and then, for its audit event, referenced the organization deadlocked with
  * the organization's deletion, which holds the organization and cascades into its keys.
  */
 async function lockKey(tx: Tx, organizationId: string, keyId: string) {
   if (!isUuid(keyId)) throw new DomainError("NOT_FOUND", "apiKey.notFound");
-  if (!(await lockOrganizationRow(tx, organizationId))) throw new DomainError("NOT_FOUND", "organizationNotFound");
+  await lockOrganization(tx, organizationId);
   const rows = await tx.$queryRaw<{ id: string }[]>`
     SELECT id FROM api_keys WHERE id = ${keyId}::uuid AND organization_id = ${organizationId}::uuid FOR UPDATE`;
   if (rows.length === 0) throw new DomainError("NOT_FOUND", "apiKey.notFound");
@@ -186,10 +184,8 @@ export async function rotateKey(access: KeyManager, keyId: string): Promise<Issu
       data: { secretHash: hash, prefix },
       select: keySelect,
     });
-    await recordAuditEvent(tx, {
-      organizationId,
+    await recordAs(access)(tx, {
       action: "api_key.rotated",
-      actor: userActor(access.user),
       target: { type: "api_key", id: current.id },
       details: { name: current.name },
     });
@@ -209,10 +205,8 @@ export async function revokeKey(access: KeyManager, keyId: string): Promise<ApiK
       data: { revokedAt: new Date() },
       select: keySelect,
     });
-    await recordAuditEvent(tx, {
-      organizationId,
+    await recordAs(access)(tx, {
       action: "api_key.revoked",
-      actor: userActor(access.user),
       target: { type: "api_key", id: current.id },
       details: { name: current.name },
     });

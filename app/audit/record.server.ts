@@ -1,8 +1,11 @@
 // recordAuditEvent: the one way to write an audit row. It runs inside the caller's interactive
 // transaction, after the caller has locked, re-read and changed the resource, so the event
-// commits or rolls back with the change (docs/product-rules.md, Recording rules 1-2).
+// commits or rolls back with the change (docs/product-rules.md, Recording rules 1-2). A change a
+// signed-in user makes records through recordAs(access), which fills in their organization and
+// them as the actor; system actors (the payment provider, account deletion) name themselves.
 import { createHash } from "node:crypto";
 import { v7 as uuidv7 } from "uuid";
+import type { OrganizationAccess } from "~/access/organization-access.server";
 import type { Tx } from "~/db.server";
 import { DomainError } from "~/lib/domain-error";
 import {
@@ -33,6 +36,23 @@ export type AuditEventInput = {
 /** The actor of a change a signed-in user made. */
 export function userActor(user: { id: string }): { kind: "user"; id: string } {
   return { kind: "user", id: user.id };
+}
+
+/** Each action's input without the organization and the actor (distributed over the actions, so
+ * each keeps its own target and details). */
+type WithoutScope<E> = E extends unknown ? Omit<E, "organizationId" | "actor"> : never;
+
+/** An event as the holder of an access value records it: the organization and the actor are the access's. */
+export type AuditEventOfAccess = WithoutScope<AuditEventInput>;
+
+/**
+ * The recorder of the user who passed an organization check: their events land in the organization
+ * they were checked for, with them as the actor, so neither can be mistyped or taken from the
+ * request. The payload is typed from the catalog as for recordAuditEvent.
+ */
+export function recordAs(access: OrganizationAccess) {
+  return (tx: Tx, event: AuditEventOfAccess): Promise<RecordedAuditEvent> =>
+    recordAuditEvent(tx, { ...event, organizationId: access.organization.id, actor: userActor(access.user) });
 }
 
 /** A programming error (wrong payload reaching runtime despite the types): a 500, never a user error. */

@@ -5,8 +5,9 @@
 // move the state (payment_failed, payment_recovered) or take the paid plan back (refund, dispute).
 import type { OrganizationAccess } from "~/access/organization-access.server";
 import type { AuditDetails } from "~/audit/catalog";
-import { recordAuditEvent, userActor } from "~/audit/record.server";
-import { lockOrganizationRow, prisma, type Tx } from "~/db.server";
+import { recordAs, recordAuditEvent } from "~/audit/record.server";
+import { lockOrganization } from "~/access/organization-lock.server";
+import { prisma, type Tx } from "~/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
 import {
@@ -58,7 +59,7 @@ export function getBilling(access: OrganizationAccess<"billing:view">): BillingS
 }
 
 async function lockBilling(tx: Tx, organizationId: string): Promise<Billing> {
-  if (!(await lockOrganizationRow(tx, organizationId))) throw new DomainError("NOT_FOUND", "organizationNotFound");
+  await lockOrganization(tx, organizationId);
   return billingOf(
     await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { planId: true, billingState: true } }),
   );
@@ -112,14 +113,14 @@ async function changeAsOwner(
 ): Promise<BillingStatus> {
   const provider = providerOf(setup);
   const organizationId = access.organization.id;
-  const actor = userActor(access.user);
+  const recordAsOwner = recordAs(access);
   const target = { type: "organization" as const, id: organizationId };
   return prisma.$transaction(async (tx) => {
     const current = await lockBilling(tx, organizationId);
     /** Writes the new billing and its event, the owner as actor. */
     const commit = async (next: Billing, event: OwnerEvent) => {
       await writeBilling(tx, organizationId, next);
-      await recordAuditEvent(tx, { organizationId, actor, target, ...event });
+      await recordAsOwner(tx, { target, ...event });
       return statusOf(next);
     };
     const refusal = ownerChangeRefusal(current, kind, planId);

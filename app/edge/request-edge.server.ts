@@ -17,6 +17,7 @@ import { applicationOrigin, isCrossSiteRequest } from "~/web/cross-site.server";
 import { createLoadContext } from "~/web/context.server";
 import { env } from "~/env.server";
 import { logRequestError, logger, type RequestLog } from "~/lib/logger.server";
+import { methodNotAllowed } from "~/lib/method-not-allowed";
 import { headersFromNode } from "~/lib/node-headers";
 import { handleRpcNodeRequest, MAX_RPC_BODY_BYTES, RPC_PREFIX } from "~/rpc/handler.server";
 import { readLimitedBody } from "./body.server";
@@ -140,13 +141,7 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
     if (isDisabledPath(url.pathname)) return reply({ status: 404, code: "NOT_FOUND", messageKey: "notFound" });
     const allowed = isRpc ? RPC_METHODS : url.pathname.endsWith(".data") ? DATA_METHODS : PAGE_METHODS;
     if (!allowed.includes(method)) {
-      return reply({
-        status: 405,
-        code: "METHOD_NOT_SUPPORTED",
-        messageKey: "methodNotAllowed",
-        headers: { Allow: allowed.join(", ") },
-        close: true,
-      });
+      return reply({ ...methodNotAllowed(allowed), close: true });
     }
     if (method === "OPTIONS") {
       res.writeHead(204, { Allow: allowed.join(", "), "Content-Length": "0" });

@@ -12,7 +12,7 @@ import { fixedT } from "~/i18n/i18next.server";
 import { supportedLanguages } from "~/i18n/config";
 import { composeMail, mailTime } from "~/mail/layout.server";
 import { sendMail } from "~/mail/mailer.server";
-import { newInvitationToken } from "./invitations.server";
+import { newInvitationToken } from "./invitation-acceptance.server";
 
 const payloadSchema = z.object({
   invitationId: z.uuid(),

@@ -1,11 +1,10 @@
-// Invitations: invite, resend, cancel, accept, and the pending list. The page's actions and the
+// Invitations, the managers' side: invite, resend, cancel, and the pending list (the invitee's
+// side, the link and accepting it, is invitation-acceptance.server.ts). The page's actions and the
 // organization.* procedures call these. Each change locks the organization's row (then the
 // invitation's), re-reads, checks, writes, records its event with an idempotency key scoped to
 // organization, action and invitation, and, for a mail, adds the job in the same transaction: the
 // invitation, its event and the outbox row commit together (docs/decisions/0021-invitations-and-outbox.md).
-import { LINK_TOKEN_PATTERN, linkTokenDigest, newLinkToken } from "~/lib/link-token";
-import type { Auth } from "~/auth/session.server";
-import { recordAuditEvent, userActor } from "~/audit/record.server";
+import { recordAs } from "~/audit/record.server";
 import { prisma, type Tx } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
 import { enqueueJob } from "~/jobs/queue.server";
@@ -13,7 +12,7 @@ import type { Language } from "~/i18n/config";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
 import { consumeEach, refundEach, type PolicyName } from "~/lib/rate-limit.server";
-import { lockOrganization } from "./organization-lock.server";
+import { lockOrganization } from "~/access/organization-lock.server";
 import type { MemberManager } from "./members.server";
 import { inviteRefusal } from "./member-rules";
 import type { InviteMemberInput } from "./schemas";
@@ -64,7 +63,8 @@ type InvitationRow = {
   invitedBy: { id: string; name: string } | null;
 };
 
-function isExpired(row: { status: string; expiresAt: Date }, now = Date.now()): boolean {
+/** A pending invitation past its expiry (expiry is computed, not a recorded move). */
+export function isExpired(row: { status: string; expiresAt: Date }, now = Date.now()): boolean {
   return row.status === "pending" && row.expiresAt.getTime() <= now;
 }
 
@@ -174,10 +174,8 @@ export async function inviteMember(
         },
         select: invitationSelect,
       });
-      await recordAuditEvent(tx, {
-        organizationId,
+      await recordAs(access)(tx, {
         action: "invitation.sent",
-        actor: userActor(access.user),
         target: { type: "invitation", id: created.id },
         details: { role: created.role },
         idempotencyKey: `invitation.sent/${created.id}`,
@@ -227,106 +225,12 @@ export async function cancelInvitation(access: MemberManager, invitationId: stri
       data: { status: "canceled", tokenHash: null },
       select: invitationSelect,
     });
-    await recordAuditEvent(tx, {
-      organizationId,
+    await recordAs(access)(tx, {
       action: "invitation.canceled",
-      actor: userActor(access.user),
       target: { type: "invitation", id: invitation.id },
       details: {},
       idempotencyKey: `invitation.canceled/${invitation.id}`,
     });
     return toView(canceled);
-  });
-}
-
-/** SHA-256 of a token; only this is stored. Tokens carry 256 random bits, so a fast hash is enough. */
-export const hashInvitationToken = linkTokenDigest;
-
-export function newInvitationToken(): { token: string; hash: Uint8Array<ArrayBuffer> } {
-  const token = newLinkToken();
-  return { token, hash: hashInvitationToken(token) };
-}
-
-/** What the accept page shows for a link, without changing anything. */
-export type InvitationPreview =
-  | { state: "invalid" }
-  | {
-      state: "pending" | "expired" | "accepted";
-      organizationName: string;
-      email: string;
-      role: Role;
-      inviterName: string | null;
-      expiresAt: string;
-    };
-
-export async function previewInvitation(token: string): Promise<InvitationPreview> {
-  if (!LINK_TOKEN_PATTERN.test(token)) return { state: "invalid" };
-  const row = await prisma.invitation.findUnique({
-    where: { tokenHash: hashInvitationToken(token) },
-    select: {
-      status: true,
-      email: true,
-      role: true,
-      expiresAt: true,
-      organization: { select: { name: true } },
-      invitedBy: { select: { name: true } },
-    },
-  });
-  if (!row || row.status === "canceled" || row.status === "expired") return { state: "invalid" };
-  return {
-    state: row.status === "accepted" ? "accepted" : isExpired(row) ? "expired" : "pending",
-    organizationName: row.organization.name,
-    email: row.email,
-    role: row.role,
-    inviterName: row.invitedBy?.name ?? null,
-    expiresAt: row.expiresAt.toISOString(),
-  };
-}
-
-/**
- * Accepts with the signed-in account whose e-mail the invitation names. The status change, the
- * membership and the event commit in one transaction (docs/product-rules.md, Recording rule 5);
- * a cancel racing with it waits for the invitation's lock, so exactly one of them wins.
- */
-export async function acceptInvitation(auth: Auth, token: string): Promise<{ organizationId: string; role: Role }> {
-  if (!LINK_TOKEN_PATTERN.test(token)) throw new DomainError("NOT_FOUND", "invitation.invalidToken");
-  const hash = hashInvitationToken(token);
-  const found = await prisma.invitation.findUnique({ where: { tokenHash: hash }, select: { id: true, organizationId: true } });
-  if (!found) throw new DomainError("NOT_FOUND", "invitation.invalidToken");
-  return prisma.$transaction(async (tx) => {
-    await lockOrganization(tx, found.organizationId);
-    const locked = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM invitations WHERE id = ${found.id}::uuid AND token_hash = ${hash} FOR UPDATE`;
-    // Canceled, or replaced by a newer mail's link, while we waited for the lock.
-    if (locked.length === 0) throw new DomainError("NOT_FOUND", "invitation.invalidToken");
-    const invitation = await tx.invitation.findUniqueOrThrow({
-      where: { id: found.id },
-      select: { id: true, email: true, role: true, status: true, expiresAt: true, organization: { select: { requireTwoFactor: true } } },
-    });
-    if (invitation.status !== "pending") throw new DomainError("CONFLICT", "invitation.notPending");
-    if (isExpired(invitation)) throw new DomainError("CONFLICT", "invitation.expired");
-    if (invitation.email !== auth.user.email.toLowerCase()) throw new DomainError("FORBIDDEN", "invitation.wrongAccount");
-    if (invitation.organization.requireTwoFactor && !auth.user.twoFactorEnabled) {
-      throw new DomainError("FORBIDDEN", "twoFactorRequiredByOrganization");
-    }
-    const member = await tx.membership.findUnique({
-      where: { organizationId_userId: { organizationId: found.organizationId, userId: auth.user.id } },
-      select: { id: true },
-    });
-    if (member) throw new DomainError("CONFLICT", "invitation.alreadyMember");
-    await tx.invitation.update({ where: { id: invitation.id }, data: { status: "accepted" }, select: { id: true } });
-    await tx.membership.create({
-      data: { organizationId: found.organizationId, userId: auth.user.id, role: invitation.role },
-      select: { id: true },
-    });
-    await recordAuditEvent(tx, {
-      organizationId: found.organizationId,
-      action: "invitation.accepted",
-      actor: userActor(auth.user),
-      target: { type: "invitation", id: invitation.id },
-      details: { role: invitation.role, userId: auth.user.id },
-      idempotencyKey: `invitation.accepted/${invitation.id}`,
-    });
-    return { organizationId: found.organizationId, role: invitation.role };
   });
 }

@@ -10,7 +10,7 @@ import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
 import { consume } from "~/lib/rate-limit.server";
 import { LOGO_MAX_BYTES, LOGO_TYPES } from "./logo-path";
-import { lockOrganization } from "./organization-lock.server";
+import { lockOrganization } from "~/access/organization-lock.server";
 
 /** Uploads kept per organization besides the one in use: enough to switch back, not a file store. */
 const KEPT_UPLOADS = 5;

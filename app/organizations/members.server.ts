@@ -4,12 +4,12 @@
 // member-rules.ts and records its event in the same transaction, only when something changed
 // (docs/product-rules.md, Recording rules 1-3).
 import type { OrganizationAccess } from "~/access/organization-access.server";
-import { recordAuditEvent, userActor } from "~/audit/record.server";
+import { recordAs } from "~/audit/record.server";
 import { prisma, type Tx } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
-import { lockOrganization } from "./organization-lock.server";
+import { lockOrganization } from "~/access/organization-lock.server";
 import { leaveRefusal, removalRefusal, roleChangeRefusal } from "./member-rules";
 
 export type MemberManager = OrganizationAccess<"member:manage">;
@@ -93,10 +93,8 @@ export async function updateMemberRole(access: MemberManager, userId: string, ro
     const refusal = roleChangeRefusal(actor, from, role, members.ownerCount);
     if (refusal) throw new DomainError(refusal === "member.lastOwner" ? "CONFLICT" : "FORBIDDEN", refusal);
     await tx.membership.update({ where: { organizationId_userId: { organizationId, userId } }, data: { role }, select: { id: true } });
-    await recordAuditEvent(tx, {
-      organizationId,
+    await recordAs(access)(tx, {
       action: "member.role_changed",
-      actor: userActor(access.user),
       target: { type: "user", id: userId },
       details: { from, to: role },
     });
@@ -116,10 +114,8 @@ export async function removeMember(access: MemberManager, userId: string): Promi
     if (refusal) throw new DomainError(refusal === "member.lastOwner" ? "CONFLICT" : "FORBIDDEN", refusal);
     const removed = await memberView(tx, organizationId, userId);
     await deleteMembership(tx, organizationId, userId);
-    await recordAuditEvent(tx, {
-      organizationId,
+    await recordAs(access)(tx, {
       action: "member.removed",
-      actor: userActor(access.user),
       target: { type: "user", id: userId },
       details: { role, reason: "removed" },
     });
@@ -138,10 +134,8 @@ export async function leaveOrganization(access: OrganizationAccess): Promise<voi
     const refusal = leaveRefusal(role, members.ownerCount);
     if (refusal) throw new DomainError("CONFLICT", refusal);
     await deleteMembership(tx, organizationId, userId);
-    await recordAuditEvent(tx, {
-      organizationId,
+    await recordAs(access)(tx, {
       action: "member.removed",
-      actor: userActor(access.user),
       target: { type: "user", id: userId },
       details: { role, reason: "left" },
     });

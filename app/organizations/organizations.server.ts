@@ -2,13 +2,13 @@
 // Organization-scoped functions take the caller's proven access (app/access/).
 import { authorizeOrganization, type OrganizationAccess } from "~/access/organization-access.server";
 import type { AuditDetails } from "~/audit/catalog";
-import { recordAuditEvent, userActor } from "~/audit/record.server";
+import { recordAs, recordAuditEvent, userActor } from "~/audit/record.server";
 import { isFresh, setActiveOrganization, type Auth } from "~/auth/session.server";
 import { DEFAULT_PLAN } from "~/plans/catalog";
 import { isUniqueViolation, prisma } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
 import { DomainError } from "~/lib/domain-error";
-import { lockOrganization } from "./organization-lock.server";
+import { lockOrganization } from "~/access/organization-lock.server";
 import { moveSessionsOff } from "./members.server";
 import { slugFromName, type OrganizationInput, type OrganizationUpdate } from "./schemas";
 
@@ -137,10 +137,8 @@ export async function updateOrganizationSettings(
         data: { name: input.name, slug: input.slug, logoId: input.logoId, requireTwoFactor: input.requireTwoFactor },
         select: settingsSelect,
       });
-      await recordAuditEvent(tx, {
-        organizationId,
+      await recordAs(access)(tx, {
         action: "organization.settings_changed",
-        actor: userActor(access.user),
         target: { type: "organization", id: organizationId },
         details: changes as AuditDetails<"organization.settings_changed">,
       });

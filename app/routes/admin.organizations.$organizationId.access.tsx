@@ -2,7 +2,6 @@
 // they say why (and optionally which ticket). The answer is kept with the session's grant and in
 // the support records; the organization's own audit log never shows it. Works without JavaScript.
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, redirect } from "react-router";
 import { useTranslation } from "~/i18n/use-translation";
 import { titleMeta } from "~/components/page-title";
@@ -16,6 +15,7 @@ import { requireSupportTarget } from "~/web/guards.server";
 import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
 import { beginSupportAccess, lastSupportReason } from "~/support/support.server";
 import { beginSupportAccessSchema } from "~/support/schemas";
+import { validateOnSubmit } from "~/components/form-validation";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);
@@ -53,11 +53,7 @@ export default function SupportAccessPage({ loaderData, actionData }: Route.Comp
   const [form, fields] = useForm({
     lastResult: actionData,
     defaultValue: previous ? { reason: previous.reason, ticket: previous.ticket ?? "" } : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: beginSupportAccessSchema }),
-    // Checked on submit, then as they type: a message appearing when a field loses focus moved the
-    // button under a finger on phones between press and release.
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
+    ...validateOnSubmit(beginSupportAccessSchema),
   });
   return (
     <div className="max-w-2xl space-y-6">

@@ -4,12 +4,12 @@
 // support access with a reason first (else: the reason page, which comes back here), and every view
 // is recorded in the support records (app/support/support.server.ts).
 import { useTranslation } from "~/i18n/use-translation";
-import { Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Link, redirect } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations.$organizationId.audit-log";
 import { AuditLogView } from "~/audit/ui/audit-log-view";
 import type { AuditDetailQuery } from "~/audit/ui/event-drawer";
-import { AUDIT_QUERY_CACHE, onlyDrawerChanged } from "~/audit/audit-query";
+import { AUDIT_QUERY_CACHE } from "~/audit/audit-query";
 import { rpcQueries } from "~/client/rpc";
 import { supportAccessOf } from "~/access/organization-access.server";
 import { requireSupportTarget } from "~/web/guards.server";
@@ -18,6 +18,7 @@ import { getInstance } from "~/i18n/i18next.server";
 import { orHttpError } from "~/web/http-errors.server";
 import { presentGrant, supportAuditPage } from "~/support/support.server";
 import { SupportBanner } from "~/support/ui/support-banner";
+import { keepDataWhenOnlyDrawerChanged } from "~/web/revalidation";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);
@@ -44,9 +45,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 /** The drawer opens and closes without reloading the page's data (it loads its own). */
-export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  return !formMethod && onlyDrawerChanged(currentUrl, nextUrl) ? false : defaultShouldRevalidate;
-}
+export const shouldRevalidate = keepDataWhenOnlyDrawerChanged;
 
 export default function AdminAuditLog({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");

@@ -8,10 +8,11 @@
 // written for any of them. Bodies are capped by the request edge like every page write.
 import type { Route } from "./+types/api.billing.provider-events";
 import { receiveProviderEvent } from "~/billing/billing.server";
+import { methodNotAllowed } from "~/lib/method-not-allowed";
 import { jsonErrorResponse, orJsonError, translatorFor } from "~/web/http-errors.server";
 
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed(context);
+  if (request.method !== "POST") return jsonErrorResponse(context, methodNotAllowed(["POST"]));
   const contentType = request.headers.get("content-type");
   if (contentType === null || !/^application\/json\s*(;|$)/i.test(contentType)) {
     return jsonErrorResponse(context, { status: 415, code: "UNSUPPORTED_MEDIA_TYPE", messageKey: "unsupportedMediaType" });
@@ -25,14 +26,5 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 /** GET and HEAD: the endpoint only takes deliveries. */
 export function loader({ context }: Route.LoaderArgs) {
-  return methodNotAllowed(context);
-}
-
-function methodNotAllowed(context: Route.ActionArgs["context"]) {
-  return jsonErrorResponse(context, {
-    status: 405,
-    code: "METHOD_NOT_SUPPORTED",
-    messageKey: "methodNotAllowed",
-    headers: { Allow: "POST" },
-  });
+  return jsonErrorResponse(context, methodNotAllowed(["POST"]));
 }

@@ -17,11 +17,12 @@ import { rateLimitHeaders } from "~/lib/rate-limit-headers";
 import { requestLogContext } from "~/web/context.server";
 import { applicationOrigin, isCrossSiteRequest } from "~/web/cross-site.server";
 import { getAuth } from "~/web/guards.server";
+import { methodNotAllowed } from "~/lib/method-not-allowed";
 import { jsonErrorResponse, orJsonError } from "~/web/http-errors.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   // HEAD would run the whole export (and record it) only to drop the file.
-  if (request.method !== "GET") return methodNotAllowed(context);
+  if (request.method !== "GET") return jsonErrorResponse(context, methodNotAllowed(["GET"]));
   return orJsonError(context, async () => {
     const auth = getAuth(context);
     if (!auth || !isFullyAuthenticated(auth)) throw new DomainError("UNAUTHORIZED", "unauthenticated");
@@ -41,14 +42,5 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export function action({ context }: Route.ActionArgs) {
-  return methodNotAllowed(context);
-}
-
-function methodNotAllowed(context: Route.LoaderArgs["context"]) {
-  return jsonErrorResponse(context, {
-    status: 405,
-    code: "METHOD_NOT_SUPPORTED",
-    messageKey: "methodNotAllowed",
-    headers: { Allow: "GET" },
-  });
+  return jsonErrorResponse(context, methodNotAllowed(["GET"]));
 }

@@ -1,6 +1,5 @@
 // The tenant audit log (docs/contract.md): owners and admins of the active organization.
 // Thin: parsing, reading and the view are shared with the platform-admin page.
-import type { ShouldRevalidateFunctionArgs } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/dashboard.organization-settings.audit-log";
 import { ErrorPanel } from "~/components/error-page";
@@ -9,12 +8,13 @@ import type { AuditDetailQuery } from "~/audit/ui/event-drawer";
 import type { AuditExportOffer } from "~/audit/ui/export-card";
 import { accessFor, auditExportBlocker } from "~/access/organization-access.server";
 import { planName, planNamesWith } from "~/plans/catalog";
-import { AUDIT_QUERY_CACHE, onlyDrawerChanged } from "~/audit/audit-query";
+import { AUDIT_QUERY_CACHE } from "~/audit/audit-query";
 import { loadAuditPage } from "~/audit/audit-page.server";
 import { rpcQueries } from "~/client/rpc";
 import { requireActiveOrganization } from "~/web/guards.server";
 import { getInstance } from "~/i18n/i18next.server";
 import { orHttpError } from "~/web/http-errors.server";
+import { keepDataWhenOnlyDrawerChanged } from "~/web/revalidation";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);
@@ -36,9 +36,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 /** The drawer opens and closes without reloading the page's data (it loads its own). */
-export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  return !formMethod && onlyDrawerChanged(currentUrl, nextUrl) ? false : defaultShouldRevalidate;
-}
+export const shouldRevalidate = keepDataWhenOnlyDrawerChanged;
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const detailQuery: AuditDetailQuery = (eventId) =>

@@ -2,21 +2,18 @@
 // active organization (the shell's switcher posts here; /dashboard?index answers the same).
 import { ErrorPage } from "~/components/error-page";
 import type { Route } from "./+types/dashboard";
-import type { ShouldRevalidateFunctionArgs } from "react-router";
-import { onlyDrawerChanged } from "~/audit/audit-query";
 import { AppShell } from "~/shell/app-shell";
 import { loadAppShell } from "~/shell/app-shell.server";
 import { requireUser } from "~/web/guards.server";
 import { switchOrganizationAction } from "~/web/switch-organization.server";
+import { keepDataWhenOnlyDrawerChanged } from "~/web/revalidation";
 
 export async function loader(args: Route.LoaderArgs) {
   return loadAppShell(requireUser(args));
 }
 
 /** Opening an audit event's drawer changes nothing the shell shows. */
-export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  return !formMethod && onlyDrawerChanged(currentUrl, nextUrl) ? false : defaultShouldRevalidate;
-}
+export const shouldRevalidate = keepDataWhenOnlyDrawerChanged;
 
 export function action(args: Route.ActionArgs) {
   return switchOrganizationAction(args);

@@ -1,7 +1,6 @@
 // "Forgot password": asks for a reset link by e-mail. The answer is the same whether or not an
 // account has the address (app/accounts/password-reset.server.ts).
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { requestPasswordReset, RESET_LINK_LIFETIME } from "~/accounts/password-reset.server";
@@ -16,6 +15,7 @@ import { useTranslation } from "~/i18n/use-translation";
 import { clientAddressContext } from "~/web/context.server";
 import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
 import { mailDeliveryFor } from "~/web/mail-delivery.server";
+import { validateOnSubmit } from "~/components/form-validation";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);
@@ -42,9 +42,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const sent = actionData && "sentTo" in actionData ? actionData : null;
   const [form, fields] = useForm({
     lastResult: actionData && !("sentTo" in actionData) ? actionData : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotPasswordSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
+    ...validateOnSubmit(forgotPasswordSchema),
   });
   return (
     <AuthLayout heading={t("forgot.heading")} footer={<BackToSignIn />}>

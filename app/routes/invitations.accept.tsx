@@ -1,7 +1,7 @@
 // The invitee's page, reached from the invitation mail's link. Signed in with the invited address:
 // accept (and land in the organization). Signed out: sign in or sign up, and come back here. Signed
 // in as someone else: say so, and offer to sign in with the invited address. Thin: the rules live in
-// app/organizations/invitations.server.ts.
+// app/organizations/invitation-acceptance.server.ts.
 import { useTranslation } from "~/i18n/use-translation";
 import { Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/invitations.accept";
@@ -13,7 +13,7 @@ import { Alert, Button, ButtonLink } from "~/components/ui";
 import { useFormats } from "~/components/use-formats";
 import { getInstance } from "~/i18n/i18next.server";
 import { signInHref } from "~/lib/safe-redirect";
-import { acceptInvitation, previewInvitation } from "~/organizations/invitations.server";
+import { acceptInvitation, previewInvitation } from "~/organizations/invitation-acceptance.server";
 import { switchActiveOrganization } from "~/organizations/organizations.server";
 import { invitationTokenSchema } from "~/organizations/schemas";
 import { isFullyAuthenticated } from "~/auth/session.server";

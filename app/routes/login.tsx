@@ -1,7 +1,6 @@
 // Sign in. One message for an unknown e-mail and a wrong password; rate limited per account and
 // address (app/auth/sign-in.server.ts). Returns to `redirectTo` when it is a path on this origin.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "~/i18n/use-translation";
 import { Form, Link, redirect, useSearchParams } from "react-router";
 import { titleMeta } from "~/components/page-title";
@@ -19,6 +18,7 @@ import { clientAddressContext, deviceOf } from "~/web/context.server";
 import { getInstance } from "~/i18n/i18next.server";
 import { safeRedirectPath } from "~/lib/safe-redirect";
 import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
+import { validateOnSubmit } from "~/components/form-validation";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);
@@ -63,9 +63,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const [form, fields] = useForm({
     lastResult: actionData,
     defaultValue: loaderData.signedInAs ? { email: loaderData.signedInAs } : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: signInSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
+    ...validateOnSubmit(signInSchema),
   });
   return (
     <AuthLayout

@@ -1,7 +1,6 @@
 // The page a reset mail links to: a new password, typed twice. A link that no longer works (used,
 // replaced by a newer mail, expired, or its account deleted) says so and offers a new one.
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { resetLinkWorks, resetPassword } from "~/accounts/password-reset.server";
@@ -15,6 +14,7 @@ import { Alert, Button, ButtonLink } from "~/components/ui";
 import { getInstance } from "~/i18n/i18next.server";
 import { useTranslation } from "~/i18n/use-translation";
 import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
+import { validateOnSubmit } from "~/components/form-validation";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);
@@ -46,9 +46,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const busy = useNavigation().state !== "idle";
   const [form, fields] = useForm({
     lastResult: actionData,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordFormSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
+    ...validateOnSubmit(resetPasswordFormSchema),
   });
   return (
     <AuthLayout heading={t("reset.heading")} footer={<BackToSignIn />}>

@@ -1,25 +1,21 @@
 // Building blocks for procedures: a base with translated errors, a session-authenticated base with
 // cross-site protection (docs/contract.md: the same rule as the export route), and the same for
-// platform admins only.
+// platform admins only. Organization-scoped procedures build on these in organization-procedure.server.ts.
 import { os } from "@orpc/server";
 import { isCrossSiteRequest } from "~/web/cross-site.server";
 import { isFullyAuthenticated } from "~/auth/session.server";
 import { DomainError, isDomainError } from "~/lib/domain-error";
+import { errorHeaders } from "~/lib/error-headers";
 import { isUuid } from "~/lib/ids";
 import { noteRequest } from "~/lib/logger.server";
 import type { RpcContext } from "./context.server";
 import { toRpcError } from "./errors.server";
 
-export const base = os.$context<RpcContext>().use(async ({ context, next }, input) => {
-  // Every organization-scoped procedure names its organization; the log line says which.
-  const organizationId = (input as { organizationId?: unknown } | undefined)?.organizationId;
-  if (typeof organizationId === "string" && isUuid(organizationId)) noteRequest(context.requestLog, { organizationId });
+export const base = os.$context<RpcContext>().use(async ({ context, next }) => {
   try {
     return await next();
   } catch (error) {
-    // A rate limit says when to come back, in the header HTTP clients already understand.
-    if (isDomainError(error) && error.retryAfterSeconds !== undefined)
-      context.resHeaders?.set("Retry-After", String(error.retryAfterSeconds));
+    if (isDomainError(error)) for (const [name, value] of Object.entries(errorHeaders(error))) context.resHeaders?.set(name, value);
     throw toRpcError(error, context.t);
   }
 });
@@ -44,3 +40,12 @@ export const platformAdminProcedure = base
     return next();
   })
   .use(requireSession);
+
+/**
+ * Names the procedure's organization in the request's log line. Placed after `.input()`, so it
+ * reads the validated input: what a caller sent that failed validation is never logged as an id.
+ */
+export const noteOrganization = os.$context<RpcContext>().middleware(async ({ context, next }, input: { organizationId: string }) => {
+  if (isUuid(input.organizationId)) noteRequest(context.requestLog, { organizationId: input.organizationId });
+  return next();
+});

@@ -1,9 +1,10 @@
 // The typed RPC surface at /rpc (docs/contract.md). Procedures are thin: they validate input
-// with zod, prove the caller's access (app/access/) and call the domain functions the pages'
-// actions call too. One access check per request.
+// with zod, prove the caller's access (app/access/; organization-scoped ones through
+// organizationProcedure, which hands the handler `context.access`) and call the domain functions
+// the pages' actions call too. One access check per request.
 import { publicOrigin } from "~/env.server";
 import { z } from "zod";
-import { authorizeOrganization, authorizePlatformAdmin, authorizeSupport, findSupportTarget } from "~/access/organization-access.server";
+import { authorizePlatformAdmin, authorizeSupport, findSupportTarget } from "~/access/organization-access.server";
 import { issueKey, listKeys, revokeKey, rotateKey } from "~/api-keys/api-keys.server";
 import { authenticateKey, unauthorizedKey } from "~/api-keys/authenticate.server";
 import { issueKeyRpcInputSchema, requestedScopesSchema } from "~/api-keys/schemas";
@@ -12,8 +13,8 @@ import { auditEventIdSchema, auditListInputSchema, parseAuditQuery } from "~/aud
 import { getAuditEvent, listAuditActors, listAuditEvents } from "~/audit/query.server";
 import { uuidSchema } from "~/lib/ids";
 import { noteRequest } from "~/lib/logger.server";
+import { acceptInvitation } from "~/organizations/invitation-acceptance.server";
 import {
-  acceptInvitation,
   cancelInvitation,
   inviteMember,
   listPendingInvitations,
@@ -43,10 +44,9 @@ import { changePasswordSchema, deleteAccountSchema, sessionIdSchema } from "~/au
 import { deleteAccount } from "~/accounts/account-deletion.server";
 import { cancelSubscription, checkout, getBilling, resumeSubscription } from "~/billing/billing.server";
 import { planIdSchema } from "~/billing/schemas";
-import { base, platformAdminProcedure, sessionProcedure } from "./base.server";
+import { base, noteOrganization, platformAdminProcedure, sessionProcedure } from "./base.server";
+import { organizationProcedure, type OrganizationInputSchema } from "./organization-procedure.server";
 
-type Caller = Parameters<typeof authorizeOrganization>[0];
-const memberManager = (auth: Caller, organizationId: string) => authorizeOrganization(auth, organizationId, "member:manage");
 const organizationIdOnly = z.object({ organizationId: z.string().max(64) }).strict();
 const invitationIdInput = z.object({ organizationId: z.string().max(64), invitationId: z.string().max(64) }).strict();
 const memberIdInput = z.object({ organizationId: z.string().max(64), userId: z.string().max(64) }).strict();
@@ -56,58 +56,51 @@ const mailDelivery = (context: { language: MailDelivery["language"] }): MailDeli
   origin: publicOrigin(),
 });
 
+const memberManager = organizationProcedure("member:manage");
+
 const organization = {
   list: sessionProcedure.input(z.object({}).strict().optional()).handler(({ context }) => listOrganizationsOf(context.auth.user.id)),
   create: sessionProcedure.input(organizationInputSchema).handler(({ context, input }) => createOrganization(context.auth, input)),
   setActive: sessionProcedure
     .input(z.object({ organizationId: uuidSchema }).strict())
+    .use(noteOrganization)
     .handler(({ context, input }) => switchActiveOrganization(context.auth, input.organizationId)),
-  members: sessionProcedure
+  members: organizationProcedure()
     .input(organizationIdOnly)
-    .handler(async ({ context, input }) => listMembers(await authorizeOrganization(context.auth, input.organizationId))),
-  invitations: sessionProcedure
-    .input(organizationIdOnly)
-    .handler(async ({ context, input }) => listPendingInvitations(await memberManager(context.auth, input.organizationId))),
-  inviteMember: sessionProcedure
+    .handler(({ context }) => listMembers(context.access)),
+  invitations: memberManager.input(organizationIdOnly).handler(({ context }) => listPendingInvitations(context.access)),
+  inviteMember: memberManager
     .input(inviteMemberSchema.extend({ organizationId: z.string().max(64) }))
-    .handler(async ({ context, input }) => {
-      const access = await memberManager(context.auth, input.organizationId);
-      return (await inviteMember(access, input, mailDelivery(context))).invitation;
-    }),
-  resendInvitation: sessionProcedure
+    .handler(async ({ context, input }) => (await inviteMember(context.access, input, mailDelivery(context))).invitation),
+  resendInvitation: memberManager
     .input(invitationIdInput)
-    .handler(async ({ context, input }) =>
-      resendInvitation(await memberManager(context.auth, input.organizationId), input.invitationId, mailDelivery(context)),
-    ),
-  cancelInvitation: sessionProcedure
+    .handler(({ context, input }) => resendInvitation(context.access, input.invitationId, mailDelivery(context))),
+  cancelInvitation: memberManager
     .input(invitationIdInput)
-    .handler(async ({ context, input }) => cancelInvitation(await memberManager(context.auth, input.organizationId), input.invitationId)),
+    .handler(({ context, input }) => cancelInvitation(context.access, input.invitationId)),
   acceptInvitation: sessionProcedure
     .input(z.object({ token: invitationTokenSchema }).strict())
     .handler(({ context, input }) => acceptInvitation(context.auth, input.token)),
-  updateMemberRole: sessionProcedure
+  updateMemberRole: memberManager
     .input(memberRoleSchema.extend({ organizationId: z.string().max(64) }))
-    .handler(async ({ context, input }) =>
-      updateMemberRole(await memberManager(context.auth, input.organizationId), input.userId, input.role),
-    ),
-  removeMember: sessionProcedure.input(memberIdInput).handler(async ({ context, input }) => {
-    await removeMember(await memberManager(context.auth, input.organizationId), input.userId);
+    .handler(({ context, input }) => updateMemberRole(context.access, input.userId, input.role)),
+  removeMember: memberManager.input(memberIdInput).handler(async ({ context, input }) => {
+    await removeMember(context.access, input.userId);
     return {};
   }),
-  leave: sessionProcedure.input(organizationIdOnly).handler(async ({ context, input }) => {
-    await leaveOrganization(await authorizeOrganization(context.auth, input.organizationId));
-    return {};
-  }),
-  update: sessionProcedure
+  leave: organizationProcedure()
+    .input(organizationIdOnly)
+    .handler(async ({ context }) => {
+      await leaveOrganization(context.access);
+      return {};
+    }),
+  update: organizationProcedure("organization:update")
     .input(organizationUpdateSchema)
-    .handler(async ({ context, input: { organizationId, ...changes } }) =>
-      updateOrganizationSettings(await authorizeOrganization(context.auth, organizationId, "organization:update"), changes),
-    ),
-  delete: sessionProcedure
+    .handler(({ context, input }) => updateOrganizationSettings(context.access, input)),
+  delete: organizationProcedure("organization:delete")
     .input(z.object({ organizationId: z.string().max(64), confirmName: confirmNameSchema }).strict())
     .handler(async ({ context, input }) => {
-      const access = await authorizeOrganization(context.auth, input.organizationId, "organization:delete");
-      await deleteOrganization(access, context.auth, input.confirmName);
+      await deleteOrganization(context.access, context.auth, input.confirmName);
       return {};
     }),
 };
@@ -125,7 +118,7 @@ const keyProcedure = base.use(({ context, next }) => {
 
 // Key ids are not checked for shape: one we do not know is "not found", whatever it looks like.
 const keyIdInput = z.object({ organizationId: z.string(), keyId: z.string() }).strict();
-const keyManager = (auth: Caller, organizationId: string) => authorizeOrganization(auth, organizationId, "apiKey:manage");
+const keyManager = organizationProcedure("apiKey:manage");
 
 const apiKey = {
   authenticate: keyProcedure
@@ -137,34 +130,20 @@ const apiKey = {
       noteRequest(context.requestLog, { organizationId: identity.organizationId });
       return identity;
     }),
-  list: sessionProcedure
-    .input(z.object({ organizationId: z.string() }).strict())
-    .handler(async ({ context, input }) => listKeys(await keyManager(context.auth, input.organizationId))),
-  issue: sessionProcedure
-    .input(issueKeyRpcInputSchema)
-    .handler(async ({ context, input }) => issueKey(await keyManager(context.auth, input.organizationId), input)),
-  rotate: sessionProcedure
-    .input(keyIdInput)
-    .handler(async ({ context, input }) => rotateKey(await keyManager(context.auth, input.organizationId), input.keyId)),
-  revoke: sessionProcedure
-    .input(keyIdInput)
-    .handler(async ({ context, input }) => revokeKey(await keyManager(context.auth, input.organizationId), input.keyId)),
+  list: keyManager.input(z.object({ organizationId: z.string() }).strict()).handler(({ context }) => listKeys(context.access)),
+  issue: keyManager.input(issueKeyRpcInputSchema).handler(({ context, input }) => issueKey(context.access, input)),
+  rotate: keyManager.input(keyIdInput).handler(({ context, input }) => rotateKey(context.access, input.keyId)),
+  revoke: keyManager.input(keyIdInput).handler(({ context, input }) => revokeKey(context.access, input.keyId)),
 };
 
 const auditEventInput = z.object({ organizationId: z.string().max(64), eventId: auditEventIdSchema }).strict();
 
 /** Tenant audit procedures: membership, active organization and audit:view (docs/product-rules.md, Authentication 3-4). */
-const auditReader = (auth: Caller, organizationId: string) => authorizeOrganization(auth, organizationId, "audit:view");
+const auditReader = organizationProcedure("audit:view");
 const auditLog = {
-  list: sessionProcedure
-    .input(auditListInputSchema)
-    .handler(async ({ context, input }) => listAuditEvents(await auditReader(context.auth, input.organizationId), parseAuditQuery(input))),
-  detail: sessionProcedure
-    .input(auditEventInput)
-    .handler(async ({ context, input }) => getAuditEvent(await auditReader(context.auth, input.organizationId), input.eventId)),
-  actors: sessionProcedure
-    .input(organizationIdOnly)
-    .handler(async ({ context, input }) => listAuditActors(await auditReader(context.auth, input.organizationId))),
+  list: auditReader.input(auditListInputSchema).handler(({ context, input }) => listAuditEvents(context.access, parseAuditQuery(input))),
+  detail: auditReader.input(auditEventInput).handler(({ context, input }) => getAuditEvent(context.access, input.eventId)),
+  actors: auditReader.input(organizationIdOnly).handler(({ context }) => listAuditActors(context.access)),
 };
 
 /**
@@ -177,25 +156,31 @@ const supportProcedure = platformAdminProcedure.use(({ context, next }) =>
   next({ context: { admin: authorizePlatformAdmin(context.auth, { fresh: true }) } }),
 );
 
+/** The audit reads: after the input, the support access this session opened (as context.access). */
+const supportReader = {
+  input: <S extends OrganizationInputSchema>(schema: S) =>
+    supportProcedure
+      .input(schema)
+      .use(noteOrganization)
+      .use(async ({ context, next }, input: { organizationId: string }) =>
+        next({ context: { access: await authorizeSupport(context.admin, input.organizationId) } }),
+      ),
+};
+
 const support = {
-  beginAccess: supportProcedure.input(beginSupportAccessInputSchema).handler(async ({ context, input: { organizationId, ...reason } }) => {
-    await beginSupportAccess(await findSupportTarget(context.admin, organizationId), reason);
-    return {};
-  }),
+  beginAccess: supportProcedure
+    .input(beginSupportAccessInputSchema)
+    .use(noteOrganization)
+    .handler(async ({ context, input: { organizationId, ...reason } }) => {
+      await beginSupportAccess(await findSupportTarget(context.admin, organizationId), reason);
+      return {};
+    }),
   auditLog: {
-    list: supportProcedure
+    list: supportReader
       .input(auditListInputSchema)
-      .handler(async ({ context, input }) =>
-        supportAuditList(await authorizeSupport(context.admin, input.organizationId), parseAuditQuery(input)),
-      ),
-    detail: supportProcedure
-      .input(auditEventInput)
-      .handler(async ({ context, input }) =>
-        supportAuditDetail(await authorizeSupport(context.admin, input.organizationId), input.eventId),
-      ),
-    actors: supportProcedure
-      .input(organizationIdOnly)
-      .handler(async ({ context, input }) => supportAuditActors(await authorizeSupport(context.admin, input.organizationId))),
+      .handler(({ context, input }) => supportAuditList(context.access, parseAuditQuery(input))),
+    detail: supportReader.input(auditEventInput).handler(({ context, input }) => supportAuditDetail(context.access, input.eventId)),
+    actors: supportReader.input(organizationIdOnly).handler(({ context }) => supportAuditActors(context.access)),
   },
 };
 
@@ -219,20 +204,16 @@ const account = {
 
 /** The organization's plan and billing state (docs/decisions/0029-billing.md): owners and admins
  * read it; only owners change it. */
-const billingManager = (auth: Caller, organizationId: string) => authorizeOrganization(auth, organizationId, "billing:manage");
+const billingManager = organizationProcedure("billing:manage");
 const billing = {
-  get: sessionProcedure
+  get: organizationProcedure("billing:view")
     .input(organizationIdOnly)
-    .handler(async ({ context, input }) => getBilling(await authorizeOrganization(context.auth, input.organizationId, "billing:view"))),
-  checkout: sessionProcedure
+    .handler(({ context }) => getBilling(context.access)),
+  checkout: billingManager
     .input(z.object({ organizationId: z.string().max(64), planId: planIdSchema }).strict())
-    .handler(async ({ context, input }) => checkout(await billingManager(context.auth, input.organizationId), input.planId)),
-  cancel: sessionProcedure
-    .input(organizationIdOnly)
-    .handler(async ({ context, input }) => cancelSubscription(await billingManager(context.auth, input.organizationId))),
-  resume: sessionProcedure
-    .input(organizationIdOnly)
-    .handler(async ({ context, input }) => resumeSubscription(await billingManager(context.auth, input.organizationId))),
+    .handler(({ context, input }) => checkout(context.access, input.planId)),
+  cancel: billingManager.input(organizationIdOnly).handler(({ context }) => cancelSubscription(context.access)),
+  resume: billingManager.input(organizationIdOnly).handler(({ context }) => resumeSubscription(context.access)),
 };
 
 export const router = { organization, apiKey, auditLog, support, account, billing };

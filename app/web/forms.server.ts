@@ -5,6 +5,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider } from "react-router";
 import type { z } from "zod";
 import { domainErrorMessage } from "~/lib/domain-error";
+import { errorHeaders } from "~/lib/error-headers";
 import { asDomainError } from "~/lib/known-errors.server";
 import { translatorFor } from "./http-errors.server";
 
@@ -47,8 +48,7 @@ export async function withFormErrors<T>(
     const error = asDomainError(thrown);
     if (!error) throw thrown;
     const t = translatorFor(context);
-    const headers = new Headers();
-    if (error.retryAfterSeconds !== undefined) headers.set("Retry-After", String(error.retryAfterSeconds));
+    const headers = new Headers(errorHeaders(error));
     const reply = submission.reply({ formErrors: [domainErrorMessage(error, t)], hideFields: options.hideFields });
     const init = { status: error.status, headers };
     return { ok: false as const, reply, init, response: data(reply, init) };

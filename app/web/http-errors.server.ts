@@ -3,6 +3,7 @@
 import { data, type RouterContextProvider } from "react-router";
 import type { TFunction } from "i18next";
 import { DomainError, domainErrorMessage } from "~/lib/domain-error";
+import { errorHeaders } from "~/lib/error-headers";
 import { asDomainError } from "~/lib/known-errors.server";
 import { getInstance } from "~/i18n/i18next.server";
 import { rateLimitHeaders } from "~/lib/rate-limit-headers";
@@ -15,8 +16,7 @@ export interface ErrorBody {
 }
 
 function httpError(error: DomainError, t: TFunction) {
-  const headers = new Headers();
-  if (error.retryAfterSeconds !== undefined) headers.set("Retry-After", String(error.retryAfterSeconds));
+  const headers = new Headers(errorHeaders(error));
   const signIn = error.code === "UNAUTHORIZED" || error.messageKey === "freshSessionRequired";
   const body: ErrorBody = { code: error.code, message: domainErrorMessage(error, t), ...(signIn ? { signIn: true } : {}) };
   return data(body, { status: error.status, headers });
@@ -76,7 +76,6 @@ export async function orJsonError(context: Readonly<RouterContextProvider>, work
 
 export function jsonErrorOf(context: Readonly<RouterContextProvider>, error: DomainError): Response {
   const body = { code: error.code, message: domainErrorMessage(error, translatorFor(context)) };
-  const headers: Record<string, string> = { "Cache-Control": "no-store", ...rateLimitHeaders(error.rateLimits ?? []) };
-  if (error.retryAfterSeconds !== undefined) headers["Retry-After"] = String(error.retryAfterSeconds);
+  const headers = { "Cache-Control": "no-store", ...rateLimitHeaders(error.rateLimits ?? []), ...errorHeaders(error) };
   return Response.json(body, { status: error.status, headers });
 }

@@ -1,7 +1,7 @@
 // Direct access to the e2e server's database, for the few things the UI deliberately cannot do:
 // making an account a platform admin (there is no sign-up for it), ageing a session (the
 // support console's 30-minute freshness), and forgetting the sign-up limit (every browser test
-// signs up from 127.0.0.1, and the suite makes more accounts than one address may in an hour). tests/e2e/start-server.mjs runs the embedded PostgreSQL
+// signs up from 127.0.0.1, and the suite makes more accounts than one address may in an hour). tests/e2e/start-server.ts runs the embedded PostgreSQL
 // of scripts/start.ts on E2E_POSTGRES_PORT (54339 unless set) with database `keyledger`, user and
 // password `postgres` (scripts/lib/embedded-postgres.ts).
 import pg from "pg";

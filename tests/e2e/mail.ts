@@ -1,12 +1,12 @@
 // Reading the mails the e2e server sent. Without SMTP_URL the app writes every message as an .eml
-// file to its outbox folder (tests/e2e/start-server.mjs sets and clears it); the job worker sends
+// file to its outbox folder (tests/e2e/start-server.ts sets and clears it); the job worker sends
 // after the change has committed, so a test polls the folder until the mail is there. Files are
 // parsed with mailparser, as a mail program would (the raw file is quoted-printable).
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { simpleParser, type AddressObject, type ParsedMail } from "mailparser";
 
-/** The same folder start-server.mjs uses (E2E_OUTBOX_DIR moves both, for parallel runs). */
+/** The same folder start-server.ts uses (E2E_OUTBOX_DIR moves both, for parallel runs). */
 export const MAIL_OUTBOX_DIR = process.env.E2E_OUTBOX_DIR ?? join(import.meta.dirname, "..", "..", ".data", "e2e-outbox");
 
 export interface OutboxMail {

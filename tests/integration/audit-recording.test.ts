@@ -4,10 +4,11 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { presentDetails } from "~/audit/ui/detail-presentation";
 import { isSafeCorrelationId } from "~/audit/correlation-id";
-import { InvalidAuditEventError, recordAuditEvent, type AuditEventInput } from "~/audit/record.server";
+import { authorizeOrganization } from "~/access/organization-access.server";
+import { InvalidAuditEventError, recordAs, recordAuditEvent, type AuditEventInput } from "~/audit/record.server";
 import { pool, prisma } from "~/db.server";
 import { isDomainError } from "~/lib/domain-error";
-import { createOrganizationWith, createUser } from "../factories";
+import { createOrganizationWith, createUser, signedIn } from "../factories";
 
 async function newOrganization() {
   const user = await createUser();
@@ -104,6 +105,39 @@ describe("recordAuditEvent", () => {
       await expect(attempt()).rejects.toBeInstanceOf(InvalidAuditEventError);
     }
     expect(await eventsOf(organization.id)).toBe(0);
+  });
+
+  it("recordAs(access) records in the access's organization, as its user, and types the payload the same way", async () => {
+    const { user, organization } = await newOrganization();
+    const access = await authorizeOrganization((await signedIn(user.id, organization.id)).auth, organization.id);
+    const record = recordAs(access);
+    const keyId = randomUUID();
+    const { id } = await prisma.$transaction((tx) =>
+      record(tx, { action: "api_key.revoked", target: { type: "api_key", id: keyId }, details: { name: "CI" } }),
+    );
+    expect(await prisma.auditEvent.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      organizationId: organization.id,
+      actorKind: "user",
+      actorId: user.id,
+      targetId: keyId,
+    });
+    await expect(
+      record(prismaTxPlaceholder, {
+        action: "api_key.revoked",
+        target: { type: "api_key", id: keyId },
+        // @ts-expect-error `secret` is not an allowed detail of api_key.revoked
+        details: { name: "CI", secret: "sk_leak" },
+      }),
+    ).rejects.toBeInstanceOf(InvalidAuditEventError);
+    const elsewhere = () =>
+      record(prismaTxPlaceholder, {
+        // @ts-expect-error the organization is the access's, never the caller's to name
+        organizationId: randomUUID(),
+        action: "api_key.revoked",
+        target: { type: "api_key", id: keyId },
+        details: { name: "CI" },
+      });
+    void elsewhere;
   });
 
   it("an idempotency key reused with the same contents records nothing new", async () => {

@@ -2,12 +2,14 @@
 // `@ts-expect-error` with no error under it fails the type check; the runtime part only checks
 // that the proofs cannot be conjured at run time either (they come from the checks alone).
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { listKeys, issueKey } from "~/api-keys/api-keys.server";
 import type { listAuditEvents } from "~/audit/query.server";
 import type { listMembers } from "~/organizations/members.server";
 import type { authorizeOrganization, OrganizationAccess, SupportAccess } from "~/access/organization-access.server";
 import type { Auth } from "~/auth/session.server";
 import type { requireActiveOrganization } from "~/web/guards.server";
+import type { organizationProcedure } from "~/rpc/organization-procedure.server";
 
 declare const member: OrganizationAccess;
 declare const auditor: OrganizationAccess<"audit:view">;
@@ -22,6 +24,7 @@ declare const authorize: typeof authorizeOrganization;
 declare const requireActive: typeof requireActiveOrganization;
 declare const auth: Auth;
 declare const guardArgs: Parameters<typeof requireActiveOrganization>[0];
+declare const procedure: typeof organizationProcedure;
 
 export function typeChecks() {
   const organization = {
@@ -62,6 +65,24 @@ export function typeChecks() {
   void auditList(support, { filters: {} });
   // @ts-expect-error support access is not membership
   void members(support);
+  // A procedure's context.access is proven for the permission its organizationProcedure named.
+  const organizationIdOnly = z.object({ organizationId: z.string() });
+  void procedure("audit:view")
+    .input(organizationIdOnly)
+    .handler(({ context }) => {
+      // @ts-expect-error a procedure for audit readers does not manage keys
+      void list(context.access);
+      return auditList(context.access, { filters: {} });
+    });
+  void procedure()
+    .input(organizationIdOnly)
+    .handler(({ context }) => {
+      // @ts-expect-error a procedure for any member does not read the audit log
+      void auditList(context.access, { filters: {} });
+      return members(context.access);
+    });
+  // @ts-expect-error an organization procedure's input names its organization
+  void procedure("apiKey:manage").input(z.object({ keyId: z.string() }));
 }
 
 describe("access values", () => {

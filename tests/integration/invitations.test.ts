@@ -12,6 +12,7 @@ const { authorizeOrganization } = await import("~/access/organization-access.ser
 const { prisma } = await import("~/db.server");
 const { runDueJobs } = await import("~/jobs/queue.server");
 const invitations = await import("~/organizations/invitations.server");
+const acceptance = await import("~/organizations/invitation-acceptance.server");
 const { organizationTasks } = await import("~/organizations/tasks.server");
 const { createOrganizationWith, createUser, signedIn } = await import("../factories");
 const { call } = await import("../rpc");
@@ -70,7 +71,7 @@ describe("inviting", () => {
     expect(received!.html).toContain("Accept the invitation");
     // Only the token's hash is stored, and it matches the link's token.
     const stored = await prisma.invitation.findUniqueOrThrow({ where: { id: invitation.id } });
-    expect(Buffer.from(stored.tokenHash!)).toEqual(Buffer.from(invitations.hashInvitationToken(tokenFrom(received!))));
+    expect(Buffer.from(stored.tokenHash!)).toEqual(Buffer.from(acceptance.hashInvitationToken(tokenFrom(received!))));
     expect(JSON.stringify(stored)).not.toContain(tokenFrom(received!));
     expect(stored.lastSentAt).not.toBeNull();
     expect(await jobCount()).toBe(0);
@@ -267,7 +268,7 @@ describe("accepting", () => {
     const { org, email, invitation, token } = await invited();
     const invitee = await createUser({ email });
     const { auth } = await signedIn(invitee.id);
-    expect(await invitations.acceptInvitation(auth, token)).toEqual({ organizationId: org.id, role: "admin" });
+    expect(await acceptance.acceptInvitation(auth, token)).toEqual({ organizationId: org.id, role: "admin" });
     expect(
       await prisma.membership.findUnique({ where: { organizationId_userId: { organizationId: org.id, userId: invitee.id } } }),
     ).toMatchObject({
@@ -277,34 +278,34 @@ describe("accepting", () => {
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ actorId: invitee.id, targetId: invitation.id, details: { role: "admin", userId: invitee.id } });
     // Twice: refused, nothing new.
-    expect(await failure(invitations.acceptInvitation(auth, token))).toMatchObject({
+    expect(await failure(acceptance.acceptInvitation(auth, token))).toMatchObject({
       code: "CONFLICT",
       messageKey: "invitation.notPending",
     });
     expect(await eventsOf(org.id, "invitation.accepted")).toHaveLength(1);
-    expect((await invitations.previewInvitation(token)).state).toBe("accepted");
+    expect((await acceptance.previewInvitation(token)).state).toBe("accepted");
   });
 
   it("refuses another account, an unknown or malformed token, an expired and a canceled invitation", async () => {
     const { org, email, invitation, token, manager } = await invited();
     const other = await createUser();
     const { auth: otherAuth } = await signedIn(other.id);
-    expect(await failure(invitations.acceptInvitation(otherAuth, token))).toMatchObject({
+    expect(await failure(acceptance.acceptInvitation(otherAuth, token))).toMatchObject({
       code: "FORBIDDEN",
       messageKey: "invitation.wrongAccount",
     });
     for (const bad of ["", "x", "A".repeat(43), token.slice(0, -1), `${token}A`, "../../etc", "🙂".repeat(20)]) {
-      expect(await failure(invitations.acceptInvitation(otherAuth, bad))).toMatchObject({ code: "NOT_FOUND" });
+      expect(await failure(acceptance.acceptInvitation(otherAuth, bad))).toMatchObject({ code: "NOT_FOUND" });
     }
     const invitee = await createUser({ email });
     const { auth } = await signedIn(invitee.id);
     await prisma.invitation.update({ where: { id: invitation.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    expect(await failure(invitations.acceptInvitation(auth, token))).toMatchObject({ code: "CONFLICT", messageKey: "invitation.expired" });
-    expect((await invitations.previewInvitation(token)).state).toBe("expired");
+    expect(await failure(acceptance.acceptInvitation(auth, token))).toMatchObject({ code: "CONFLICT", messageKey: "invitation.expired" });
+    expect((await acceptance.previewInvitation(token)).state).toBe("expired");
     await prisma.invitation.update({ where: { id: invitation.id }, data: { expiresAt: new Date(Date.now() + 60_000) } });
     await invitations.cancelInvitation(manager, invitation.id);
-    expect(await failure(invitations.acceptInvitation(auth, token))).toMatchObject({ code: "NOT_FOUND" });
-    expect((await invitations.previewInvitation(token)).state).toBe("invalid");
+    expect(await failure(acceptance.acceptInvitation(auth, token))).toMatchObject({ code: "NOT_FOUND" });
+    expect((await acceptance.previewInvitation(token)).state).toBe("invalid");
     expect(await prisma.membership.count({ where: { organizationId: org.id, userId: { in: [invitee.id, other.id] } } })).toBe(0);
     expect(await eventsOf(org.id, "invitation.accepted")).toHaveLength(0);
   });
@@ -315,7 +316,7 @@ describe("accepting", () => {
       const invitee = await createUser({ email });
       const { auth } = await signedIn(invitee.id);
       const [accepted, canceled] = await Promise.allSettled([
-        invitations.acceptInvitation(auth, token),
+        acceptance.acceptInvitation(auth, token),
         invitations.cancelInvitation(manager, invitation.id),
       ]);
       expect([accepted.status, canceled.status].filter((s) => s === "fulfilled")).toHaveLength(1);
@@ -334,7 +335,7 @@ describe("accepting", () => {
     await prisma.organization.update({ where: { id: org.id }, data: { requireTwoFactor: true } });
     const invitee = await createUser({ email });
     const { auth } = await signedIn(invitee.id);
-    expect(await failure(invitations.acceptInvitation(auth, token))).toMatchObject({ code: "FORBIDDEN" });
+    expect(await failure(acceptance.acceptInvitation(auth, token))).toMatchObject({ code: "FORBIDDEN" });
     expect(await eventsOf(org.id, "invitation.accepted")).toHaveLength(0);
   });
 
@@ -347,8 +348,8 @@ describe("accepting", () => {
     expect(newToken).not.toBe(token);
     const invitee = await createUser({ email });
     const { auth } = await signedIn(invitee.id);
-    expect(await failure(invitations.acceptInvitation(auth, token))).toMatchObject({ code: "NOT_FOUND" });
-    await invitations.acceptInvitation(auth, newToken);
+    expect(await failure(acceptance.acceptInvitation(auth, token))).toMatchObject({ code: "NOT_FOUND" });
+    await acceptance.acceptInvitation(auth, newToken);
     expect(await eventsOf(org.id, "invitation.sent")).toHaveLength(1);
     // An accepted invitation can be neither resent nor canceled.
     expect(await failure(invitations.resendInvitation(manager, invitation.id, delivery))).toMatchObject({ code: "CONFLICT" });

@@ -1,12 +1,11 @@
 // Starts the real production server (scripts/start.ts over the build) as a child process against
 // this test file's database, and keeps everything it prints, so tests can read its logs.
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../scripts/lib/free-port.ts";
-
-const root = join(import.meta.dirname, "..", "..");
+import { hasBuild, spawnBuiltApp } from "../built-app.ts";
 
 export interface ProductionServer {
   origin: string;
@@ -20,25 +19,14 @@ export interface ProductionServer {
 }
 
 export async function startProductionServer(databaseUrl: string): Promise<ProductionServer> {
-  if (!existsSync(join(root, "build", "server", "index.js"))) throw new Error("No build: run `npm run build` first (`npm test` does).");
+  if (!hasBuild()) throw new Error("No build: run `npm run build` first (`npm test` does).");
   const port = await freePort();
   let output = "";
-  const child = spawn(process.execPath, [join(root, "node_modules", "tsx", "dist", "cli.mjs"), join(root, "scripts", "start.ts")], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "info",
-      APP_ORIGIN: "",
-      // Mail as .eml files in a folder of this run, never the repository's .data/outbox.
-      SMTP_URL: "",
-      MAIL_OUTBOX_DIR: join(tmpdir(), `keyledger-outbox-${port}`),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawnBuiltApp(
+    { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "info", APP_ORIGIN: "" },
+    // Mail in a folder of this run, never the repository's .data/outbox.
+    { outboxDir: join(tmpdir(), `keyledger-outbox-${port}`), stdio: ["ignore", "pipe", "pipe"] },
+  );
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   const origin = `http://127.0.0.1:${port}`;

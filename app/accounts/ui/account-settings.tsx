@@ -1,7 +1,6 @@
 // The account page's parts: the profile, the password change form and the session list. The
 // rules live in app/accounts/account-security.server.ts; the route (app/routes/dashboard.account.tsx) wires them.
 import { getFormProps, getInputProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useNavigation } from "react-router";
 import { useTranslation } from "~/i18n/use-translation";
 import { Alert, Badge, Button, Card, Field, SignInAgain } from "~/components/ui";
@@ -10,6 +9,7 @@ import { LocalTime } from "~/components/local-time";
 import type { AccountSession } from "~/accounts/account-security.server";
 import { changePasswordFormSchema, deleteAccountFormSchema } from "~/auth/schemas";
 import { PASSWORD_MIN_LENGTH } from "~/auth/password-rules";
+import { validateOnSubmit } from "~/components/form-validation";
 
 export type AccountActionData =
   | { intent: "password"; reply?: SubmissionResult<string[]>; signedOut?: number }
@@ -99,9 +99,7 @@ export function PasswordCard({ actionData }: { actionData: AccountActionData | u
     // A new form after a change, so the fields are empty again.
     id: `password-${result?.signedOut === undefined ? "edit" : "done"}`,
     lastResult: result?.reply,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: changePasswordFormSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
+    ...validateOnSubmit(changePasswordFormSchema),
   });
   return (
     <Card title={t("account.password")} description={t("account.passwordIntro")}>
@@ -217,9 +215,7 @@ export function DeleteAccountCard({
   const [form, fields] = useForm({
     id: "delete-account-form",
     lastResult: actionData?.intent === "delete" ? actionData.reply : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: deleteAccountFormSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
+    ...validateOnSubmit(deleteAccountFormSchema),
   });
   return (
     <Card id="delete-account" tone="danger" title={t("deleteAccount.title")} description={t("deleteAccount.description")}>

@@ -1,7 +1,6 @@
 // Issuing a key: name, scopes (checkboxes, at least one), optional expiry day (UTC). Validated in
 // the browser with the same schema the action uses.
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "~/i18n/use-translation";
 import { Form } from "react-router";
 import type { z } from "zod";
@@ -10,6 +9,7 @@ import { FormErrors } from "~/components/form-errors";
 import { Alert, Button, Card, Field, cx, useFieldError } from "~/components/ui";
 import { KEY_NAME_MAX, MAX_UNREVOKED_KEYS, issueKeyFormSchema } from "~/api-keys/schemas";
 import { KEYS_PAGE_PATH, scopeLabelKey } from "./key-page";
+import { validateOnSubmit } from "~/components/form-validation";
 
 function ScopeChoices({ name, errors, selected }: { name: string; errors?: string[]; selected: string[] }) {
   const { t } = useTranslation("apiKeys");
@@ -71,9 +71,7 @@ function IssueFormFields({ lastResult }: { lastResult: SubmissionResult<string[]
   const [form, fields] = useForm<z.input<typeof issueKeyFormSchema>, z.output<typeof issueKeyFormSchema>, string[]>({
     id: "issue-key",
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: issueKeyFormSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
+    ...validateOnSubmit(issueKeyFormSchema),
   });
   return (
     <Form method="post" action={KEYS_PAGE_PATH} className="max-w-2xl space-y-6" {...getFormProps(form)}>

@@ -1,6 +1,5 @@
 // Invite someone by e-mail with a role (only the roles the caller may hand out are offered).
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "~/i18n/use-translation";
 import { Form, useNavigation } from "react-router";
 import { FormErrors } from "~/components/form-errors";
@@ -8,6 +7,7 @@ import { Button, Card, Field, controlClass, useFieldError } from "~/components/u
 import type { Role } from "~/generated/prisma/enums";
 import { memberActionSchema } from "~/organizations/schemas";
 import { MEMBERS_PAGE_PATH } from "./members-page";
+import { validateOnSubmit } from "~/components/form-validation";
 
 export function InviteForm({ roles, lastResult }: { roles: Role[]; lastResult: SubmissionResult<string[]> | undefined }) {
   const { t } = useTranslation("organizations");
@@ -17,9 +17,7 @@ export function InviteForm({ roles, lastResult }: { roles: Role[]; lastResult: S
     id: "invite",
     lastResult,
     defaultValue: { role: "member" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: memberActionSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
+    ...validateOnSubmit(memberActionSchema),
   });
   const roleError = useFieldError(fields.role.errors);
   return (

@@ -2,9 +2,9 @@
 // embedded PostgreSQL in .data/e2e-postgres on its own port, so the suite never touches the data
 // of `npm start` (.data/postgres, port 54329). scripts/start.ts migrates and loads the demo data.
 // Run `npm run build` first (`npm run test:e2e` does).
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { hasBuild, spawnBuiltApp } from "../built-app.ts";
 
 const root = join(import.meta.dirname, "..", "..");
 const dataDir = process.env.E2E_DATA_DIR ?? join(root, ".data", "e2e-postgres");
@@ -13,7 +13,7 @@ const outboxDir = process.env.E2E_OUTBOX_DIR ?? join(root, ".data", "e2e-outbox"
 const port = process.env.E2E_PORT ?? "3210";
 const pgPort = process.env.E2E_POSTGRES_PORT ?? "54339";
 
-if (!existsSync(join(root, "build", "server", "index.js"))) {
+if (!hasBuild()) {
   console.error("No build found: run `npm run build` before `playwright test` (`npm run test:e2e` does both).");
   process.exit(1);
 }
@@ -44,21 +44,12 @@ rmSync(dataDir, { recursive: true, force: true });
 rmSync(outboxDir, { recursive: true, force: true });
 
 const { DATABASE_URL: _ignored, ...inherited } = process.env;
-const child = spawn(process.execPath, [join(root, "node_modules", "tsx", "dist", "cli.mjs"), join(root, "scripts", "start.ts")], {
-  cwd: root,
-  stdio: "inherit",
-  env: {
-    ...inherited,
-    NODE_ENV: "production",
-    PORT: port,
-    EMBEDDED_POSTGRES_PORT: pgPort,
-    EMBEDDED_POSTGRES_DIR: dataDir,
-    MAIL_OUTBOX_DIR: outboxDir,
-    SMTP_URL: "",
-  },
-});
+const child = spawnBuiltApp(
+  { ...inherited, PORT: port, EMBEDDED_POSTGRES_PORT: pgPort, EMBEDDED_POSTGRES_DIR: dataDir },
+  { outboxDir, stdio: "inherit" },
+);
 
-for (const signal of ["SIGINT", "SIGTERM"]) {
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => child.kill(signal));
 }
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,102 @@
+// Invitations, the invitee's side: the link's token, what the accept page shows for it, and
+// accepting it with the signed-in account (the managers' side is invitations.server.ts).
+import { LINK_TOKEN_PATTERN, linkTokenDigest, newLinkToken } from "~/lib/link-token";
+import { lockOrganization } from "~/access/organization-lock.server";
+import { recordAuditEvent, userActor } from "~/audit/record.server";
+import type { Auth } from "~/auth/session.server";
+import { prisma } from "~/db.server";
+import type { Role } from "~/generated/prisma/enums";
+import { DomainError } from "~/lib/domain-error";
+import { isExpired } from "./invitations.server";
+
+/** SHA-256 of a token; only this is stored. Tokens carry 256 random bits, so a fast hash is enough. */
+export const hashInvitationToken = linkTokenDigest;
+
+export function newInvitationToken(): { token: string; hash: Uint8Array<ArrayBuffer> } {
+  const token = newLinkToken();
+  return { token, hash: hashInvitationToken(token) };
+}
+
+/** What the accept page shows for a link, without changing anything. */
+export type InvitationPreview =
+  | { state: "invalid" }
+  | {
+      state: "pending" | "expired" | "accepted";
+      organizationName: string;
+      email: string;
+      role: Role;
+      inviterName: string | null;
+      expiresAt: string;
+    };
+
+export async function previewInvitation(token: string): Promise<InvitationPreview> {
+  if (!LINK_TOKEN_PATTERN.test(token)) return { state: "invalid" };
+  const row = await prisma.invitation.findUnique({
+    where: { tokenHash: hashInvitationToken(token) },
+    select: {
+      status: true,
+      email: true,
+      role: true,
+      expiresAt: true,
+      organization: { select: { name: true } },
+      invitedBy: { select: { name: true } },
+    },
+  });
+  if (!row || row.status === "canceled" || row.status === "expired") return { state: "invalid" };
+  return {
+    state: row.status === "accepted" ? "accepted" : isExpired(row) ? "expired" : "pending",
+    organizationName: row.organization.name,
+    email: row.email,
+    role: row.role,
+    inviterName: row.invitedBy?.name ?? null,
+    expiresAt: row.expiresAt.toISOString(),
+  };
+}
+
+/**
+ * Accepts with the signed-in account whose e-mail the invitation names. The status change, the
+ * membership and the event commit in one transaction (docs/product-rules.md, Recording rule 5);
+ * a cancel racing with it waits for the invitation's lock, so exactly one of them wins.
+ */
+export async function acceptInvitation(auth: Auth, token: string): Promise<{ organizationId: string; role: Role }> {
+  if (!LINK_TOKEN_PATTERN.test(token)) throw new DomainError("NOT_FOUND", "invitation.invalidToken");
+  const hash = hashInvitationToken(token);
+  const found = await prisma.invitation.findUnique({ where: { tokenHash: hash }, select: { id: true, organizationId: true } });
+  if (!found) throw new DomainError("NOT_FOUND", "invitation.invalidToken");
+  return prisma.$transaction(async (tx) => {
+    await lockOrganization(tx, found.organizationId);
+    const locked = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM invitations WHERE id = ${found.id}::uuid AND token_hash = ${hash} FOR UPDATE`;
+    // Canceled, or replaced by a newer mail's link, while we waited for the lock.
+    if (locked.length === 0) throw new DomainError("NOT_FOUND", "invitation.invalidToken");
+    const invitation = await tx.invitation.findUniqueOrThrow({
+      where: { id: found.id },
+      select: { id: true, email: true, role: true, status: true, expiresAt: true, organization: { select: { requireTwoFactor: true } } },
+    });
+    if (invitation.status !== "pending") throw new DomainError("CONFLICT", "invitation.notPending");
+    if (isExpired(invitation)) throw new DomainError("CONFLICT", "invitation.expired");
+    if (invitation.email !== auth.user.email.toLowerCase()) throw new DomainError("FORBIDDEN", "invitation.wrongAccount");
+    if (invitation.organization.requireTwoFactor && !auth.user.twoFactorEnabled) {
+      throw new DomainError("FORBIDDEN", "twoFactorRequiredByOrganization");
+    }
+    const member = await tx.membership.findUnique({
+      where: { organizationId_userId: { organizationId: found.organizationId, userId: auth.user.id } },
+      select: { id: true },
+    });
+    if (member) throw new DomainError("CONFLICT", "invitation.alreadyMember");
+    await tx.invitation.update({ where: { id: invitation.id }, data: { status: "accepted" }, select: { id: true } });
+    await tx.membership.create({
+      data: { organizationId: found.organizationId, userId: auth.user.id, role: invitation.role },
+      select: { id: true },
+    });
+    await recordAuditEvent(tx, {
+      organizationId: found.organizationId,
+      action: "invitation.accepted",
+      actor: userActor(auth.user),
+      target: { type: "invitation", id: invitation.id },
+      details: { role: invitation.role, userId: auth.user.id },
+      idempotencyKey: `invitation.accepted/${invitation.id}`,
+    });
+    return { organizationId: found.organizationId, role: invitation.role };
+  });
+}
