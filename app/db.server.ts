@@ -14,7 +14,7 @@ interface Db {
   exportPool?: pg.Pool;
 }
 
-/** Exports running at once per process; more wait for a connection (app/audit/export.server.ts). */
+/** Exports running at once per process; more wait for a connection (app/audit/export/snapshot.server.ts). */
 export const EXPORT_CONNECTIONS = 10;
 
 const globalForDb = globalThis as typeof globalThis & { __db?: Db };

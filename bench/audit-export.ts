@@ -22,7 +22,7 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import { pathToFileURL } from "node:url";
 import type pg from "pg";
-import { namedRowsSql, inlineSql } from "../app/audit/export.server.ts";
+import { namedRowsSql, inlineSql } from "../app/audit/export/sql.server.ts";
 import { freePort } from "../scripts/lib/free-port.ts";
 import { insertOrganizations, openSeededDatabase, sessionToken, uuidV7 } from "./lib/seed.ts";
 import { ensureBuild, startChild, stopChild } from "./lib/servers.ts";

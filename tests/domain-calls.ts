@@ -12,7 +12,8 @@ import {
 import * as keys from "~/api-keys/api-keys.server";
 import type { IssueKeyInput } from "~/api-keys/schemas";
 import { filtersToSearchParams, parseAuditSearchParams, type AuditFilters } from "~/audit/audit-query";
-import { exportAuditLog, type NamesFrom } from "~/audit/export.server";
+import { exportAuditLog } from "~/audit/export/export-audit-log.server";
+import type { NamesFrom } from "~/audit/export/sql.server";
 import * as audit from "~/audit/query.server";
 import type { Auth } from "~/auth/session.server";
 import * as organizations from "~/organizations/organizations.server";
@@ -54,9 +55,10 @@ export const updateOrganizationSettings = async (auth: Auth, organizationId: str
 
 /**
  * The NDJSON export of an organization's log as its caller downloads it, parsed, and how its rows
- * were named: the export itself (app/audit/export.server.ts) behind its real check, so the caller
- * needs a plan with export and the organization active. `nameDirectoryLimit: 0` makes it name the
- * rows with the COPY's lookups (what an organization with too many names for the directory gets).
+ * were named: the export itself (app/audit/export/export-audit-log.server.ts) behind its real
+ * check, so the caller needs a plan with export and the organization active.
+ * `nameDirectoryLimit: 0` makes it name the rows with the COPY's lookups (what an organization
+ * with too many names for the directory gets).
  * It records `audit.exported`.
  */
 export async function exportedRows(

@@ -96,7 +96,7 @@ const ACTOR_NAME_JOINS = actorNameJoins("e.actor_uuid");
 /**
  * The lookups NAMED_COLUMNS reads (`au`, `ak`, `tu`, `tk`, `ti`, `tor`), for the actor's and the
  * target's id as uuid expressions. The view passes the uuids its row source computed once per
- * row; the export (app/audit/export.server.ts) passes the conversions themselves, so that each
+ * row; the export (app/audit/export/sql.server.ts) passes the conversions themselves, so that each
  * lookup depends on the row's kind and id alone and PostgreSQL can remember its answers (Memoize)
  * across a million rows. Same conditions either way, so the names are the same.
  */

@@ -8,7 +8,7 @@
 import type { Route } from "./+types/api.organizations.$organizationId.audit-log.export";
 import { authorizeAuditExport } from "~/access/organization-access.server";
 import { parseAuditExportQuery } from "~/audit/audit-query";
-import { exportAuditLog } from "~/audit/export.server";
+import { exportAuditLog } from "~/audit/export/export-audit-log.server";
 import { isFullyAuthenticated } from "~/auth/session.server";
 import { attachmentDisposition } from "~/lib/content-disposition";
 import { DomainError } from "~/lib/domain-error";
