@@ -3,7 +3,7 @@
 // demote or remove owners, and only owners invite someone as owner. The last owner can be neither
 // demoted nor removed, and cannot leave: an organization always keeps an owner. Pure functions:
 // the callers run them under the organization's lock with roles re-read there.
-import type { Role } from "~/generated/prisma/enums";
+import { Role } from "~/generated/prisma/enums";
 
 /** The translation key (under errors:) of the reason a role change is refused, or null. */
 export function roleChangeRefusal(actor: Role, from: Role, to: Role, ownerCount: number): string | null {
@@ -28,5 +28,6 @@ export function inviteRefusal(actor: Role, role: Role): string | null {
 
 /** The roles `actor` may hand out (invite forms and role menus offer only these). */
 export function assignableRoles(actor: Role): Role[] {
-  return actor === "owner" ? ["owner", "admin", "member"] : ["admin", "member"];
+  const all = Object.values(Role);
+  return actor === Role.owner ? all : all.filter((role) => role !== Role.owner);
 }

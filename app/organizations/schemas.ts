@@ -2,6 +2,7 @@
 // translation keys under `errors:`; forms translate them when rendering.
 import { z } from "zod";
 import { emailSchema } from "~/auth/schemas";
+import { Role } from "~/generated/prisma/enums";
 import { asciiLowerCase, storedText } from "~/lib/text";
 
 const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{1,46}[a-z0-9]$/;
@@ -110,8 +111,7 @@ export const deleteOrganizationSchema = z.object({ intent: z.literal("delete"), 
 
 export const settingsActionSchema = z.discriminatedUnion("intent", [organizationSettingsSchema, deleteOrganizationSchema]);
 
-export const ROLES = ["owner", "admin", "member"] as const;
-export const roleSchema = z.enum(ROLES, { error: "field.role" });
+export const roleSchema = z.enum(Role, { error: "field.role" });
 
 export const inviteMemberSchema = z.object({ email: emailSchema, role: roleSchema }).strict();
 export type InviteMemberInput = z.infer<typeof inviteMemberSchema>;
