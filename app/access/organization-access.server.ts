@@ -8,12 +8,13 @@
 // and the role holds the permission (403). docs/decisions/0004-active-organization.md
 import { isFresh, SUPPORT_FRESH_WINDOW, type Auth, type SessionUser } from "~/auth/session.server";
 import { prisma } from "~/db.server";
-import type { Role } from "~/generated/prisma/enums";
+import type { BillingState, Role } from "~/generated/prisma/enums";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
 import { organizationsOf } from "./memberships.server";
 import { roleHas, type Permission } from "./permissions";
-import { billingBlocksPaidFeatures, planHas } from "~/plans/catalog";
+import { planHas, storedPlanId, type StoredPlanId } from "~/plans/catalog";
+import { billingBlocksPaidFeatures } from "./billing-pause";
 
 declare const organizationGrant: unique symbol;
 declare const supportGrant: unique symbol;
@@ -25,8 +26,8 @@ export interface AccessibleOrganization {
   name: string;
   slug: string;
   logoId: string | null;
-  planId: string;
-  billingState: string;
+  planId: StoredPlanId;
+  billingState: BillingState;
   requireTwoFactor: boolean;
 }
 
@@ -214,7 +215,11 @@ export async function findSupportTarget(admin: PlatformAdminAccess, organization
   });
   if (!found) throw new DomainError("NOT_FOUND", "organizationNotFound");
   const { supportAccess, ...organization } = found;
-  return { organization, admin, grant: supportAccess[0] ?? null } as unknown as SupportTarget;
+  return {
+    organization: { ...organization, planId: storedPlanId(organization.planId) },
+    admin,
+    grant: supportAccess[0] ?? null,
+  } as unknown as SupportTarget;
 }
 
 /** The support access a target's open grant gives, or null until the admin stated a reason. */

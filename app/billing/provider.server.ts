@@ -9,6 +9,7 @@
 // `{id, type, organizationId}`, unsigned there unless BILLING_WEBHOOK_SECRET is set.
 import { z } from "zod";
 import { env } from "~/env.server";
+import type { PlanId } from "~/plans/catalog";
 import { SIGNATURE_HEADER, verifySignature } from "./signature.server";
 
 export const PROVIDER_EVENT_TYPES = ["payment_failed", "payment_recovered", "refund", "dispute"] as const;
@@ -31,7 +32,7 @@ export interface BillingProvider {
   /** Stable name, stored with each processed event (event ids are unique per provider). */
   readonly name: string;
   /** Starts a change to `planId`; resolves once the provider has taken the payment. */
-  startCheckout(request: { organizationId: string; planId: string }): Promise<void>;
+  startCheckout(request: { organizationId: string; planId: PlanId }): Promise<void>;
   /** Stops renewing the subscription. */
   cancel(request: { organizationId: string }): Promise<void>;
   /** Renews a canceled subscription again. */

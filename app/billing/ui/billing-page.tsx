@@ -6,7 +6,8 @@ import { Form, useNavigation } from "react-router";
 import { ConfirmDialogTrigger } from "~/components/confirm-dialog";
 import { Alert, Badge, Button, ButtonLink, Card, buttonClass, cx } from "~/components/ui";
 import { useTranslation } from "~/i18n/use-translation";
-import { PLAN_FLAGS, type BillingState, type PlanFlags } from "~/plans/catalog";
+import type { BillingState } from "~/generated/prisma/enums";
+import { PLAN_FLAGS, type PlanFlags } from "~/plans/catalog";
 import type { BillingIntent } from "~/billing/schemas";
 
 export const BILLING_PAGE_PATH = "/dashboard/organization-settings/billing";
