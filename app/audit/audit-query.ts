@@ -4,6 +4,7 @@
 // The filter form and every link that keeps the filters derive from AUDIT_FILTERS: adding a
 // filter is one entry here plus its label (and its condition in app/audit/query.server.ts).
 // Bad values are a clear 400, never a 500. Client-safe.
+import { href } from "react-router";
 import { z } from "zod";
 import { endOfDay, parseCalendarDay, startOfDay } from "~/lib/dates";
 import { DomainError } from "~/lib/domain-error";
@@ -203,7 +204,8 @@ export function auditExportHref(organizationId: string, filters: AuditFilters, f
   const params = filtersToSearchParams(filters);
   params.set("format", format);
   params.sort();
-  return `/api/organizations/${encodeURIComponent(organizationId)}/audit-log/export?${params.toString()}`;
+  const path = href("/api/organizations/:organizationId/audit-log/export", { organizationId: encodeURIComponent(organizationId) });
+  return `${path}?${params.toString()}`;
 }
 
 /** Opening or closing the detail drawer changes only `event` in the URL: the page's data stays. */

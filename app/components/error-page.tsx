@@ -1,5 +1,5 @@
 import { useTranslation } from "~/i18n/use-translation";
-import { isRouteErrorResponse, useLocation } from "react-router";
+import { href, isRouteErrorResponse, useLocation } from "react-router";
 import { signInHref } from "~/lib/safe-redirect";
 import { Logo } from "./logo";
 import { buttonClass } from "./ui";
@@ -79,7 +79,7 @@ export function ErrorPage({ error }: { error: unknown }) {
           {signIn ? (
             <SignInLink href={signIn} className="mt-8" />
           ) : (
-            <a href="/dashboard" className={buttonClass("primary", "mt-8")}>
+            <a href={href("/dashboard")} className={buttonClass("primary", "mt-8")}>
               {t("errorPage.home")}
             </a>
           )}

@@ -5,6 +5,7 @@
 // during the send, so a cancel or accept never waits for a mail server; one that lands during the
 // send wins, and the link in that mail then does not work. The job's payload holds no token, so
 // none is ever stored in plain text.
+import { href } from "react-router";
 import type { Task } from "graphile-worker";
 import { z } from "zod";
 import { prisma } from "~/db.server";
@@ -22,7 +23,7 @@ const payloadSchema = z.object({
 
 /** The accept page's address for a token. */
 export function acceptUrl(origin: string, token: string): string {
-  return `${origin}/invitations/accept?token=${encodeURIComponent(token)}`;
+  return `${origin}${href("/invitations/accept")}?token=${encodeURIComponent(token)}`;
 }
 
 export interface InvitationMailContent {

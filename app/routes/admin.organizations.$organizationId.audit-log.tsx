@@ -4,7 +4,7 @@
 // support access with a reason first (else: the reason page, which comes back here), and every view
 // is recorded in the support records (app/support/support.server.ts).
 import { useTranslation } from "~/i18n/use-translation";
-import { Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
+import { href, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations.$organizationId.audit-log";
 import { AuditLogView, type AuditDetailQuery } from "~/audit/audit-log-view";
@@ -28,7 +28,8 @@ export async function loader(args: Route.LoaderArgs) {
   if (!access) {
     const url = new URL(args.request.url);
     const here = `${url.pathname}${url.search}`;
-    throw redirect(`/admin/organizations/${target.organization.id}/access?redirectTo=${encodeURIComponent(here)}`);
+    const access = href("/admin/organizations/:organizationId/access", { organizationId: target.organization.id });
+    throw redirect(`${access}?redirectTo=${encodeURIComponent(here)}`);
   }
   const { organization } = access;
   const page = await orHttpError(args.context, () =>
@@ -57,7 +58,10 @@ export default function AdminAuditLog({ loaderData }: Route.ComponentProps) {
     });
   return (
     <div className="space-y-4">
-      <Link to={`/admin/organizations/${loaderData.organization.id}`} className="text-sm font-medium text-slate-600 hover:text-slate-900">
+      <Link
+        to={href("/admin/organizations/:organizationId", { organizationId: loaderData.organization.id })}
+        className="text-sm font-medium text-slate-600 hover:text-slate-900"
+      >
         ← {loaderData.organization.name}
       </Link>
       <SupportBanner organization={loaderData.organization} grant={loaderData.grant} />

@@ -1,7 +1,7 @@
 // Every organization, for platform admins (fresh session): searched by name, slug or id, 25 a page,
 // each linking to its support page.
 import { useTranslation } from "~/i18n/use-translation";
-import { data, Form, Link } from "react-router";
+import { data, Form, href, Link } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations";
 import { requirePlatformAdmin } from "~/web/guards.server";
@@ -63,7 +63,7 @@ export default function AdminOrganizations({ loaderData }: Route.ComponentProps)
           </div>
           <Button type="submit">{t("organizations.searchSubmit")}</Button>
           {q ? (
-            <ButtonLink to="/admin/organizations" variant="secondary">
+            <ButtonLink to={href("/admin/organizations")} variant="secondary">
               {t("organizations.clear")}
             </ButtonLink>
           ) : null}
@@ -84,7 +84,7 @@ export default function AdminOrganizations({ loaderData }: Route.ComponentProps)
                   </p>
                 </div>
                 <Link
-                  to={`/admin/organizations/${org.id}`}
+                  to={href("/admin/organizations/:organizationId", { organizationId: org.id })}
                   aria-label={`${t("organizations.open")}: ${org.name}`}
                   className="text-sm font-semibold text-brand-600 hover:text-brand-700"
                 >

@@ -1,6 +1,6 @@
 // The signed-in person's account: profile, password change, and the sessions they can end.
 // Thin: the rules live in app/accounts/account-security.server.ts, the page's parts in app/accounts/ui/account-settings.tsx.
-import { data, redirect } from "react-router";
+import { data, href, redirect } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "zod";
 import type { Route } from "./+types/dashboard.account";
@@ -34,7 +34,7 @@ export async function loader(args: Route.LoaderArgs) {
     deletion: {
       fresh: isFresh(auth),
       twoFactor: auth.user.twoFactorEnabled,
-      signInAgainHref: signInHref("/dashboard/account#delete-account"),
+      signInAgainHref: signInHref(`${href("/dashboard/account")}#delete-account`),
     },
   };
 }
@@ -64,7 +64,7 @@ export async function action(args: Route.ActionArgs) {
     const { intent: _intent, ...input } = deletion.value;
     const result = await withFormErrors(args.context, deletion, () => deleteAccount(auth, input), { hideFields });
     if (!result.ok) return data<AccountActionData>({ intent: "delete", reply: result.reply }, result.init);
-    throw redirect("/login?notice=accountDeleted", { headers: { "Set-Cookie": clearedSessionCookie() } });
+    throw redirect(`${href("/login")}?notice=accountDeleted`, { headers: { "Set-Cookie": clearedSessionCookie() } });
   }
   const parsed = sessionActions.safeParse(Object.fromEntries(formData));
   if (!parsed.success) throw badRequest(args.context);

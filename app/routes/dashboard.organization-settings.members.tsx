@@ -2,7 +2,7 @@
 // live in app/organizations/, the page's parts in app/organizations/ui/. Works without JavaScript:
 // destructive actions confirm on a `?confirm=…` view; with JavaScript in a dialog.
 import { useTranslation } from "~/i18n/use-translation";
-import { data, redirect } from "react-router";
+import { data, href, redirect } from "react-router";
 import type { Route } from "./+types/dashboard.organization-settings.members";
 import { accessFor } from "~/access/organization-access.server";
 import { ErrorPanel } from "~/components/error-page";
@@ -65,7 +65,7 @@ export async function action(args: Route.ActionArgs) {
   if (input.intent === "leave") {
     const left = await withFormErrors(args.context, submission, () => leaveOrganization(access));
     if (!left.ok) return data<MemberActionData>({ reply: left.reply, intent, outcome: null }, left.init);
-    throw redirect("/dashboard");
+    throw redirect(href("/dashboard"));
   }
   const manager = await requireActiveOrganization(args, "member:manage");
   const result = await withFormErrors(args.context, submission, async (): Promise<MemberActionOutcome> => {

@@ -3,7 +3,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "~/i18n/use-translation";
-import { Form, redirect } from "react-router";
+import { Form, href, redirect } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/dashboard.organizations.new";
 import { ErrorPanel } from "~/components/error-page";
@@ -30,7 +30,7 @@ export async function action(args: Route.ActionArgs) {
   if (submission.status !== "success") return invalidForm(submission);
   const result = await withFormErrors(args.context, submission, () => createOrganization(auth, submission.value));
   if (!result.ok) return result.response;
-  return redirect("/dashboard");
+  return redirect(href("/dashboard"));
 }
 
 export default function NewOrganization({ actionData }: Route.ComponentProps) {

@@ -3,7 +3,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "~/i18n/use-translation";
-import { Form, Link, redirect, useSearchParams } from "react-router";
+import { Form, href, Link, redirect, useSearchParams } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import { ErrorPage } from "~/components/error-page";
 import type { Route } from "./+types/login";
@@ -53,7 +53,7 @@ export async function action(args: Route.ActionArgs) {
   );
   if (!result.ok) return result.response;
   const target = safeRedirectPath(submission.value.redirectTo);
-  const next = result.value.twoFactorPending ? `/login/two-factor?redirectTo=${encodeURIComponent(target)}` : target;
+  const next = result.value.twoFactorPending ? `${href("/login/two-factor")}?redirectTo=${encodeURIComponent(target)}` : target;
   return redirect(next, { headers: { "Set-Cookie": sessionCookie(result.value.token) } });
 }
 
@@ -73,7 +73,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       footer={
         <>
           {t("login.noAccount")}{" "}
-          <Link to="/signup" className="font-semibold text-brand-600 hover:text-brand-700">
+          <Link to={href("/signup")} className="font-semibold text-brand-600 hover:text-brand-700">
             {t("login.signUpLink")}
           </Link>
         </>
@@ -97,7 +97,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           {...getInputProps(fields.password, { type: "password" })}
         />
         <p className="-mt-2 text-right text-sm">
-          <Link to="/forgot-password" className="font-medium text-brand-600 hover:text-brand-700">
+          <Link to={href("/forgot-password")} className="font-medium text-brand-600 hover:text-brand-700">
             {t("login.forgotPassword")}
           </Link>
         </p>

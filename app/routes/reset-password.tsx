@@ -2,7 +2,7 @@
 // replaced by a newer mail, expired, or its account deleted) says so and offers a new one.
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, redirect, useNavigation } from "react-router";
+import { Form, href, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { resetLinkWorks, resetPassword } from "~/accounts/password-reset.server";
 import { NewPasswordFields } from "~/accounts/ui/account-settings";
@@ -38,7 +38,7 @@ export async function action(args: Route.ActionArgs) {
   const { token, newPassword } = submission.value;
   const result = await withFormErrors(args.context, submission, () => resetPassword(token, newPassword), { hideFields });
   if (!result.ok) return result.response;
-  throw redirect("/login?notice=passwordReset");
+  throw redirect(`${href("/login")}?notice=passwordReset`);
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
@@ -65,7 +65,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       ) : (
         <div className="space-y-4">
           <Alert tone="warning">{t("reset.linkDoesNotWork")}</Alert>
-          <ButtonLink to="/forgot-password" variant="secondary" className="w-full">
+          <ButtonLink to={href("/forgot-password")} variant="secondary" className="w-full">
             {t("reset.requestNew")}
           </ButtonLink>
         </div>

@@ -4,7 +4,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "~/i18n/use-translation";
-import { Form, Link, redirect } from "react-router";
+import { Form, href, Link, redirect } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import { ErrorPage } from "~/components/error-page";
 import type { Route } from "./+types/signup";
@@ -68,7 +68,7 @@ export default function SignUp({ actionData, loaderData }: Route.ComponentProps)
         <>
           {t("signup.haveAccount")}{" "}
           <Link
-            to={loaderData.redirectTo ? signInHref(loaderData.redirectTo) : "/login"}
+            to={loaderData.redirectTo ? signInHref(loaderData.redirectTo) : href("/login")}
             className="font-semibold text-brand-600 hover:text-brand-700"
           >
             {t("signup.signInLink")}

@@ -1,7 +1,8 @@
 // Shared by the members page's parts: its path, and the action's typed answer.
+import { href } from "react-router";
 import type { SubmissionResult } from "@conform-to/react";
 
-export const MEMBERS_PAGE_PATH = "/dashboard/organization-settings/members";
+export const MEMBERS_PAGE_PATH = href("/dashboard/organization-settings/members");
 
 /** What a successful action reports, for the page's confirmation message. */
 export type MemberActionOutcome =
