@@ -10,6 +10,7 @@ import { isFresh, SUPPORT_FRESH_WINDOW, type Auth, type SessionUser } from "~/au
 import { prisma } from "~/db.server";
 import type { BillingState, Role } from "~/generated/prisma/enums";
 import { DomainError } from "~/lib/domain-error";
+import type { ErrorKey } from "~/lib/error-key";
 import { isUuid } from "~/lib/ids";
 import { organizationsOf } from "./memberships.server";
 import { roleHas, type Permission } from "./permissions";
@@ -146,7 +147,7 @@ export type AuditExporter = OrganizationAccess<"audit:view" | "audit:export">;
 /** Why someone who can open the audit log cannot export it now, in the order the export route checks. */
 export type AuditExportBlocker = "permission" | "plan" | "twoFactor" | "billing";
 
-const BLOCKER_MESSAGES: Record<Exclude<AuditExportBlocker, "billing">, string> = {
+const BLOCKER_MESSAGES: Record<Exclude<AuditExportBlocker, "billing">, ErrorKey> = {
   permission: "missingPermission",
   plan: "auditExport.planLacksExport",
   twoFactor: "twoFactorRequiredByOrganization",

@@ -8,6 +8,7 @@ import type { AuditDetails } from "~/audit/catalog";
 import { recordAuditEvent, userActor } from "~/audit/record.server";
 import { lockOrganizationRow, prisma, type Tx } from "~/db.server";
 import { DomainError } from "~/lib/domain-error";
+import type { ErrorKey } from "~/lib/error-key";
 import { isUuid } from "~/lib/ids";
 import type { BillingState } from "~/generated/prisma/enums";
 import {
@@ -171,7 +172,7 @@ export const BILLING_PROVIDER_ACTOR = { kind: "system", id: "billing-provider" }
 
 export type EventOutcome = "applied" | "unchanged" | "already_processed";
 
-const REFUSAL_MESSAGES: Record<EventRefusal, string> = {
+const REFUSAL_MESSAGES: Record<EventRefusal, ErrorKey> = {
   unsigned: "billing.eventUnsigned",
   badSignature: "billing.eventBadSignature",
   expiredSignature: "billing.eventExpiredSignature",

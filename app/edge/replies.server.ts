@@ -5,6 +5,8 @@ import { href } from "react-router";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Language } from "~/i18n/config";
 import { fixedT, languageFromHeaders } from "~/i18n/i18next.server";
+import type { QualifiedKey } from "~/i18n/keys";
+import type { ErrorKey } from "~/lib/error-key";
 
 type EdgeErrorCode =
   | "BAD_REQUEST"
@@ -15,7 +17,7 @@ type EdgeErrorCode =
   | "UNSUPPORTED_MEDIA_TYPE"
   | "INTERNAL_SERVER_ERROR";
 
-const TITLE_KEYS: Partial<Record<number, string>> = {
+const TITLE_KEYS: Partial<Record<number, QualifiedKey>> = {
   400: "common:errorPage.badRequestTitle",
   403: "common:errorPage.forbiddenTitle",
   404: "common:errorPage.notFoundTitle",
@@ -52,7 +54,7 @@ export interface EdgeReply {
   status: number;
   code: EdgeErrorCode;
   /** Key under `errors:`. */
-  messageKey: string;
+  messageKey: ErrorKey;
   headers?: Record<string, string>;
   /** Close the connection afterwards (the request line itself was garbage). */
   close?: boolean;

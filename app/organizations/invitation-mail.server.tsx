@@ -9,6 +9,7 @@ import { href } from "react-router";
 import type { Task } from "graphile-worker";
 import { z } from "zod";
 import { prisma } from "~/db.server";
+import type { Role } from "~/generated/prisma/enums";
 import { fixedT } from "~/i18n/i18next.server";
 import { supportedLanguages } from "~/i18n/config";
 import { composeMail, mailTime } from "~/mail/layout.server";
@@ -29,7 +30,7 @@ export function acceptUrl(origin: string, token: string): string {
 export interface InvitationMailContent {
   organization: string;
   inviter: string | null;
-  role: string;
+  role: Role;
   url: string;
   expiresAt: Date;
 }

@@ -10,7 +10,7 @@ import type { Route } from "./+types/admin.organizations.$organizationId.access"
 import { ErrorPanel } from "~/components/error-page";
 import { FormErrors } from "~/components/form-errors";
 import { Button, Card, Field, PageHeader, TextareaField } from "~/components/ui";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { safeRedirectPath } from "~/lib/safe-redirect";
 import { requireSupportTarget } from "~/web/guards.server";
 import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
@@ -32,7 +32,7 @@ export async function loader(args: Route.LoaderArgs) {
   const target = await requireSupportTarget(args, args.params.organizationId);
   const previous = target.grant ?? (await lastSupportReason(target));
   return {
-    title: `${getInstance(args.context).t("admin:access.title")} · ${target.organization.name}`,
+    title: `${translatorFor(args.context)("admin:access.title")} · ${target.organization.name}`,
     organization: { id: target.organization.id, name: target.organization.name },
     previous: previous ? { reason: previous.reason, ticket: previous.ticket } : null,
   };

@@ -13,7 +13,7 @@ import { rpcQueries } from "~/client/rpc";
 import { supportAccessOf } from "~/access/organization-access.server";
 import { requireSupportTarget } from "~/web/guards.server";
 import { ErrorPanel } from "~/components/error-page";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { orHttpError } from "~/web/http-errors.server";
 import { presentGrant, supportAuditPage } from "~/support/support.server";
 import { SupportBanner } from "~/support/ui/support-banner";
@@ -36,7 +36,7 @@ export async function loader(args: Route.LoaderArgs) {
     supportAuditPage(access, new URL(args.request.url).searchParams, { disclosed: args.request.method !== "HEAD" }),
   );
   return {
-    title: `${getInstance(args.context).t("audit:page.title")} · ${organization.name}`,
+    title: `${translatorFor(args.context)("audit:page.title")} · ${organization.name}`,
     organization: { id: organization.id, name: organization.name },
     grant: presentGrant(access.grant),
     ...page,

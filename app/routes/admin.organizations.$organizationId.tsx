@@ -13,7 +13,7 @@ import { ErrorPanel } from "~/components/error-page";
 import { ButtonLink, Card, PageHeader } from "~/components/ui";
 import { presentGrant } from "~/support/support.server";
 import { SupportBanner } from "~/support/ui/support-banner";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);
@@ -24,7 +24,7 @@ export async function loader(args: Route.LoaderArgs) {
   const { id, name, slug, planId, billingState, requireTwoFactor } = target.organization;
   const overview = await organizationOverview(target);
   return {
-    title: `${name} · ${getInstance(args.context).t("admin:sections.label")}`,
+    title: `${name} · ${translatorFor(args.context)("admin:sections.label")}`,
     organization: { id, name, slug, planName: planName(planId), billingState, requireTwoFactor, ...overview },
     grant: target.grant ? presentGrant(target.grant) : null,
   };

@@ -9,7 +9,7 @@ import { planName } from "~/plans/catalog";
 import { useFormats } from "~/components/use-formats";
 import { ErrorPanel } from "~/components/error-page";
 import { Alert, Button, ButtonLink, Card, PageHeader, controlClass } from "~/components/ui";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { searchOrganizations } from "~/organizations/admin.server";
 import { organizationSearchSchema } from "~/support/schemas";
 import { orBadRequestMessage, readSearchParams, searchParamsOf } from "~/web/search-params.server";
@@ -22,7 +22,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export async function loader(args: Route.LoaderArgs) {
   const admin = await requirePlatformAdmin(args, { fresh: true });
-  const title = getInstance(args.context).t("admin:organizations.title");
+  const title = translatorFor(args.context)("admin:organizations.title");
   const typed = searchParamsOf(args.request).q ?? "";
   const query = readSearchParams(args, organizationSearchSchema);
   const found = query.ok ? await orBadRequestMessage(args.context, () => searchOrganizations(admin, query.value)) : query;

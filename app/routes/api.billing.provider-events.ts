@@ -8,7 +8,8 @@
 // written for any of them. Bodies are capped by the request edge like every page write.
 import type { Route } from "./+types/api.billing.provider-events";
 import { receiveProviderEvent } from "~/billing/billing.server";
-import { jsonErrorResponse, orJsonError, translatorFor } from "~/web/http-errors.server";
+import { translatorFor } from "~/i18n/i18next.server";
+import { jsonErrorResponse, orJsonError } from "~/web/http-errors.server";
 
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(context);

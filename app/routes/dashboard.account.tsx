@@ -14,7 +14,7 @@ import { PageHeader } from "~/components/ui";
 import { DeleteAccountCard, PasswordCard, ProfileCard, SessionsCard, type AccountActionData } from "~/accounts/ui/account-settings";
 import { ErrorPanel } from "~/components/error-page";
 import { titleMeta } from "~/components/page-title";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { useTranslation } from "~/i18n/use-translation";
 import { parseForm, withFormErrors } from "~/web/forms.server";
 import { requireUser } from "~/web/guards.server";
@@ -28,7 +28,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 export async function loader(args: Route.LoaderArgs) {
   const auth = requireUser(args);
   return {
-    title: getInstance(args.context).t("auth:account.title"),
+    title: translatorFor(args.context)("auth:account.title"),
     user: { name: auth.user.name, email: auth.user.email },
     sessions: await listSessions(auth),
     deletion: {

@@ -10,7 +10,7 @@ import { FormErrors } from "~/components/form-errors";
 import { titleMeta } from "~/components/page-title";
 import { Alert, Card, PageHeader } from "~/components/ui";
 import { useHydrated } from "~/components/use-hydrated";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { cancelInvitation, inviteMember, listPendingInvitations, resendInvitation } from "~/organizations/invitations.server";
 import { assignableRoles } from "~/organizations/member-rules";
 import { leaveOrganization, listMembers, removeMember, updateMemberRole } from "~/organizations/members.server";
@@ -45,7 +45,7 @@ export async function loader(args: Route.LoaderArgs) {
     confirm = invitation ? { intent: "cancel", invitationId: invitation.id, email: invitation.email } : null;
   }
   return {
-    title: getInstance(args.context).t("organizations:members.title"),
+    title: translatorFor(args.context)("organizations:members.title"),
     organizationName: access.organization.name,
     currentUserId: access.user.id,
     managerRole: manager ? access.role : null,

@@ -8,7 +8,7 @@ import { isFresh } from "~/auth/session.server";
 import { ErrorPanel } from "~/components/error-page";
 import { titleMeta } from "~/components/page-title";
 import { ButtonLink, Card, PageHeader } from "~/components/ui";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { signInHref } from "~/lib/safe-redirect";
 import { storeLogo } from "~/organizations/logos.server";
 import { listMembers } from "~/organizations/members.server";
@@ -30,7 +30,7 @@ export async function loader(args: Route.LoaderArgs) {
   const access = await requireActiveOrganization(args);
   const members = await listMembers(access);
   return {
-    title: getInstance(args.context).t("organizations:settings.title"),
+    title: translatorFor(args.context)("organizations:settings.title"),
     settings: organizationSettings(access),
     canEdit: accessFor(access, "organization:update") !== null,
     canDelete: accessFor(access, "organization:delete") !== null,

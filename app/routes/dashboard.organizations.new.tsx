@@ -10,7 +10,7 @@ import { ErrorPanel } from "~/components/error-page";
 import { requireUser } from "~/web/guards.server";
 import { FormErrors } from "~/components/form-errors";
 import { Button, Card, Field, PageHeader } from "~/components/ui";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
 import { createOrganization } from "~/organizations/organizations.server";
 import { organizationInputSchema } from "~/organizations/schemas";
@@ -21,7 +21,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export function loader(args: Route.LoaderArgs) {
   requireUser(args);
-  return { title: getInstance(args.context).t("organizations:create.title") };
+  return { title: translatorFor(args.context)("organizations:create.title") };
 }
 
 export async function action(args: Route.ActionArgs) {

@@ -11,7 +11,7 @@ import { FormErrors } from "~/components/form-errors";
 import { titleMeta } from "~/components/page-title";
 import { Alert, Button, ButtonLink } from "~/components/ui";
 import { useFormats } from "~/components/use-formats";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { signInHref } from "~/lib/safe-redirect";
 import { acceptInvitation, previewInvitation } from "~/organizations/invitations.server";
 import { switchActiveOrganization } from "~/organizations/organizations.server";
@@ -38,7 +38,7 @@ export async function loader(args: Route.LoaderArgs) {
   const auth = getAuth(args.context);
   const signedInEmail = auth && isFullyAuthenticated(auth) ? auth.user.email : null;
   return {
-    title: getInstance(args.context).t("organizations:accept.title"),
+    title: translatorFor(args.context)("organizations:accept.title"),
     token,
     returnTo: `${url.pathname}?token=${encodeURIComponent(token)}`,
     invitation: await previewInvitation(token),

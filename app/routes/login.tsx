@@ -16,9 +16,12 @@ import { AuthLayout } from "~/components/auth-layout";
 import { FormErrors } from "~/components/form-errors";
 import { Alert, Button, Field } from "~/components/ui";
 import { clientAddressContext, deviceOf } from "~/web/context.server";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { safeRedirectPath } from "~/lib/safe-redirect";
 import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
+
+/** Where a visitor may have come from: a password just reset, an account just deleted. */
+const LOGIN_NOTICES = ["passwordReset", "accountDeleted"] as const;
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);
@@ -31,10 +34,9 @@ export function loader(args: Route.LoaderArgs) {
   const auth = getAuth(args.context);
   const notice = new URL(args.request.url).searchParams.get("notice");
   return {
-    title: getInstance(args.context).t("auth:login.title"),
+    title: translatorFor(args.context)("auth:login.title"),
     signedInAs: auth && isFullyAuthenticated(auth) ? auth.user.email : null,
-    // Where the visitor came from: a password just reset, an account just deleted.
-    notice: notice === "passwordReset" || notice === "accountDeleted" ? notice : null,
+    notice: LOGIN_NOTICES.find((known) => known === notice) ?? null,
   };
 }
 

@@ -13,7 +13,7 @@ import { verifySecondFactor } from "~/auth/two-factor.server";
 import { AuthLayout } from "~/components/auth-layout";
 import { FormErrors } from "~/components/form-errors";
 import { Button, Field } from "~/components/ui";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { safeRedirectPath } from "~/lib/safe-redirect";
 import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
 
@@ -31,7 +31,7 @@ function requirePendingSecondFactor(context: Route.LoaderArgs["context"]) {
 
 export function loader({ context }: Route.LoaderArgs) {
   const auth = requirePendingSecondFactor(context);
-  return { title: getInstance(context).t("auth:twoFactorStep.title"), email: auth.user.email };
+  return { title: translatorFor(context)("auth:twoFactorStep.title"), email: auth.user.email };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -12,7 +12,7 @@ import { ErrorPage } from "~/components/error-page";
 import { FormErrors } from "~/components/form-errors";
 import { titleMeta } from "~/components/page-title";
 import { Alert, Button, ButtonLink } from "~/components/ui";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { useTranslation } from "~/i18n/use-translation";
 import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
 
@@ -27,7 +27,7 @@ export function headers() {
 
 export async function loader(args: Route.LoaderArgs) {
   const token = (new URL(args.request.url).searchParams.get("token") ?? "").slice(0, 200);
-  return { title: getInstance(args.context).t("auth:reset.title"), token, works: await resetLinkWorks(token) };
+  return { title: translatorFor(args.context)("auth:reset.title"), token, works: await resetLinkWorks(token) };
 }
 
 const hideFields = ["newPassword", "confirmPassword"];
