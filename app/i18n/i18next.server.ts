@@ -8,7 +8,7 @@ import { createContext, type MiddlewareFunction, type RouterContextProvider } fr
 import { LanguageDetector, type LanguageDetectorOption } from "remix-i18next/server";
 import { readCookie } from "~/lib/cookies";
 import { defaultNS, fallbackLanguage, isLanguage, supportedLanguages, type Language } from "./config";
-import type { Translate } from "./keys";
+import type { NamespaceName, Translate } from "./keys";
 import { namespaces, resources } from "./resources";
 
 const ONE_YEAR = 365 * 24 * 60 * 60;
@@ -104,8 +104,9 @@ export function translatorFor(context: Readonly<RouterContextProvider>): Transla
   return getInstance(context).t as unknown as Translate;
 }
 
-export function fixedT(language: Language): Translate {
-  return shared.getFixedT(language) as unknown as Translate;
+/** A `t` for one language outside a request (mail, the RPC server, tests): `common` unless named. */
+export function fixedT<N extends NamespaceName = "common">(language: Language, namespace?: N): Translate<N> {
+  return shared.getFixedT(language, namespace ?? null) as unknown as Translate<N>;
 }
 
 /** The instance for rendering outside the i18n middleware (an error page for a request it never saw). */
