@@ -1,9 +1,11 @@
-// A small reader for schema.prisma: models with their table, scalar columns, uniques and indexes,
-// and enums. Enough to compare the schema with the migrated database without Prisma's engine.
+// A small reader for schema.prisma: models with their table, scalar columns (and which of them
+// are typed by an enum), uniques and indexes, and enums. Enough to compare the schema with the migrated database without Prisma's engine.
 export interface ParsedModel {
   name: string;
   table: string;
   columns: string[];
+  /** Columns whose field is typed by one of the schema's enums, with that enum's name. */
+  enumColumns: { column: string; enumName: string }[];
   indexes: { columns: string[]; unique: boolean }[];
 }
 
@@ -21,6 +23,7 @@ export function parsePrismaSchema(source: string) {
     const table = body.match(/@@map\("([^"]+)"\)/)?.[1] ?? name;
     const fieldColumn = new Map<string, string>();
     const indexes: ParsedModel["indexes"] = [];
+    const enumColumns: ParsedModel["enumColumns"] = [];
     for (const rawLine of body.split("\n")) {
       const line = rawLine.trim();
       if (!line || line.startsWith("@@")) continue;
@@ -30,6 +33,7 @@ export function parsePrismaSchema(source: string) {
       if (modelNames.has(baseType)) continue; // relation field, no column
       const column = line.match(/@map\("([^"]+)"\)/)?.[1] ?? field;
       fieldColumn.set(field, column);
+      if (Object.hasOwn(enums, baseType)) enumColumns.push({ column, enumName: baseType });
       if (/@id\b/.test(line)) indexes.push({ columns: [column], unique: true });
       if (/@unique\b/.test(line)) indexes.push({ columns: [column], unique: true });
     }
@@ -37,7 +41,7 @@ export function parsePrismaSchema(source: string) {
     for (const m of body.matchAll(/@@(unique|index|id)\(\[([^\]]+)\]/g)) {
       indexes.push({ columns: columnsOf(m[2]!), unique: m[1] !== "index" });
     }
-    models.push({ name, table, columns: [...fieldColumn.values()], indexes });
+    models.push({ name, table, columns: [...fieldColumn.values()], enumColumns, indexes });
   }
   return { models, enums };
 }

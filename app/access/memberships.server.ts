@@ -4,7 +4,8 @@
 // once. Requests that change something never share: an action's loaders must see its change.
 import type { Auth } from "~/auth/session.server";
 import { prisma } from "~/db.server";
-import type { Role } from "~/generated/prisma/enums";
+import type { BillingState, Role } from "~/generated/prisma/enums";
+import type { StoredPlanId } from "~/plans/catalog";
 
 /** An organization as the access checks load it: what access values carry, so nothing asks again. */
 export interface AccessibleOrganization {
@@ -12,8 +13,8 @@ export interface AccessibleOrganization {
   name: string;
   slug: string;
   logoId: string | null;
-  planId: string;
-  billingState: string;
+  planId: StoredPlanId;
+  billingState: BillingState;
   requireTwoFactor: boolean;
 }
 
@@ -40,9 +41,10 @@ export function shareMembershipReads(auth: Auth): void {
   if (!shared.has(auth)) shared.set(auth, null);
 }
 
+/** Enums are read as text, as the row type says; any stored plan id is a `StoredPlanId`. */
 function readMemberships(userId: string): Promise<UserOrganization[]> {
   return prisma.$queryRaw<UserOrganization[]>`
-    SELECT o.id, o.name, o.slug, o.logo_id AS "logoId", o.plan_id AS "planId", o.billing_state AS "billingState",
+    SELECT o.id, o.name, o.slug, o.logo_id AS "logoId", o.plan_id AS "planId", o.billing_state::text AS "billingState",
            o.require_two_factor AS "requireTwoFactor", m.role::text AS role
     FROM memberships m JOIN organizations o ON o.id = m.organization_id
     WHERE m.user_id = ${userId}::uuid

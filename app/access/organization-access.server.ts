@@ -10,10 +10,12 @@ import { isFresh, SUPPORT_FRESH_WINDOW, type Auth, type SessionUser } from "~/au
 import { prisma } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
 import { DomainError } from "~/lib/domain-error";
+import type { ErrorKey } from "~/lib/error-key";
 import { isUuid } from "~/lib/ids";
 import { accessibleOrganizationSelect, organizationsOf, type AccessibleOrganization } from "./memberships.server";
 import { roleHas, type Permission } from "./permissions";
-import { billingBlocksPaidFeatures, planHas } from "~/plans/catalog";
+import { planHas, storedPlanId } from "~/plans/catalog";
+import { billingBlocksPaidFeatures } from "./billing-pause";
 
 declare const organizationGrant: unique symbol;
 declare const supportGrant: unique symbol;
@@ -127,7 +129,7 @@ export type AuditExporter = OrganizationAccess<"audit:view" | "audit:export">;
 /** Why someone who can open the audit log cannot export it now, in the order the export route checks. */
 export type AuditExportBlocker = "permission" | "plan" | "twoFactor" | "billing";
 
-const BLOCKER_MESSAGES: Record<Exclude<AuditExportBlocker, "billing">, string> = {
+const BLOCKER_MESSAGES: Record<Exclude<AuditExportBlocker, "billing">, ErrorKey> = {
   permission: "missingPermission",
   plan: "auditExport.planLacksExport",
   twoFactor: "twoFactorRequiredByOrganization",
@@ -196,7 +198,11 @@ export async function findSupportTarget(admin: PlatformAdminAccess, organization
   });
   if (!found) throw new DomainError("NOT_FOUND", "organizationNotFound");
   const { supportAccess, ...organization } = found;
-  return { organization, admin, grant: supportAccess[0] ?? null } as unknown as SupportTarget;
+  return {
+    organization: { ...organization, planId: storedPlanId(organization.planId) },
+    admin,
+    grant: supportAccess[0] ?? null,
+  } as unknown as SupportTarget;
 }
 
 /** The support access a target's open grant gives, or null until the admin stated a reason. */

@@ -13,6 +13,7 @@ import { recordAuditEvent } from "~/audit/record.server";
 import { accountPasswordMatches } from "~/accounts/account-security.server";
 import { isFresh, type Auth } from "~/auth/session.server";
 import { secondFactorMatches } from "~/auth/two-factor.server";
+import type { Role } from "~/generated/prisma/enums";
 import { DomainError } from "~/lib/domain-error";
 import { invitationMailJobKey } from "~/organizations/invitations.server";
 import { resetMailJobKey } from "./password-reset.server";
@@ -114,7 +115,7 @@ async function deleteWithLocks(tx: Tx, userId: string): Promise<AccountDeletion 
 
 interface Member {
   userId: string;
-  role: "owner" | "admin" | "member";
+  role: Role;
 }
 
 /** What happens to one organization as its member's account goes (the organization is locked). */

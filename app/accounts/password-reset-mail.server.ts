@@ -2,6 +2,7 @@
 // The job makes the token only now, sends it, and stores its hash once the mail server accepted the
 // message, so a link that was never delivered never works. A job for an address with no account
 // (or an account deleted since) sends nothing.
+import { href } from "react-router";
 import type { Task } from "graphile-worker";
 import { z } from "zod";
 import { prisma } from "~/db.server";
@@ -19,7 +20,7 @@ const payloadSchema = z.object({
 
 /** The reset page's address for a token. */
 export function resetUrl(origin: string, token: string): string {
-  return `${origin}/reset-password?token=${encodeURIComponent(token)}`;
+  return `${origin}${href("/reset-password")}?token=${encodeURIComponent(token)}`;
 }
 
 export function passwordResetMail(language: Language, content: { name: string; url: string; expiresAt: Date }) {

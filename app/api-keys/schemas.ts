@@ -5,12 +5,13 @@ import { z } from "zod";
 import { API_KEY_SCOPES, type ApiKeyScope } from "~/access/api-key-scopes";
 import { endOfDay, isDateInRange, parseCalendarDay } from "~/lib/dates";
 import { storedText } from "~/lib/text";
+import { errorKey, type ErrorKey } from "~/lib/error-key";
 
 /** Unrevoked keys (expired ones included) an organization may hold (docs/product-rules.md, Limits). */
 export const MAX_UNREVOKED_KEYS = 25;
 export const KEY_NAME_MAX = 100;
 
-const apiKeyScopeSchema = z.enum(API_KEY_SCOPES, { error: "apiKey.unknownScope" });
+const apiKeyScopeSchema = z.enum(API_KEY_SCOPES, { error: errorKey("apiKey.unknownScope") });
 
 const apiKeyNameSchema = storedText({ max: KEY_NAME_MAX });
 
@@ -19,10 +20,10 @@ const apiKeyNameSchema = storedText({ max: KEY_NAME_MAX });
  * 30,000-element list of garbage would cost seconds and a multi-megabyte answer before a length
  * rule placed after the elements ever ran.
  */
-function scopeList(bounds: { min?: number; max: number; tooLong: string; missing: string }) {
+function scopeList(bounds: { min?: number; max: number; tooLong: ErrorKey; missing: ErrorKey }) {
   return z
     .array(z.unknown(), { error: bounds.missing })
-    .min(bounds.min ?? 0, "apiKey.scopesRequired")
+    .min(bounds.min ?? 0, errorKey("apiKey.scopesRequired"))
     .max(bounds.max, bounds.tooLong)
     .pipe(z.array(apiKeyScopeSchema));
 }
@@ -32,22 +33,22 @@ const apiKeyScopesSchema = scopeList({
   max: API_KEY_SCOPES.length,
   tooLong: "apiKey.duplicateScopes",
   missing: "apiKey.scopesRequired",
-}).refine((scopes) => new Set(scopes).size === scopes.length, "apiKey.duplicateScopes");
+}).refine((scopes) => new Set(scopes).size === scopes.length, errorKey("apiKey.duplicateScopes"));
 
 /** apiKey.authenticate: the scopes the key must hold (none: identity only). */
 export const requestedScopesSchema = scopeList({ max: 50, tooLong: "apiKey.tooManyScopes", missing: "field.required" });
 
 /** RPC: an ISO 8601 date-time with offset, e.g. 2027-01-31T23:59:59Z, within the accepted range. */
 const apiKeyExpiresAtSchema = z.iso
-  .datetime({ offset: true, error: "apiKey.invalidExpiry" })
+  .datetime({ offset: true, error: errorKey("apiKey.invalidExpiry") })
   .transform((value) => new Date(value))
-  .refine(isDateInRange, "apiKey.invalidExpiry");
+  .refine(isDateInRange, errorKey("apiKey.invalidExpiry"));
 
 /** Page: a calendar date (YYYY-MM-DD, UTC); the key works until the end of that day. */
 const apiKeyExpiresOnSchema = z.string().transform((value, ctx) => {
   const day = parseCalendarDay(value);
   if (!day.ok) {
-    ctx.addIssue({ code: "custom", message: "apiKey.invalidExpiry" });
+    ctx.addIssue({ code: "custom", message: errorKey("apiKey.invalidExpiry") });
     return z.NEVER;
   }
   return new Date(endOfDay(value).getTime() - 1);
@@ -72,7 +73,7 @@ export const issueKeyFormSchema = z.object({
 /** Key ids are not validated as UUIDs here: an id we do not know is "not found", whatever its shape. */
 export const keyActionFormSchema = z.object({
   intent: z.enum(["rotate", "revoke"]),
-  keyId: z.string({ error: "field.required" }).max(200, "field.tooLong"),
+  keyId: z.string({ error: errorKey("field.required") }).max(200, errorKey("field.tooLong")),
 });
 
 export interface IssueKeyInput {

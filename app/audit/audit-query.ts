@@ -4,16 +4,21 @@
 // The filter form and every link that keeps the filters derive from AUDIT_FILTERS: adding a
 // filter is one entry here plus its label (and its condition in app/audit/query.server.ts).
 // Bad values are a clear 400, never a 500. Client-safe.
+import { href } from "react-router";
 import { z } from "zod";
 import { endOfDay, parseCalendarDay, startOfDay } from "~/lib/dates";
+import { isErrorKey } from "~/i18n/error-keys";
+import type { KeyOf } from "~/i18n/keys";
 import { DomainError } from "~/lib/domain-error";
+import { errorKey } from "~/lib/error-key";
 import { isUuid } from "~/lib/ids";
 import { optionalInput } from "~/lib/text";
 
 /** A calendar day within the accepted range (app/lib/dates.ts); kept as the string the URL shows. */
 const day = z.string().superRefine((value, ctx) => {
   const parsed = parseCalendarDay(value);
-  if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.reason === "range" ? "auditLog.dateOutOfRange" : "auditLog.badDate" });
+  if (!parsed.ok)
+    ctx.addIssue({ code: "custom", message: errorKey(parsed.reason === "range" ? "auditLog.dateOutOfRange" : "auditLog.badDate") });
 });
 
 /** The filters, in the order the form shows them, with the control that edits each and its label key (`audit:`). */
@@ -21,16 +26,16 @@ export const AUDIT_FILTERS = {
   action: {
     schema: z
       .string()
-      .max(100, "auditLog.badAction")
-      .regex(/^[a-z0-9_]+(\.[a-z0-9_]+)*$/, "auditLog.badAction"),
+      .max(100, errorKey("auditLog.badAction"))
+      .regex(/^[a-z0-9_]+(\.[a-z0-9_]+)*$/, errorKey("auditLog.badAction")),
     control: "action",
     label: "page.action",
   },
   actorId: {
     schema: z
       .string()
-      .max(128, "auditLog.badActor")
-      .regex(/^[A-Za-z0-9._:@-]+$/, "auditLog.badActor"),
+      .max(128, errorKey("auditLog.badActor"))
+      .regex(/^[A-Za-z0-9._:@-]+$/, errorKey("auditLog.badActor")),
     control: "actor",
     label: "page.actor",
   },
@@ -40,12 +45,12 @@ export const AUDIT_FILTERS = {
   targetId: {
     schema: z
       .string()
-      .max(128, "auditLog.badTarget")
-      .regex(/^[A-Za-z0-9._:@-]+$/, "auditLog.badTarget"),
+      .max(128, errorKey("auditLog.badTarget"))
+      .regex(/^[A-Za-z0-9._:@-]+$/, errorKey("auditLog.badTarget")),
     control: "target",
     label: "page.target",
   },
-} as const;
+} as const satisfies Record<string, { schema: z.ZodType; control: string; label: KeyOf<"audit"> }>;
 
 export type AuditFilterName = keyof typeof AUDIT_FILTERS;
 export const AUDIT_FILTER_NAMES = Object.keys(AUDIT_FILTERS) as AuditFilterName[];
@@ -55,12 +60,12 @@ export type AuditFilters = Partial<Record<AuditFilterName, string>>;
 const cursorField = optionalInput(
   z
     .string()
-    .max(200, "auditLog.badCursor")
-    .regex(/^[A-Za-z0-9_.-]+$/, "auditLog.badCursor"),
+    .max(200, errorKey("auditLog.badCursor"))
+    .regex(/^[A-Za-z0-9_.-]+$/, errorKey("auditLog.badCursor")),
 );
 
 /** An event id must look like one: "" or "   " must never mean "any event". */
-export const auditEventIdSchema = z.string().refine(isUuid, "auditLog.badEvent");
+export const auditEventIdSchema = z.string().refine(isUuid, errorKey("auditLog.badEvent"));
 
 const filterFields = Object.fromEntries(AUDIT_FILTER_NAMES.map((name) => [name, optionalInput(AUDIT_FILTERS[name].schema)])) as {
   [K in AuditFilterName]: ReturnType<typeof optionalInput<(typeof AUDIT_FILTERS)[K]["schema"]>>;
@@ -103,14 +108,14 @@ export const DEFAULT_AUDIT_PAGE_SIZE: AuditPageSize = 25;
 const perPageField = optionalInput(
   z
     .string()
-    .refine((value) => (AUDIT_PAGE_SIZES as readonly number[]).some((size) => String(size) === value), "auditLog.badPerPage")
+    .refine((value) => (AUDIT_PAGE_SIZES as readonly number[]).some((size) => String(size) === value), errorKey("auditLog.badPerPage"))
     .transform((value) => Number(value) as AuditPageSize),
 );
 
 /** The page's search params, plus `event` (the open detail) and `perPage`. */
 const auditPageQuerySchema = coreQuery
   .extend({ event: optionalInput(auditEventIdSchema), perPage: perPageField })
-  .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ["to"], message: "auditLog.badRange" })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ["to"], message: errorKey("auditLog.badRange") })
   .transform(({ event, perPage, ...q }) => ({ ...toAuditQuery(q), event, perPage: perPage ?? DEFAULT_AUDIT_PAGE_SIZE }));
 
 /**
@@ -132,7 +137,11 @@ export const auditListInputSchema = z
 /** The query from raw values; bad input is a 400 with a translated message. */
 export function parseAuditQuery(raw: Record<string, unknown>) {
   const result = auditPageQuerySchema.safeParse(raw);
-  if (!result.success) throw new DomainError("BAD_REQUEST", result.error.issues[0]?.message ?? "badRequest");
+  if (!result.success) {
+    // Our schemas' messages are keys; zod's own wording (none expected here) never reaches i18next.
+    const message = result.error.issues[0]?.message ?? "";
+    throw new DomainError("BAD_REQUEST", isErrorKey(message) ? message : "badRequest");
+  }
   return result.data;
 }
 
@@ -177,18 +186,19 @@ export interface AuditExportRequest {
  * could mean either, so it means nothing (400). Bad input is a 400 with a translated message.
  */
 export function parseAuditExportQuery(search: string): AuditExportRequest {
-  if (search.length > MAX_EXPORT_QUERY_LENGTH) throw new DomainError("BAD_REQUEST", "auditExport.queryTooLong");
+  if (search.length > MAX_EXPORT_QUERY_LENGTH) throw new DomainError("BAD_REQUEST", errorKey("auditExport.queryTooLong"));
   let params: URLSearchParams;
   try {
     params = new URLSearchParams(search);
   } catch {
-    throw new DomainError("BAD_REQUEST", "badRequest");
+    throw new DomainError("BAD_REQUEST", errorKey("badRequest"));
   }
   for (const name of EXPORT_PARAMETERS) {
     if (params.getAll(name).length > 1) throw new DomainError("BAD_REQUEST", "auditExport.repeatedParameter", { params: { name } });
   }
   const format = params.get("format")?.trim() || DEFAULT_AUDIT_EXPORT_FORMAT;
-  if (!(AUDIT_EXPORT_FORMATS as readonly string[]).includes(format)) throw new DomainError("BAD_REQUEST", "auditExport.badFormat");
+  if (!(AUDIT_EXPORT_FORMATS as readonly string[]).includes(format))
+    throw new DomainError("BAD_REQUEST", errorKey("auditExport.badFormat"));
   const { filters, createdFrom, createdBefore } = parseAuditQuery(
     Object.fromEntries(AUDIT_FILTER_NAMES.map((name) => [name, params.get(name) ?? undefined])),
   );
@@ -203,7 +213,8 @@ export function auditExportHref(organizationId: string, filters: AuditFilters, f
   const params = filtersToSearchParams(filters);
   params.set("format", format);
   params.sort();
-  return `/api/organizations/${encodeURIComponent(organizationId)}/audit-log/export?${params.toString()}`;
+  const path = href("/api/organizations/:organizationId/audit-log/export", { organizationId: encodeURIComponent(organizationId) });
+  return `${path}?${params.toString()}`;
 }
 
 /** Opening or closing the detail drawer changes only `event` in the URL: the page's data stays. */

@@ -7,9 +7,9 @@
 // This module has no server dependencies: the audit pages render with it in the browser too.
 import { z } from "zod";
 import { API_KEY_SCOPES } from "~/access/api-key-scopes";
-import { BILLING_STATES } from "~/plans/catalog";
+import { ActorKind, BillingState, Role } from "~/generated/prisma/enums";
 
-const role = z.enum(["owner", "admin", "member"]);
+const role = z.enum(Role);
 /** Short free text we choose to keep (names, settings values); bounded so details stay small. */
 const text = (max: number) => z.string().max(max);
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
@@ -17,7 +17,7 @@ const isoDateTime = z.iso.datetime({ offset: true });
 const change = <T extends z.ZodType>(value: T) => z.object({ from: value, to: value }).strict();
 /** A plan id as stored: not limited to today's catalog, which may drop a plan that history names. */
 const planId = z.string().regex(/^[a-z0-9_-]{1,64}$/);
-const billingState = z.enum(BILLING_STATES);
+const billingState = z.enum(BillingState);
 
 export const auditCatalog = {
   "api_key.issued": {
@@ -126,8 +126,8 @@ export type AuditDetails<A extends AuditAction> = z.input<AuditCatalog[A]["detai
 export type AuditTargetType<A extends AuditAction> = AuditCatalog[A]["targetType"];
 
 export const AUDIT_ACTIONS = Object.keys(auditCatalog) as AuditAction[];
-export const ACTOR_KINDS = ["user", "api_key", "job", "agent", "system"] as const;
-export type ActorKind = (typeof ACTOR_KINDS)[number];
+export const ACTOR_KINDS = Object.values(ActorKind);
+export type { ActorKind };
 
 export function isAuditAction(value: unknown): value is AuditAction {
   return typeof value === "string" && Object.hasOwn(auditCatalog, value);

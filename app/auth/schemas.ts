@@ -2,22 +2,23 @@
 import { z } from "zod";
 import { asciiLowerCase, optionalInput, storedText } from "~/lib/text";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password-rules";
+import { errorKey } from "~/lib/error-key";
 
 export const emailSchema = storedText({ max: 254 })
   .transform(asciiLowerCase)
-  .pipe(z.email({ error: "field.email" }));
+  .pipe(z.email({ error: errorKey("field.email") }));
 
 /** A password being chosen (sign-up, change): the length rule of app/auth/password-rules.ts. */
 const newPasswordSchema = z
-  .string({ error: "field.required" })
-  .min(PASSWORD_MIN_LENGTH, "field.passwordTooShort")
-  .max(PASSWORD_MAX_LENGTH, "field.passwordTooLong");
+  .string({ error: errorKey("field.required") })
+  .min(PASSWORD_MIN_LENGTH, errorKey("field.passwordTooShort"))
+  .max(PASSWORD_MAX_LENGTH, errorKey("field.passwordTooLong"));
 
 /** A password being checked: bounded so argon2 never sees a huge input. */
 const givenPasswordSchema = z
-  .string({ error: "field.required" })
-  .min(1, "field.required")
-  .max(PASSWORD_MAX_LENGTH, "field.passwordTooLong");
+  .string({ error: errorKey("field.required") })
+  .min(1, errorKey("field.required"))
+  .max(PASSWORD_MAX_LENGTH, errorKey("field.passwordTooLong"));
 
 export const signInSchema = z.object({
   email: emailSchema,
@@ -31,20 +32,24 @@ export const signUpSchema = z
     name: storedText({ max: 80 }),
     email: emailSchema,
     password: newPasswordSchema,
-    confirmPassword: z.string({ error: "field.required" }).max(PASSWORD_MAX_LENGTH, "field.passwordTooLong"),
+    confirmPassword: z.string({ error: errorKey("field.required") }).max(PASSWORD_MAX_LENGTH, errorKey("field.passwordTooLong")),
     redirectTo: z.string().max(2048).optional(),
   })
-  .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: "field.passwordsDiffer" });
+  .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: errorKey("field.passwordsDiffer") });
 
 export const totpCodeSchema = z
-  .string({ error: "field.required" })
+  .string({ error: errorKey("field.required") })
   .trim()
   .transform((v) => v.replace(/\s+/g, ""))
-  .pipe(z.string().regex(/^\d{6}$/, "field.totpCode"));
+  .pipe(z.string().regex(/^\d{6}$/, errorKey("field.totpCode")));
 
 /** A TOTP code, or a recovery code (xxxxx-xxxxx) at sign-in. */
 export const secondFactorSchema = z.object({
-  code: z.string({ error: "field.required" }).trim().min(1, "field.required").max(64, "field.totpCode"),
+  code: z
+    .string({ error: errorKey("field.required") })
+    .trim()
+    .min(1, errorKey("field.required"))
+    .max(64, errorKey("field.totpCode")),
 });
 
 /** account.changePassword's input. */
@@ -53,18 +58,22 @@ export const changePasswordSchema = z.object({ currentPassword: givenPasswordSch
 /** The account page's form: the same, with the new password typed twice. */
 export const changePasswordFormSchema = z
   .object({ currentPassword: givenPasswordSchema, newPassword: newPasswordSchema, confirmPassword: givenPasswordSchema })
-  .refine((v) => v.newPassword === v.confirmPassword, { path: ["confirmPassword"], message: "field.passwordsDiffer" });
+  .refine((v) => v.newPassword === v.confirmPassword, { path: ["confirmPassword"], message: errorKey("field.passwordsDiffer") });
 
 /** A session id as the session list shows it (the hex SHA-256 of its token); anything else is a 400. */
-export const sessionIdSchema = z.string().regex(/^[0-9a-f]{64}$/, "account.badSessionId");
+export const sessionIdSchema = z.string().regex(/^[0-9a-f]{64}$/, errorKey("account.badSessionId"));
 
 /** account.delete's input (and the account page's form): the password, the second factor when
  * enrolled (blank means none), and the account's address typed to confirm. */
 export const deleteAccountSchema = z
   .object({
     password: givenPasswordSchema,
-    code: optionalInput(z.string().max(64, "field.totpCode")),
-    confirm: z.string({ error: "field.required" }).trim().min(1, "field.required").max(254, "account.confirmEmailMismatch"),
+    code: optionalInput(z.string().max(64, errorKey("field.totpCode"))),
+    confirm: z
+      .string({ error: errorKey("field.required") })
+      .trim()
+      .min(1, errorKey("field.required"))
+      .max(254, errorKey("account.confirmEmailMismatch")),
   })
   .strict();
 
@@ -77,8 +86,8 @@ export const forgotPasswordSchema = z.object({ email: emailSchema });
 /** The reset page's form: the link's token and the new password, typed twice. */
 export const resetPasswordFormSchema = z
   .object({
-    token: z.string({ error: "passwordReset.invalidLink" }).max(200, "passwordReset.invalidLink"),
+    token: z.string({ error: errorKey("passwordReset.invalidLink") }).max(200, errorKey("passwordReset.invalidLink")),
     newPassword: newPasswordSchema,
     confirmPassword: givenPasswordSchema,
   })
-  .refine((v) => v.newPassword === v.confirmPassword, { path: ["confirmPassword"], message: "field.passwordsDiffer" });
+  .refine((v) => v.newPassword === v.confirmPassword, { path: ["confirmPassword"], message: errorKey("field.passwordsDiffer") });

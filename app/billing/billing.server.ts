@@ -9,16 +9,18 @@ import { recordAs, recordAuditEvent } from "~/audit/record.server";
 import { lockOrganization } from "~/access/organization-lock.server";
 import { prisma, type Tx } from "~/db.server";
 import { DomainError } from "~/lib/domain-error";
+import type { ErrorKey } from "~/lib/error-key";
 import { isUuid } from "~/lib/ids";
+import type { BillingState } from "~/generated/prisma/enums";
 import {
   DEFAULT_PLAN,
-  isBillingState,
   isPaidPlan,
   isPlanId,
   planFeatures,
   planName,
-  type BillingState,
+  storedPlanId,
   type PlanFlags,
+  type StoredPlanId,
 } from "~/plans/catalog";
 import {
   billingSetup,
@@ -32,14 +34,14 @@ import {
 
 /** What billing.get and every billing procedure answer. */
 export interface BillingStatus {
-  planId: string;
+  planId: StoredPlanId;
   state: BillingState;
   /** The plan's flags as the catalog declares them now (whether the state pauses them is `state`'s to say). */
   features: PlanFlags;
 }
 
 interface Billing {
-  planId: string;
+  planId: StoredPlanId;
   state: BillingState;
 }
 
@@ -47,10 +49,8 @@ function statusOf(billing: Billing): BillingStatus {
   return { planId: billing.planId, state: billing.state, features: planFeatures(billing.planId) };
 }
 
-/** A state the database CHECK does not know cannot be read; anything else is read as stored. */
-function billingOf(row: { planId: string; billingState: string }): Billing {
-  if (!isBillingState(row.billingState)) throw new Error(`unknown billing state ${row.billingState}`);
-  return { planId: row.planId, state: row.billingState };
+function billingOf(row: { planId: string; billingState: BillingState }): Billing {
+  return { planId: storedPlanId(row.planId), state: row.billingState };
 }
 
 /** The organization's billing, as the access check loaded it (no second query). */
@@ -173,7 +173,7 @@ export const BILLING_PROVIDER_ACTOR = { kind: "system", id: "billing-provider" }
 
 export type EventOutcome = "applied" | "unchanged" | "already_processed";
 
-const REFUSAL_MESSAGES: Record<EventRefusal, string> = {
+const REFUSAL_MESSAGES: Record<EventRefusal, ErrorKey> = {
   unsigned: "billing.eventUnsigned",
   badSignature: "billing.eventBadSignature",
   expiredSignature: "billing.eventExpiredSignature",

@@ -9,7 +9,9 @@
 // `{id, type, organizationId}`, unsigned there unless BILLING_WEBHOOK_SECRET is set.
 import { z } from "zod";
 import { env } from "~/env.server";
+import type { PlanId } from "~/plans/catalog";
 import { SIGNATURE_HEADER, verifySignature } from "./signature.server";
+import { errorKey } from "~/lib/error-key";
 
 export const PROVIDER_EVENT_TYPES = ["payment_failed", "payment_recovered", "refund", "dispute"] as const;
 export type ProviderEventType = (typeof PROVIDER_EVENT_TYPES)[number];
@@ -31,7 +33,7 @@ export interface BillingProvider {
   /** Stable name, stored with each processed event (event ids are unique per provider). */
   readonly name: string;
   /** Starts a change to `planId`; resolves once the provider has taken the payment. */
-  startCheckout(request: { organizationId: string; planId: string }): Promise<void>;
+  startCheckout(request: { organizationId: string; planId: PlanId }): Promise<void>;
   /** Stops renewing the subscription. */
   cancel(request: { organizationId: string }): Promise<void>;
   /** Renews a canceled subscription again. */
@@ -88,12 +90,12 @@ export function verifyEventBody(setup: BillingSetup, headers: Headers, body: str
 }
 
 /** Event ids are the audit idempotency key's suffix: short, printable, no spaces. */
-const eventIdSchema = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, "billing.eventIdInvalid");
+const eventIdSchema = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, errorKey("billing.eventIdInvalid"));
 
 export const providerEventSchema = z
   .object({
     id: eventIdSchema,
-    type: z.enum(PROVIDER_EVENT_TYPES, { error: "billing.eventTypeUnknown" }),
+    type: z.enum(PROVIDER_EVENT_TYPES, { error: errorKey("billing.eventTypeUnknown") }),
     organizationId: z.string().max(64),
   })
   .strict();

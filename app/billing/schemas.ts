@@ -1,12 +1,13 @@
 // Input of the billing page's forms and the billing procedures: one schema each, shared.
 import { z } from "zod";
 import { isPlanId } from "~/plans/catalog";
+import { errorKey } from "~/lib/error-key";
 
 /** A plan of today's catalog; anything else is a 400 with its own message. */
 export const planIdSchema = z
-  .string({ error: "billing.unknownPlan" })
-  .max(64, "billing.unknownPlan")
-  .refine((value) => isPlanId(value), "billing.unknownPlan");
+  .string({ error: errorKey("billing.unknownPlan") })
+  .max(64, errorKey("billing.unknownPlan"))
+  .refine((value) => isPlanId(value), errorKey("billing.unknownPlan"));
 
 export const BILLING_INTENTS = ["checkout", "cancel", "resume"] as const;
 export type BillingIntent = (typeof BILLING_INTENTS)[number];

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { useTranslation } from "~/i18n/use-translation";
 import { LanguageSwitch } from "./language-switch";
 import { Logo } from "./logo";
@@ -28,7 +28,7 @@ export function AuthLayout({ heading, children, footer }: { heading: string; chi
 export function BackToSignIn() {
   const { t } = useTranslation("auth");
   return (
-    <Link to="/login" className="font-semibold text-brand-600 hover:text-brand-700">
+    <Link to={href("/login")} className="font-semibold text-brand-600 hover:text-brand-700">
       {t("forgot.backToSignIn")}
     </Link>
   );

@@ -1,10 +1,11 @@
+import type { KeyOf } from "~/i18n/keys";
 import { useTranslation } from "~/i18n/use-translation";
-import { isRouteErrorResponse, useLocation } from "react-router";
+import { href, isRouteErrorResponse, useLocation } from "react-router";
 import { signInHref } from "~/lib/safe-redirect";
 import { Logo } from "./logo";
 import { buttonClass } from "./ui";
 
-const TITLES: Record<number, string> = {
+const TITLES: Partial<Record<number, KeyOf<"common">>> = {
   400: "errorPage.badRequestTitle",
   401: "errorPage.unauthorizedTitle",
   403: "errorPage.forbiddenTitle",
@@ -79,7 +80,7 @@ export function ErrorPage({ error }: { error: unknown }) {
           {signIn ? (
             <SignInLink href={signIn} className="mt-8" />
           ) : (
-            <a href="/dashboard" className={buttonClass("primary", "mt-8")}>
+            <a href={href("/dashboard")} className={buttonClass("primary", "mt-8")}>
               {t("errorPage.home")}
             </a>
           )}

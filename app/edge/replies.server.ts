@@ -1,9 +1,12 @@
 // The answers the request edge gives itself, before any route runs: translated, as JSON for
 // programs (oRPC's error shape under /rpc, `{code, message}` elsewhere) and as a small HTML page
 // for browsers. They carry no user data, so they are safe to build from the raw request.
+import { href } from "react-router";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Language } from "~/i18n/config";
 import { fixedT, languageFromHeaders } from "~/i18n/i18next.server";
+import type { QualifiedKey } from "~/i18n/keys";
+import type { ErrorKey } from "~/lib/error-key";
 
 type EdgeErrorCode =
   | "BAD_REQUEST"
@@ -14,7 +17,7 @@ type EdgeErrorCode =
   | "UNSUPPORTED_MEDIA_TYPE"
   | "INTERNAL_SERVER_ERROR";
 
-const TITLE_KEYS: Partial<Record<number, string>> = {
+const TITLE_KEYS: Partial<Record<number, QualifiedKey>> = {
   400: "common:errorPage.badRequestTitle",
   403: "common:errorPage.forbiddenTitle",
   404: "common:errorPage.notFoundTitle",
@@ -44,14 +47,14 @@ function htmlPage(status: number, title: string, message: string, home: string, 
   const style =
     "body{font-family:system-ui,sans-serif;background:#f8fafc;color:#0f172a;display:flex;min-height:100vh;align-items:center;justify-content:center;margin:0}" +
     "main{max-width:28rem;text-align:center;padding:2rem}h1{font-size:1.75rem;margin:.5rem 0}p{color:#475569}a{color:#4f46e5;font-weight:600}";
-  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${style}</style></head><body><main><p>${status}</p><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a href="/dashboard">${escapeHtml(home)}</a></p></main></body></html>`;
+  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${style}</style></head><body><main><p>${status}</p><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a href="${href("/dashboard")}">${escapeHtml(home)}</a></p></main></body></html>`;
 }
 
 export interface EdgeReply {
   status: number;
   code: EdgeErrorCode;
   /** Key under `errors:`. */
-  messageKey: string;
+  messageKey: ErrorKey;
   headers?: Record<string, string>;
   /** Close the connection afterwards (the request line itself was garbage). */
   close?: boolean;

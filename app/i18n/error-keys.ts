@@ -2,6 +2,7 @@
 // schemas (keys such as "field.tooLong") or from zod itself, whose messages can quote the caller's
 // input ('Unrecognized key: "<any text>"'). Only known keys may reach i18next: it reads `$t(...)`
 // inside a string as a nested lookup with options, so caller text must never be translated.
+import type { ErrorKey } from "~/lib/error-key";
 import en from "./locales/en/errors";
 
 function leafKeys(tree: object, prefix = ""): string[] {
@@ -15,6 +16,6 @@ function leafKeys(tree: object, prefix = ""): string[] {
 
 const ERROR_KEYS = new Set(leafKeys(en));
 
-export function isErrorKey(value: string): boolean {
+export function isErrorKey(value: string): value is ErrorKey {
   return ERROR_KEYS.has(value);
 }

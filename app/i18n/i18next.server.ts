@@ -3,11 +3,12 @@
 // and Accept-Language. Its own Accept-Language matcher is not used: it takes the client's first
 // locale even when we do not offer it ("fr, de;q=0.8" would give English) and ignores q=0.
 import { serialize } from "cookie";
-import i18next, { type i18n as I18n, type TFunction } from "i18next";
+import i18next, { type i18n as I18n } from "i18next";
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { LanguageDetector, type LanguageDetectorOption } from "remix-i18next/server";
 import { readCookie } from "~/lib/cookies";
 import { defaultNS, fallbackLanguage, isLanguage, supportedLanguages, type Language } from "./config";
+import type { NamespaceName, Translate } from "./keys";
 import { namespaces, resources } from "./resources";
 
 const ONE_YEAR = 365 * 24 * 60 * 60;
@@ -98,8 +99,14 @@ export const i18nextMiddleware: MiddlewareFunction<Response> = async ({ request,
 export const getLocale = (context: Readonly<RouterContextProvider>): Language => context.get(localeContext);
 export const getInstance = (context: Readonly<RouterContextProvider>): I18n => context.get(instanceContext);
 
-export function fixedT(language: Language): TFunction {
-  return shared.getFixedT(language);
+/** The request's `t` in a loader or action (default namespace `common`; others by prefix). */
+export function translatorFor(context: Readonly<RouterContextProvider>): Translate {
+  return getInstance(context).t as unknown as Translate;
+}
+
+/** A `t` for one language outside a request (mail, the RPC server, tests): `common` unless named. */
+export function fixedT<N extends NamespaceName = "common">(language: Language, namespace?: N): Translate<N> {
+  return shared.getFixedT(language, namespace ?? null) as unknown as Translate<N>;
 }
 
 /** The instance for rendering outside the i18n middleware (an error page for a request it never saw). */

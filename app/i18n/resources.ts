@@ -1,6 +1,6 @@
 // All translations, bundled: the app is small enough that shipping both languages beats a
 // round trip for locale files. German files are typed against the English ones, so a missing
-// or extra key fails the type-check.
+// or extra key fails the type-check; the English ones type the keys `t` takes (keys.ts).
 import enCommon from "./locales/en/common";
 import enErrors from "./locales/en/errors";
 import enAuth from "./locales/en/auth";
@@ -22,31 +22,33 @@ import deAdmin from "./locales/de/admin";
 import deMail from "./locales/de/mail";
 import deBilling from "./locales/de/billing";
 
-export const resources = {
-  en: {
-    common: enCommon,
-    errors: enErrors,
-    auth: enAuth,
-    organizations: enOrganizations,
-    twoFactor: enTwoFactor,
-    apiKeys: enApiKeys,
-    audit: enAudit,
-    admin: enAdmin,
-    mail: enMail,
-    billing: enBilling,
-  },
-  de: {
-    common: deCommon,
-    errors: deErrors,
-    auth: deAuth,
-    organizations: deOrganizations,
-    twoFactor: deTwoFactor,
-    apiKeys: deApiKeys,
-    audit: deAudit,
-    admin: deAdmin,
-    mail: deMail,
-    billing: deBilling,
-  },
+const en = {
+  common: enCommon,
+  errors: enErrors,
+  auth: enAuth,
+  organizations: enOrganizations,
+  twoFactor: enTwoFactor,
+  apiKeys: enApiKeys,
+  audit: enAudit,
+  admin: enAdmin,
+  mail: enMail,
+  billing: enBilling,
 };
+
+/** German has exactly English's namespaces, and each German file exactly its English keys. */
+const de = {
+  common: deCommon,
+  errors: deErrors,
+  auth: deAuth,
+  organizations: deOrganizations,
+  twoFactor: deTwoFactor,
+  apiKeys: deApiKeys,
+  audit: deAudit,
+  admin: deAdmin,
+  mail: deMail,
+  billing: deBilling,
+} satisfies typeof en;
+
+export const resources = { en, de };
 
 export const namespaces = Object.keys(resources.en) as (keyof (typeof resources)["en"])[];

@@ -7,14 +7,16 @@
 // gets `getFixedT(language, namespace)`, memoized: it re-renders when the language changes, as
 // with react-i18next. As there, a list of namespaces means the first is the default and the others
 // are reached with a `ns:` prefix. All namespaces are bundled, so there is nothing to wait for.
+// The `t` it gives is typed by our keys (app/i18n/keys.ts): a key the locales lack fails tsc.
 //
 // Bundled resources also mean that `t(key)` and `t(key, {flat options})` always give the same text
 // for a language and namespace, so those answers are remembered. An i18next `t` call copies the
 // instance's whole options object each time, and an audit page (50 rows, a 90-bar chart) makes
 // several hundred: in the same profile they were the next largest cost after the wrapper.
-import type { i18n as I18n, Namespace, TFunction } from "i18next";
+import type { i18n as I18n, TFunction } from "i18next";
 import { useCallback, useContext, useMemo, useSyncExternalStore } from "react";
 import { I18nContext, getI18n } from "react-i18next";
+import type { NamespaceName, Translate } from "./keys";
 
 /** Remembered answers, shared by every request; emptied when full, as keys and options can come
  * from stored data (an unknown action's identifier, a name). */
@@ -52,7 +54,15 @@ function remembering(t: TFunction, language: string, namespace: string | undefin
   return Object.assign(rememberingT, t) as unknown as TFunction;
 }
 
-export function useTranslation<const N extends Namespace>(namespaces?: N): { t: TFunction<N>; i18n: I18n } {
+/** One namespace, or several: the first is the default, the others are reached with a prefix. */
+type Namespaces = NamespaceName | readonly [NamespaceName, ...NamespaceName[]];
+type DefaultOf<N extends Namespaces> = N extends readonly [infer First extends NamespaceName, ...NamespaceName[]]
+  ? First
+  : N extends NamespaceName
+    ? N
+    : never;
+
+export function useTranslation<const N extends Namespaces = "common">(namespaces?: N): { t: Translate<DefaultOf<N>>; i18n: I18n } {
   const i18n = useContext(I18nContext)?.i18n ?? getI18n();
   const subscribe = useCallback(
     (onChange: () => void) => {
@@ -68,5 +78,5 @@ export function useTranslation<const N extends Namespace>(namespaces?: N): { t: 
   );
   const namespace = Array.isArray(namespaces) ? namespaces[0] : namespaces;
   const t = useMemo(() => remembering(i18n.getFixedT(language, namespace ?? null), language, namespace), [i18n, language, namespace]);
-  return { t: t as TFunction<N>, i18n };
+  return { t: t as unknown as Translate<DefaultOf<N>>, i18n };
 }

@@ -2,7 +2,7 @@
 // it is turned into an HTTP response in exactly one place (app/lib/http-errors.server.ts) and
 // into an oRPC error in exactly one place (app/rpc/errors.server.ts); both word it with
 // domainErrorMessage below.
-import type { TFunction } from "i18next";
+import type { ErrorKey } from "./error-key";
 
 const ERROR_STATUS = {
   BAD_REQUEST: 400,
@@ -27,7 +27,7 @@ export interface RateLimitState {
 export class DomainError extends Error {
   readonly code: ErrorCode;
   /** Key under `errors.` in the locale files. */
-  readonly messageKey: string;
+  readonly messageKey: ErrorKey;
   readonly params: Record<string, string | number>;
   readonly retryAfterSeconds?: number;
   /** For a rate-limit refusal: where the refusing policy stands (the HTTP answer's RateLimit headers). */
@@ -35,7 +35,7 @@ export class DomainError extends Error {
 
   constructor(
     code: ErrorCode,
-    messageKey: string,
+    messageKey: ErrorKey,
     options: { params?: Record<string, string | number>; retryAfterSeconds?: number; rateLimits?: readonly RateLimitState[] } = {},
   ) {
     super(`${code}: ${messageKey}`);
@@ -54,13 +54,16 @@ export class DomainError extends Error {
 
 export const isDomainError = (error: unknown): error is DomainError => error instanceof DomainError;
 
+/** What wording an error needs of i18n's `t` (app/i18n/keys.ts): the keys under `errors:`. */
+export type ErrorTranslator = (key: `errors:${ErrorKey}`, options?: { readonly [option: string]: unknown }) => string;
+
 /** "15 minutes" / "42 seconds" in the reader's language: people do not count in 900 seconds. */
-function waitText(seconds: number, t: TFunction): string {
+function waitText(seconds: number, t: ErrorTranslator): string {
   return seconds < 60 ? t("errors:wait.seconds", { count: seconds }) : t("errors:wait.minutes", { count: Math.ceil(seconds / 60) });
 }
 
 /** The translated message of a DomainError; a retry delay is offered to the text as {{wait}}. */
-export function domainErrorMessage(error: DomainError, t: TFunction): string {
+export function domainErrorMessage(error: DomainError, t: ErrorTranslator): string {
   const wait = error.retryAfterSeconds === undefined ? {} : { wait: waitText(error.retryAfterSeconds, t) };
   return t(`errors:${error.messageKey}`, { ...error.params, ...wait });
 }

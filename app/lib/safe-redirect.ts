@@ -3,9 +3,10 @@
 // "/%5Cevil.example", "//evil.example" and friends must never become a Location header that a
 // browser follows off-site. The value is resolved against the origin the way a browser would, and
 // only a same-origin result is kept, re-serialized (so the header holds printable ASCII only).
+import { href } from "react-router";
 import { hasLoneSurrogate } from "./text";
 
-export const DEFAULT_REDIRECT = "/dashboard";
+export const DEFAULT_REDIRECT = href("/dashboard");
 const MAX_REDIRECT_LENGTH = 2048;
 const PLACEHOLDER_ORIGIN = "https://redirect-check.invalid";
 
@@ -59,7 +60,7 @@ export function safeRedirectPath(value: unknown, fallback = DEFAULT_REDIRECT): s
 }
 
 /** The sign-in page, asked to come back to `returnTo` (a path on our origin) afterwards. */
-export function signInHref(returnTo: string, page = "/login"): string {
+export function signInHref(returnTo: string, page = href("/login")): string {
   const target = safeRedirectPath(returnTo, "/");
-  return target === "/" || target.startsWith("/login") ? page : `${page}?redirectTo=${encodeURIComponent(target)}`;
+  return target === "/" || target.startsWith(href("/login")) ? page : `${page}?redirectTo=${encodeURIComponent(target)}`;
 }

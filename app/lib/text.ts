@@ -5,6 +5,7 @@
 // itself is refused too: in a submitted name it only ever means bytes that were not valid UTF-8.
 // Client-safe: the forms validate with the same schema. Messages are translation keys under `errors:`.
 import { z } from "zod";
+import { errorKey, type ErrorKey } from "./error-key";
 
 /** C0 controls (tab and newline included: stored text is single-line), DEL, C1 controls, the line
  * and paragraph separators, and invisible characters that make one name look like another or
@@ -36,7 +37,7 @@ export function isStorableText(value: string): boolean {
 }
 
 /** Why a string cannot be stored, as a translation key, or null when it can. */
-function unstorableTextReason(value: string): string | null {
+function unstorableTextReason(value: string): ErrorKey | null {
   if (CONTROL_CHARACTER.test(value)) return "field.controlCharacters";
   if (hasLoneSurrogate(value) || value.includes(REPLACEMENT_CHARACTER)) return "field.invalidCharacters";
   return null;
@@ -57,7 +58,7 @@ export function storedText({ min = 1, max }: { min?: number; max: number }) {
   // piped second string schema would see undefined after trimming "   ".
   return (
     z
-      .string({ error: "field.required" })
+      .string({ error: errorKey("field.required") })
       .trim()
       .superRefine((value, ctx) => {
         const reason = unstorableTextReason(value);
@@ -65,13 +66,14 @@ export function storedText({ min = 1, max }: { min?: number; max: number }) {
       })
       // Lone surrogates were refused above; normalize() would otherwise keep them.
       .overwrite((value) => (hasLoneSurrogate(value) ? value : value.normalize("NFC")))
-      .min(1, "field.required")
+      .min(1, errorKey("field.required"))
       // Counted in characters (code points), not UTF-16 units: 60 emoji are 60 characters.
       .superRefine((value, ctx) => {
         const length = [...value].length;
         if (length > 0 && length < min)
-          ctx.addIssue({ code: "too_small", origin: "string", minimum: min, inclusive: true, message: "field.tooShort" });
-        if (length > max) ctx.addIssue({ code: "too_big", origin: "string", maximum: max, inclusive: true, message: "field.tooLong" });
+          ctx.addIssue({ code: "too_small", origin: "string", minimum: min, inclusive: true, message: errorKey("field.tooShort") });
+        if (length > max)
+          ctx.addIssue({ code: "too_big", origin: "string", maximum: max, inclusive: true, message: errorKey("field.tooLong") });
       })
   );
 }

@@ -6,6 +6,7 @@ import { Prisma } from "~/generated/prisma/client";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
 import { decodeKeysetCursor, encodeKeysetCursor, splitPage } from "~/lib/keyset-cursor.server";
+import type { StoredPlanId } from "~/plans/catalog";
 
 export const ORGANIZATION_SEARCH_PAGE_SIZE = 25;
 
@@ -13,7 +14,7 @@ export interface OrganizationSearchRow {
   id: string;
   name: string;
   slug: string;
-  planId: string;
+  planId: StoredPlanId;
   createdAt: string;
   members: number;
 }

@@ -5,9 +5,11 @@
 // during the send, so a cancel or accept never waits for a mail server; one that lands during the
 // send wins, and the link in that mail then does not work. The job's payload holds no token, so
 // none is ever stored in plain text.
+import { href } from "react-router";
 import type { Task } from "graphile-worker";
 import { z } from "zod";
 import { prisma } from "~/db.server";
+import type { Role } from "~/generated/prisma/enums";
 import { fixedT } from "~/i18n/i18next.server";
 import { supportedLanguages } from "~/i18n/config";
 import { composeMail, mailTime } from "~/mail/layout.server";
@@ -22,13 +24,13 @@ const payloadSchema = z.object({
 
 /** The accept page's address for a token. */
 export function acceptUrl(origin: string, token: string): string {
-  return `${origin}/invitations/accept?token=${encodeURIComponent(token)}`;
+  return `${origin}${href("/invitations/accept")}?token=${encodeURIComponent(token)}`;
 }
 
 export interface InvitationMailContent {
   organization: string;
   inviter: string | null;
-  role: string;
+  role: Role;
   url: string;
   expiresAt: Date;
 }

@@ -4,7 +4,7 @@ import { authorizeOrganization, type OrganizationAccess } from "~/access/organiz
 import type { AuditDetails } from "~/audit/catalog";
 import { recordAs, recordAuditEvent, userActor } from "~/audit/record.server";
 import { isFresh, setActiveOrganization, type Auth } from "~/auth/session.server";
-import { DEFAULT_PLAN } from "~/plans/catalog";
+import { DEFAULT_PLAN, storedPlanId, type StoredPlanId } from "~/plans/catalog";
 import { isUniqueViolation, prisma } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
 import { DomainError } from "~/lib/domain-error";
@@ -22,13 +22,13 @@ export interface OrganizationSummary {
 /** The user's organizations with their plans and logos, by name (the app shell's switcher and dashboard). */
 export async function listOrganizationsWithPlanOf(
   userId: string,
-): Promise<(OrganizationSummary & { planId: string; logoId: string | null })[]> {
+): Promise<(OrganizationSummary & { planId: StoredPlanId; logoId: string | null })[]> {
   const memberships = await prisma.membership.findMany({
     where: { userId },
     select: { role: true, organization: { select: { id: true, name: true, slug: true, planId: true, logoId: true } } },
     orderBy: [{ organization: { name: "asc" } }, { organizationId: "asc" }],
   });
-  return memberships.map(({ role, organization }) => ({ ...organization, role }));
+  return memberships.map(({ role, organization }) => ({ ...organization, planId: storedPlanId(organization.planId), role }));
 }
 
 /** The user's organizations, by name (organization.list). */
@@ -96,6 +96,7 @@ export function organizationSettings(access: OrganizationAccess) {
 export type OrganizationSettings = ReturnType<typeof organizationSettings>;
 
 const settingsSelect = { id: true, name: true, slug: true, logoId: true, planId: true, requireTwoFactor: true } as const;
+const settingsOf = <T extends { planId: string }>(row: T) => ({ ...row, planId: storedPlanId(row.planId) });
 const SETTINGS_FIELDS = ["name", "slug", "logoId", "requireTwoFactor"] as const;
 
 /**
@@ -131,7 +132,7 @@ export async function updateOrganizationSettings(
         if (next !== undefined && current[field] !== next)
           changes[field === "logoId" ? "logo" : field] = { from: current[field], to: next };
       }
-      if (Object.keys(changes).length === 0) return current;
+      if (Object.keys(changes).length === 0) return settingsOf(current);
       const updated = await tx.organization.update({
         where: { id: organizationId },
         data: { name: input.name, slug: input.slug, logoId: input.logoId, requireTwoFactor: input.requireTwoFactor },
@@ -142,7 +143,7 @@ export async function updateOrganizationSettings(
         target: { type: "organization", id: organizationId },
         details: changes as AuditDetails<"organization.settings_changed">,
       });
-      return updated;
+      return settingsOf(updated);
     });
   } catch (error) {
     if (isUniqueViolation(error, "slug")) throw new DomainError("CONFLICT", "slugTaken");

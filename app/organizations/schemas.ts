@@ -2,7 +2,9 @@
 // translation keys under `errors:`; forms translate them when rendering.
 import { z } from "zod";
 import { emailSchema } from "~/auth/schemas";
+import { Role } from "~/generated/prisma/enums";
 import { asciiLowerCase, storedText } from "~/lib/text";
+import { errorKey } from "~/lib/error-key";
 
 const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{1,46}[a-z0-9]$/;
 
@@ -62,9 +64,9 @@ export const slugSchema = storedText({ max: 48 })
   .pipe(
     z
       .string()
-      .regex(SLUG_PATTERN, "field.slug")
-      .refine((slug) => !slug.includes("--"), "field.slug")
-      .refine((slug) => !RESERVED_SLUGS.has(slug), "field.slugReserved"),
+      .regex(SLUG_PATTERN, errorKey("field.slug"))
+      .refine((slug) => !slug.includes("--"), errorKey("field.slug"))
+      .refine((slug) => !RESERVED_SLUGS.has(slug), errorKey("field.slugReserved")),
   );
 
 export const organizationInputSchema = z
@@ -76,10 +78,10 @@ export const organizationInputSchema = z
 export type OrganizationInput = z.infer<typeof organizationInputSchema>;
 
 /** Typed to confirm a deletion: compared with the organization's current name. */
-export const confirmNameSchema = z.string({ error: "field.required" }).max(200, "field.tooLong");
+export const confirmNameSchema = z.string({ error: errorKey("field.required") }).max(200, errorKey("field.tooLong"));
 
 /** An uploaded logo's id; `null` removes the logo. */
-const logoIdSchema = z.uuid({ error: "organization.logoNotFound" }).nullable();
+const logoIdSchema = z.uuid({ error: errorKey("organization.logoNotFound") }).nullable();
 
 /** organization.update: only the members given change. */
 export const organizationUpdateSchema = z
@@ -110,8 +112,7 @@ export const deleteOrganizationSchema = z.object({ intent: z.literal("delete"), 
 
 export const settingsActionSchema = z.discriminatedUnion("intent", [organizationSettingsSchema, deleteOrganizationSchema]);
 
-export const ROLES = ["owner", "admin", "member"] as const;
-export const roleSchema = z.enum(ROLES, { error: "field.role" });
+export const roleSchema = z.enum(Role, { error: errorKey("field.role") });
 
 export const inviteMemberSchema = z.object({ email: emailSchema, role: roleSchema }).strict();
 export type InviteMemberInput = z.infer<typeof inviteMemberSchema>;
@@ -134,7 +135,7 @@ export function slugFromName(name: string): string {
   return base.length >= 3 && !RESERVED_SLUGS.has(base) ? base : `org-${crypto.randomUUID().slice(0, 8)}`;
 }
 
-const idField = z.string({ error: "field.required" }).max(64);
+const idField = z.string({ error: errorKey("field.required") }).max(64);
 
 /** The members page's forms, told apart by `intent`. */
 export const memberActionSchema = z.discriminatedUnion("intent", [

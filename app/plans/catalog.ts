@@ -1,5 +1,6 @@
-// The plan catalog and the billing states: what a plan includes and which states pause it. Pure
-// data and rules (no server code): access, audit and the pages read it in the browser too.
+// The plan catalog: what each plan includes. Pure data and rules (no server code): access, audit
+// and the pages read it in the browser too. (The billing states are the database's `BillingState`
+// enum; which of them pause paid features is app/access/billing-pause.ts.)
 // Each plan declares its feature flags; code asks `planHas(planId, flag)`. To give another plan
 // audit export, set `auditExport: true` in its declaration: nothing else changes (the billing page,
 // billing.get and the export gate all read the flag from here).
@@ -22,6 +23,20 @@ export function isPlanId(value: unknown): value is PlanId {
   return typeof value === "string" && Object.hasOwn(PLANS, value);
 }
 
+declare const retired: unique symbol;
+/** A stored plan id that today's catalog no longer has: it shows as itself and has no flags. */
+export type RetiredPlanId = string & { readonly [retired]: true };
+/**
+ * A plan id as read from the database. The column is text with no CHECK (decision 0029): the
+ * catalog may drop a plan that organizations still have, so a stored id is a `PlanId` or a retired
+ * one, never just any string. `isPlanId` tells them apart.
+ */
+export type StoredPlanId = PlanId | RetiredPlanId;
+
+export function storedPlanId(value: string): StoredPlanId {
+  return isPlanId(value) ? value : (value as RetiredPlanId);
+}
+
 /** A plan someone pays for: everything but the default plan. */
 export function isPaidPlan(planId: string): boolean {
   return planId !== DEFAULT_PLAN;
@@ -40,25 +55,6 @@ export function planFeatures(planId: string): PlanFlags {
 /** The plan's display name; an id no longer in the catalog shows as itself. */
 export function planName(planId: string): string {
   return isPlanId(planId) ? PLANS[planId].name : planId;
-}
-
-/**
- * Billing states (docs/contract.md, Plans and billing states; docs/decisions/0029-billing.md).
- * `active` and `past_due` (one failed payment) keep paid features; `past_due_blocked` (a second
- * failed payment) and `canceled` pause them: the export answers 409 until the state is `active`
- * again. The database refuses any other value (a CHECK constraint).
- */
-export const BILLING_STATES = ["active", "past_due", "past_due_blocked", "canceled"] as const;
-export type BillingState = (typeof BILLING_STATES)[number];
-
-export function isBillingState(value: unknown): value is BillingState {
-  return typeof value === "string" && (BILLING_STATES as readonly string[]).includes(value);
-}
-
-const BLOCKING_BILLING_STATES: ReadonlySet<string> = new Set<BillingState>(["past_due_blocked", "canceled"]);
-
-export function billingBlocksPaidFeatures(billingState: string): boolean {
-  return BLOCKING_BILLING_STATES.has(billingState);
 }
 
 /** The display names of the plans that have `flag` (e.g. to say where audit export is included). */

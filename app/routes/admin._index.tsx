@@ -1,12 +1,12 @@
 // /admin itself: the organization list is the admin home.
-import { redirect } from "react-router";
+import { href, redirect } from "react-router";
 import { ErrorPanel } from "~/components/error-page";
 import type { Route } from "./+types/admin._index";
 import { requirePlatformAdmin } from "~/web/guards.server";
 
 export async function loader(args: Route.LoaderArgs) {
   await requirePlatformAdmin(args, { fresh: false });
-  throw redirect("/admin/organizations");
+  throw redirect(href("/admin/organizations"));
 }
 
 /** Never rendered (the loader always redirects or refuses); it makes this a page, not a resource

@@ -2,14 +2,14 @@
 // they say why (and optionally which ticket). The answer is kept with the session's grant and in
 // the support records; the organization's own audit log never shows it. Works without JavaScript.
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
-import { Form, Link, redirect } from "react-router";
+import { Form, href, Link, redirect } from "react-router";
 import { useTranslation } from "~/i18n/use-translation";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations.$organizationId.access";
 import { ErrorPanel } from "~/components/error-page";
 import { FormErrors } from "~/components/form-errors";
 import { Button, Card, Field, PageHeader, TextareaField } from "~/components/ui";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { safeRedirectPath } from "~/lib/safe-redirect";
 import { requireSupportTarget } from "~/web/guards.server";
 import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
@@ -23,7 +23,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 /** Where to go once access is open: a page of this organization's support view, else its log. */
 function returnPath(request: Request, organizationId: string): string {
-  const home = `/admin/organizations/${organizationId}/audit-log`;
+  const home = href("/admin/organizations/:organizationId/audit-log", { organizationId });
   const target = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"), home);
   return target.startsWith(`${home}?`) || target === home ? target : home;
 }
@@ -32,7 +32,7 @@ export async function loader(args: Route.LoaderArgs) {
   const target = await requireSupportTarget(args, args.params.organizationId);
   const previous = target.grant ?? (await lastSupportReason(target));
   return {
-    title: `${getInstance(args.context).t("admin:access.title")} · ${target.organization.name}`,
+    title: `${translatorFor(args.context)("admin:access.title")} · ${target.organization.name}`,
     organization: { id: target.organization.id, name: target.organization.name },
     previous: previous ? { reason: previous.reason, ticket: previous.ticket } : null,
   };
@@ -57,7 +57,10 @@ export default function SupportAccessPage({ loaderData, actionData }: Route.Comp
   });
   return (
     <div className="max-w-2xl space-y-6">
-      <Link to={`/admin/organizations/${organization.id}`} className="text-sm font-medium text-slate-600 hover:text-slate-900">
+      <Link
+        to={href("/admin/organizations/:organizationId", { organizationId: organization.id })}
+        className="text-sm font-medium text-slate-600 hover:text-slate-900"
+      >
         ← {organization.name}
       </Link>
       <PageHeader title={t("access.title")} description={t("access.intro", { organization: organization.name })} />
@@ -85,7 +88,7 @@ export default function SupportAccessPage({ loaderData, actionData }: Route.Comp
           <div className="flex flex-wrap gap-3">
             <Button type="submit">{t("access.submit")}</Button>
             <Link
-              to={`/admin/organizations/${organization.id}`}
+              to={href("/admin/organizations/:organizationId", { organizationId: organization.id })}
               className="inline-flex items-center px-2 text-sm font-medium text-slate-600 hover:text-slate-900"
             >
               {t("access.cancel")}

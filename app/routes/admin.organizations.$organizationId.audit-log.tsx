@@ -4,7 +4,7 @@
 // support access with a reason first (else: the reason page, which comes back here), and every view
 // is recorded in the support records (app/support/support.server.ts).
 import { useTranslation } from "~/i18n/use-translation";
-import { Link, redirect } from "react-router";
+import { href, Link, redirect } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations.$organizationId.audit-log";
 import { AuditLogView } from "~/audit/ui/audit-log-view";
@@ -14,7 +14,7 @@ import { rpcQueries } from "~/client/rpc";
 import { supportAccessOf } from "~/access/organization-access.server";
 import { requireSupportTarget } from "~/web/guards.server";
 import { ErrorPanel } from "~/components/error-page";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { orHttpError } from "~/web/http-errors.server";
 import { presentGrant, supportAuditPage } from "~/support/support.server";
 import { SupportBanner } from "~/support/ui/support-banner";
@@ -30,14 +30,15 @@ export async function loader(args: Route.LoaderArgs) {
   if (!access) {
     const url = new URL(args.request.url);
     const here = `${url.pathname}${url.search}`;
-    throw redirect(`/admin/organizations/${target.organization.id}/access?redirectTo=${encodeURIComponent(here)}`);
+    const access = href("/admin/organizations/:organizationId/access", { organizationId: target.organization.id });
+    throw redirect(`${access}?redirectTo=${encodeURIComponent(here)}`);
   }
   const { organization } = access;
   const page = await orHttpError(args.context, () =>
     supportAuditPage(access, new URL(args.request.url).searchParams, { disclosed: args.request.method !== "HEAD" }),
   );
   return {
-    title: `${getInstance(args.context).t("audit:page.title")} · ${organization.name}`,
+    title: `${translatorFor(args.context)("audit:page.title")} · ${organization.name}`,
     organization: { id: organization.id, name: organization.name },
     grant: presentGrant(access.grant),
     ...page,
@@ -57,7 +58,10 @@ export default function AdminAuditLog({ loaderData }: Route.ComponentProps) {
     });
   return (
     <div className="space-y-4">
-      <Link to={`/admin/organizations/${loaderData.organization.id}`} className="text-sm font-medium text-slate-600 hover:text-slate-900">
+      <Link
+        to={href("/admin/organizations/:organizationId", { organizationId: loaderData.organization.id })}
+        className="text-sm font-medium text-slate-600 hover:text-slate-900"
+      >
         ← {loaderData.organization.name}
       </Link>
       <SupportBanner organization={loaderData.organization} grant={loaderData.grant} />

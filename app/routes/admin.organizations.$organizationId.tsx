@@ -2,7 +2,7 @@
 // use, created, two-factor rule, and the way into its audit log (which asks for a reason first).
 // Support access: no membership involved.
 import { useTranslation } from "~/i18n/use-translation";
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations.$organizationId";
 import { requireSupportTarget } from "~/web/guards.server";
@@ -13,7 +13,7 @@ import { ErrorPanel } from "~/components/error-page";
 import { ButtonLink, Card, PageHeader } from "~/components/ui";
 import { presentGrant } from "~/support/support.server";
 import { SupportBanner } from "~/support/ui/support-banner";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);
@@ -24,7 +24,7 @@ export async function loader(args: Route.LoaderArgs) {
   const { id, name, slug, planId, billingState, requireTwoFactor } = target.organization;
   const overview = await organizationOverview(target);
   return {
-    title: `${name} · ${getInstance(args.context).t("admin:sections.label")}`,
+    title: `${name} · ${translatorFor(args.context)("admin:sections.label")}`,
     organization: { id, name, slug, planName: planName(planId), billingState, requireTwoFactor, ...overview },
     grant: target.grant ? presentGrant(target.grant) : null,
   };
@@ -45,7 +45,7 @@ export default function AdminOrganization({ loaderData }: Route.ComponentProps) 
   ];
   return (
     <div className="space-y-6">
-      <Link to="/admin/organizations" className="text-sm font-medium text-slate-600 hover:text-slate-900">
+      <Link to={href("/admin/organizations")} className="text-sm font-medium text-slate-600 hover:text-slate-900">
         ← {t("organization.back")}
       </Link>
       {grant ? <SupportBanner organization={organization} grant={grant} /> : null}
@@ -79,9 +79,11 @@ export default function AdminOrganization({ loaderData }: Route.ComponentProps) 
       <Card title={t("organization.auditLog")} description={t("organization.auditLogDescription")}>
         <p className="mb-4 text-sm text-slate-600">{t("organization.auditLogReason")}</p>
         <div className="flex flex-wrap items-center gap-4">
-          <ButtonLink to={`/admin/organizations/${organization.id}/audit-log`}>{t("organization.openAuditLog")}</ButtonLink>
+          <ButtonLink to={href("/admin/organizations/:organizationId/audit-log", { organizationId: organization.id })}>
+            {t("organization.openAuditLog")}
+          </ButtonLink>
           <Link
-            to={`/admin/support-records?organizationId=${organization.id}`}
+            to={`${href("/admin/support-records")}?organizationId=${organization.id}`}
             className="text-sm font-medium text-brand-600 hover:text-brand-700"
           >
             {t("organization.supportRecords")}

@@ -1,7 +1,7 @@
 // Every organization, for platform admins (fresh session): searched by name, slug or id, 25 a page,
 // each linking to its support page.
 import { useTranslation } from "~/i18n/use-translation";
-import { data, Form, Link } from "react-router";
+import { data, Form, href, Link } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations";
 import { requirePlatformAdmin } from "~/web/guards.server";
@@ -9,7 +9,7 @@ import { planName } from "~/plans/catalog";
 import { useFormats } from "~/components/use-formats";
 import { ErrorPanel } from "~/components/error-page";
 import { Alert, Button, ButtonLink, Card, PageHeader, controlClass } from "~/components/ui";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { searchOrganizations } from "~/organizations/admin.server";
 import { organizationSearchSchema } from "~/support/schemas";
 import { orBadRequestMessage, readSearchParams, searchParamsOf } from "~/web/search-params.server";
@@ -22,7 +22,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export async function loader(args: Route.LoaderArgs) {
   const admin = await requirePlatformAdmin(args, { fresh: true });
-  const title = getInstance(args.context).t("admin:organizations.title");
+  const title = translatorFor(args.context)("admin:organizations.title");
   const typed = searchParamsOf(args.request).q ?? "";
   const query = readSearchParams(args, organizationSearchSchema);
   const found = query.ok ? await orBadRequestMessage(args.context, () => searchOrganizations(admin, query.value)) : query;
@@ -63,7 +63,7 @@ export default function AdminOrganizations({ loaderData }: Route.ComponentProps)
           </div>
           <Button type="submit">{t("organizations.searchSubmit")}</Button>
           {q ? (
-            <ButtonLink to="/admin/organizations" variant="secondary">
+            <ButtonLink to={href("/admin/organizations")} variant="secondary">
               {t("organizations.clear")}
             </ButtonLink>
           ) : null}
@@ -84,7 +84,7 @@ export default function AdminOrganizations({ loaderData }: Route.ComponentProps)
                   </p>
                 </div>
                 <Link
-                  to={`/admin/organizations/${org.id}`}
+                  to={href("/admin/organizations/:organizationId", { organizationId: org.id })}
                   aria-label={`${t("organizations.open")}: ${org.name}`}
                   className="text-sm font-semibold text-brand-600 hover:text-brand-700"
                 >

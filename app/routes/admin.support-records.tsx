@@ -7,7 +7,7 @@ import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.support-records";
 import { ErrorPanel } from "~/components/error-page";
 import { Alert, Button, ButtonLink, Card, PageHeader, controlClass } from "~/components/ui";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { requirePlatformAdmin } from "~/web/guards.server";
 import { orBadRequestMessage, readSearchParams, searchParamsOf } from "~/web/search-params.server";
 import { listSupportAdmins, listSupportRecords } from "~/support/support.server";
@@ -22,7 +22,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export async function loader(args: Route.LoaderArgs) {
   const admin = await requirePlatformAdmin(args, { fresh: true });
-  const title = getInstance(args.context).t("admin:records.title");
+  const title = translatorFor(args.context)("admin:records.title");
   // What was typed stays in the form, so a bad value can be corrected where it is.
   const { adminId = "", organizationId = "", from = "", to = "", cursor } = searchParamsOf(args.request);
   const typed = { adminId, organizationId, from, to };

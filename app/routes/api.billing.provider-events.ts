@@ -9,7 +9,8 @@
 import type { Route } from "./+types/api.billing.provider-events";
 import { receiveProviderEvent } from "~/billing/billing.server";
 import { methodNotAllowed } from "~/lib/method-not-allowed";
-import { jsonErrorResponse, orJsonError, translatorFor } from "~/web/http-errors.server";
+import { translatorFor } from "~/i18n/i18next.server";
+import { jsonErrorResponse, orJsonError } from "~/web/http-errors.server";
 
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return jsonErrorResponse(context, methodNotAllowed(["POST"]));

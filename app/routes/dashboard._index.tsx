@@ -5,7 +5,7 @@ import type { Route } from "./+types/dashboard._index";
 import type { loader as layoutLoader } from "./dashboard";
 import { ErrorPanel } from "~/components/error-page";
 import { titleMeta } from "~/components/page-title";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { DashboardOverview } from "~/shell/dashboard-overview";
 import { requireUser } from "~/web/guards.server";
 import { switchOrganizationAction } from "~/web/switch-organization.server";
@@ -21,7 +21,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 export function loader(args: Route.LoaderArgs) {
   const auth = requireUser(args);
   return {
-    title: getInstance(args.context).t("organizations:dashboard.title"),
+    title: translatorFor(args.context)("organizations:dashboard.title"),
     user: { name: auth.user.name, twoFactorEnabled: auth.user.twoFactorEnabled },
   };
 }

@@ -15,7 +15,7 @@ import {
 import { TwoFactorSettings, type TwoFactorActionData } from "~/auth/ui/two-factor-settings";
 import { ErrorPanel } from "~/components/error-page";
 import { titleMeta } from "~/components/page-title";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { parseForm, withFormErrors } from "~/web/forms.server";
 import { requireUser } from "~/web/guards.server";
 
@@ -26,7 +26,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 export async function loader(args: Route.LoaderArgs) {
   const auth = requireUser(args);
   return {
-    title: getInstance(args.context).t("twoFactor:title"),
+    title: translatorFor(args.context)("twoFactor:title"),
     enabled: auth.user.twoFactorEnabled,
     recoveryCodesLeft: auth.user.twoFactorEnabled ? await unusedRecoveryCodeCount(auth.user.id) : 0,
   };

@@ -1,6 +1,6 @@
 // The signed-in person's account: profile, password change, and the sessions they can end.
 // Thin: the rules live in app/accounts/account-security.server.ts, the page's parts in app/accounts/ui/account-settings.tsx.
-import { data, redirect } from "react-router";
+import { data, href, redirect } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "zod";
 import type { Route } from "./+types/dashboard.account";
@@ -14,7 +14,7 @@ import { PageHeader } from "~/components/ui";
 import { DeleteAccountCard, PasswordCard, ProfileCard, SessionsCard, type AccountActionData } from "~/accounts/ui/account-settings";
 import { ErrorPanel } from "~/components/error-page";
 import { titleMeta } from "~/components/page-title";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { useTranslation } from "~/i18n/use-translation";
 import { parseForm, withFormErrors } from "~/web/forms.server";
 import { requireUser } from "~/web/guards.server";
@@ -28,13 +28,13 @@ export function meta({ loaderData }: Route.MetaArgs) {
 export async function loader(args: Route.LoaderArgs) {
   const auth = requireUser(args);
   return {
-    title: getInstance(args.context).t("auth:account.title"),
+    title: translatorFor(args.context)("auth:account.title"),
     user: { name: auth.user.name, email: auth.user.email },
     sessions: await listSessions(auth),
     deletion: {
       fresh: isFresh(auth),
       twoFactor: auth.user.twoFactorEnabled,
-      signInAgainHref: signInHref("/dashboard/account#delete-account"),
+      signInAgainHref: signInHref(`${href("/dashboard/account")}#delete-account`),
     },
   };
 }
@@ -64,7 +64,7 @@ export async function action(args: Route.ActionArgs) {
     const { intent: _intent, ...input } = deletion.value;
     const result = await withFormErrors(args.context, deletion, () => deleteAccount(auth, input), { hideFields });
     if (!result.ok) return data<AccountActionData>({ intent: "delete", reply: result.reply }, result.init);
-    throw redirect("/login?notice=accountDeleted", { headers: { "Set-Cookie": clearedSessionCookie() } });
+    throw redirect(`${href("/login")}?notice=accountDeleted`, { headers: { "Set-Cookie": clearedSessionCookie() } });
   }
   const parsed = sessionActions.safeParse(Object.fromEntries(formData));
   if (!parsed.success) throw badRequest(args.context);

@@ -22,7 +22,7 @@ import { FormErrors } from "~/components/form-errors";
 import { titleMeta } from "~/components/page-title";
 import { Alert, ButtonLink, PageHeader, buttonClass } from "~/components/ui";
 import { useHydrated } from "~/components/use-hydrated";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { parseForm, withFormErrors } from "~/web/forms.server";
 import { requireActiveOrganization } from "~/web/guards.server";
 import { orHttpError } from "~/web/http-errors.server";
@@ -41,7 +41,7 @@ export function headers() {
 export async function loader(args: Route.LoaderArgs) {
   const access = await requireActiveOrganization(args, "apiKey:manage");
   const page = await orHttpError(args.context, () => loadKeysPage(access, new URL(args.request.url).searchParams));
-  return { title: getInstance(args.context).t("apiKeys:title"), organizationName: access.organization.name, ...page };
+  return { title: translatorFor(args.context)("apiKeys:title"), organizationName: access.organization.name, ...page };
 }
 
 export async function action(args: Route.ActionArgs) {

@@ -12,7 +12,7 @@ import { AUDIT_QUERY_CACHE } from "~/audit/audit-query";
 import { loadAuditPage } from "~/audit/audit-page.server";
 import { rpcQueries } from "~/client/rpc";
 import { requireActiveOrganization } from "~/web/guards.server";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { orHttpError } from "~/web/http-errors.server";
 import { keepDataWhenOnlyDrawerChanged } from "~/web/revalidation";
 
@@ -32,7 +32,7 @@ export async function loader(args: Route.LoaderArgs) {
       : blocker === "billing"
         ? { blocker, billingLink }
         : { blocker };
-  return { title: getInstance(args.context).t("audit:page.title"), exportOffer, ...page };
+  return { title: translatorFor(args.context)("audit:page.title"), exportOffer, ...page };
 }
 
 /** The drawer opens and closes without reloading the page's data (it loads its own). */

@@ -24,7 +24,7 @@ import { FormErrors } from "~/components/form-errors";
 import { titleMeta } from "~/components/page-title";
 import { Alert, PageHeader, useFieldError } from "~/components/ui";
 import { useHydrated } from "~/components/use-hydrated";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { useTranslation } from "~/i18n/use-translation";
 import { parseForm, withFormErrors } from "~/web/forms.server";
 import { requireActiveOrganization } from "~/web/guards.server";
@@ -51,7 +51,7 @@ export async function loader(args: Route.LoaderArgs) {
     else confirm = target ? { intent: "checkout", plan: target, from: currentName } : null;
   }
   return {
-    title: getInstance(args.context).t("billing:title"),
+    title: translatorFor(args.context)("billing:title"),
     organizationName: access.organization.name,
     billing,
     planName: currentName,

@@ -2,7 +2,7 @@
 // live in app/organizations/, the page's parts in app/organizations/ui/. Works without JavaScript:
 // destructive actions confirm on a `?confirm=…` view; with JavaScript in a dialog.
 import { useTranslation } from "~/i18n/use-translation";
-import { data, redirect } from "react-router";
+import { data, href, redirect } from "react-router";
 import type { Route } from "./+types/dashboard.organization-settings.members";
 import { accessFor } from "~/access/organization-access.server";
 import { ErrorPanel } from "~/components/error-page";
@@ -10,7 +10,7 @@ import { FormErrors } from "~/components/form-errors";
 import { titleMeta } from "~/components/page-title";
 import { Alert, Card, PageHeader } from "~/components/ui";
 import { useHydrated } from "~/components/use-hydrated";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { cancelInvitation, inviteMember, listPendingInvitations, resendInvitation } from "~/organizations/invitations.server";
 import { assignableRoles } from "~/organizations/member-rules";
 import { leaveOrganization, listMembers, removeMember, updateMemberRole } from "~/organizations/members.server";
@@ -45,7 +45,7 @@ export async function loader(args: Route.LoaderArgs) {
     confirm = invitation ? { intent: "cancel", invitationId: invitation.id, email: invitation.email } : null;
   }
   return {
-    title: getInstance(args.context).t("organizations:members.title"),
+    title: translatorFor(args.context)("organizations:members.title"),
     organizationName: access.organization.name,
     currentUserId: access.user.id,
     managerRole: manager ? access.role : null,
@@ -65,7 +65,7 @@ export async function action(args: Route.ActionArgs) {
   if (input.intent === "leave") {
     const left = await withFormErrors(args.context, submission, () => leaveOrganization(access));
     if (!left.ok) return data<MemberActionData>({ reply: left.reply, intent, outcome: null }, left.init);
-    throw redirect("/dashboard");
+    throw redirect(href("/dashboard"));
   }
   const manager = await requireActiveOrganization(args, "member:manage");
   const result = await withFormErrors(args.context, submission, async (): Promise<MemberActionOutcome> => {

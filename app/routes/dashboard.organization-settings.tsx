@@ -1,14 +1,14 @@
 // Organization settings: the general settings (editable with organization:update), a link to the
 // members page, and deleting the organization (owners). Thin: the rules live in app/organizations/.
 import { useTranslation } from "~/i18n/use-translation";
-import { data, redirect } from "react-router";
+import { data, href, redirect } from "react-router";
 import type { Route } from "./+types/dashboard.organization-settings";
 import { accessFor } from "~/access/organization-access.server";
 import { isFresh } from "~/auth/session.server";
 import { ErrorPanel } from "~/components/error-page";
 import { titleMeta } from "~/components/page-title";
 import { ButtonLink, Card, PageHeader } from "~/components/ui";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { signInHref } from "~/lib/safe-redirect";
 import { storeLogo } from "~/organizations/logos.server";
 import { listMembers } from "~/organizations/members.server";
@@ -20,7 +20,7 @@ import { SettingsForm } from "~/organizations/ui/settings-form";
 import { parseForm, withFormErrors } from "~/web/forms.server";
 import { requireActiveOrganization, requireUser } from "~/web/guards.server";
 
-const SETTINGS_PATH = "/dashboard/organization-settings";
+const SETTINGS_PATH = href("/dashboard/organization-settings");
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);
@@ -30,7 +30,7 @@ export async function loader(args: Route.LoaderArgs) {
   const access = await requireActiveOrganization(args);
   const members = await listMembers(access);
   return {
-    title: getInstance(args.context).t("organizations:settings.title"),
+    title: translatorFor(args.context)("organizations:settings.title"),
     settings: organizationSettings(access),
     canEdit: accessFor(access, "organization:update") !== null,
     canDelete: accessFor(access, "organization:delete") !== null,
@@ -49,7 +49,7 @@ export async function action(args: Route.ActionArgs) {
     const access = await requireActiveOrganization(args, "organization:delete");
     const result = await withFormErrors(args.context, submission, () => deleteOrganization(access, requireUser(args), input.confirmName));
     if (!result.ok) return data({ reply: result.reply, intent, saved: false }, result.init);
-    throw redirect("/dashboard");
+    throw redirect(href("/dashboard"));
   }
   const access = await requireActiveOrganization(args, "organization:update");
   const result = await withFormErrors(args.context, submission, async () => {

@@ -3,14 +3,14 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "~/i18n/use-translation";
-import { Form, redirect } from "react-router";
+import { Form, href, redirect } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/dashboard.organizations.new";
 import { ErrorPanel } from "~/components/error-page";
 import { requireUser } from "~/web/guards.server";
 import { FormErrors } from "~/components/form-errors";
 import { Button, Card, Field, PageHeader } from "~/components/ui";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
 import { createOrganization } from "~/organizations/organizations.server";
 import { organizationInputSchema } from "~/organizations/schemas";
@@ -21,7 +21,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export function loader(args: Route.LoaderArgs) {
   requireUser(args);
-  return { title: getInstance(args.context).t("organizations:create.title") };
+  return { title: translatorFor(args.context)("organizations:create.title") };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -30,7 +30,7 @@ export async function action(args: Route.ActionArgs) {
   if (submission.status !== "success") return invalidForm(submission);
   const result = await withFormErrors(args.context, submission, () => createOrganization(auth, submission.value));
   if (!result.ok) return result.response;
-  return redirect("/dashboard");
+  return redirect(href("/dashboard"));
 }
 
 export default function NewOrganization({ actionData }: Route.ComponentProps) {

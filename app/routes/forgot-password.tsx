@@ -10,7 +10,7 @@ import { ErrorPage } from "~/components/error-page";
 import { FormErrors } from "~/components/form-errors";
 import { titleMeta } from "~/components/page-title";
 import { Alert, Button, Field } from "~/components/ui";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { useTranslation } from "~/i18n/use-translation";
 import { clientAddressContext } from "~/web/context.server";
 import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
@@ -22,7 +22,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export function loader(args: Route.LoaderArgs) {
-  return { title: getInstance(args.context).t("auth:forgot.title") };
+  return { title: translatorFor(args.context)("auth:forgot.title") };
 }
 
 export async function action(args: Route.ActionArgs) {

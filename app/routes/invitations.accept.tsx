@@ -3,7 +3,7 @@
 // in as someone else: say so, and offer to sign in with the invited address. Thin: the rules live in
 // app/organizations/invitation-acceptance.server.ts.
 import { useTranslation } from "~/i18n/use-translation";
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { Form, href, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/invitations.accept";
 import { AuthLayout } from "~/components/auth-layout";
 import { ErrorPage } from "~/components/error-page";
@@ -11,7 +11,7 @@ import { FormErrors } from "~/components/form-errors";
 import { titleMeta } from "~/components/page-title";
 import { Alert, Button, ButtonLink } from "~/components/ui";
 import { useFormats } from "~/components/use-formats";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { signInHref } from "~/lib/safe-redirect";
 import { acceptInvitation, previewInvitation } from "~/organizations/invitation-acceptance.server";
 import { switchActiveOrganization } from "~/organizations/organizations.server";
@@ -38,7 +38,7 @@ export async function loader(args: Route.LoaderArgs) {
   const auth = getAuth(args.context);
   const signedInEmail = auth && isFullyAuthenticated(auth) ? auth.user.email : null;
   return {
-    title: getInstance(args.context).t("organizations:accept.title"),
+    title: translatorFor(args.context)("organizations:accept.title"),
     token,
     returnTo: `${url.pathname}?token=${encodeURIComponent(token)}`,
     invitation: await previewInvitation(token),
@@ -55,7 +55,7 @@ export async function action(args: Route.ActionArgs) {
     await switchActiveOrganization(auth, accepted.organizationId);
   });
   if (!result.ok) return result.response;
-  throw redirect("/dashboard");
+  throw redirect(href("/dashboard"));
 }
 
 export default function AcceptInvitation({ loaderData, actionData }: Route.ComponentProps) {
@@ -90,7 +90,7 @@ export default function AcceptInvitation({ loaderData, actionData }: Route.Compo
         {invitation.state === "accepted" ? (
           <>
             <Alert tone="info">{t("accept.alreadyAccepted")}</Alert>
-            <ButtonLink to="/dashboard" className="w-full">
+            <ButtonLink to={href("/dashboard")} className="w-full">
               {t("accept.toDashboard")}
             </ButtonLink>
           </>
@@ -120,7 +120,7 @@ export default function AcceptInvitation({ loaderData, actionData }: Route.Compo
             <p className="text-center text-sm text-slate-600">
               {t("accept.noAccount")}{" "}
               <Link
-                to={`/signup?redirectTo=${encodeURIComponent(returnTo)}&email=${encodeURIComponent(invitation.email)}`}
+                to={`${href("/signup")}?redirectTo=${encodeURIComponent(returnTo)}&email=${encodeURIComponent(invitation.email)}`}
                 className="font-semibold text-brand-600 hover:text-brand-700"
               >
                 {t("accept.signUp")}

@@ -2,7 +2,7 @@
 // address (app/auth/sign-in.server.ts). Returns to `redirectTo` when it is a path on this origin.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { useTranslation } from "~/i18n/use-translation";
-import { Form, Link, redirect, useSearchParams } from "react-router";
+import { Form, href, Link, redirect, useSearchParams } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import { ErrorPage } from "~/components/error-page";
 import type { Route } from "./+types/login";
@@ -15,10 +15,13 @@ import { AuthLayout } from "~/components/auth-layout";
 import { FormErrors } from "~/components/form-errors";
 import { Alert, Button, Field } from "~/components/ui";
 import { clientAddressContext, deviceOf } from "~/web/context.server";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { safeRedirectPath } from "~/lib/safe-redirect";
 import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
 import { validateOnSubmit } from "~/components/form-validation";
+
+/** Where a visitor may have come from: a password just reset, an account just deleted. */
+const LOGIN_NOTICES = ["passwordReset", "accountDeleted"] as const;
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);
@@ -31,10 +34,9 @@ export function loader(args: Route.LoaderArgs) {
   const auth = getAuth(args.context);
   const notice = new URL(args.request.url).searchParams.get("notice");
   return {
-    title: getInstance(args.context).t("auth:login.title"),
+    title: translatorFor(args.context)("auth:login.title"),
     signedInAs: auth && isFullyAuthenticated(auth) ? auth.user.email : null,
-    // Where the visitor came from: a password just reset, an account just deleted.
-    notice: notice === "passwordReset" || notice === "accountDeleted" ? notice : null,
+    notice: LOGIN_NOTICES.find((known) => known === notice) ?? null,
   };
 }
 
@@ -53,7 +55,7 @@ export async function action(args: Route.ActionArgs) {
   );
   if (!result.ok) return result.response;
   const target = safeRedirectPath(submission.value.redirectTo);
-  const next = result.value.twoFactorPending ? `/login/two-factor?redirectTo=${encodeURIComponent(target)}` : target;
+  const next = result.value.twoFactorPending ? `${href("/login/two-factor")}?redirectTo=${encodeURIComponent(target)}` : target;
   return redirect(next, { headers: { "Set-Cookie": sessionCookie(result.value.token) } });
 }
 
@@ -71,7 +73,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       footer={
         <>
           {t("login.noAccount")}{" "}
-          <Link to="/signup" className="font-semibold text-brand-600 hover:text-brand-700">
+          <Link to={href("/signup")} className="font-semibold text-brand-600 hover:text-brand-700">
             {t("login.signUpLink")}
           </Link>
         </>
@@ -95,7 +97,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           {...getInputProps(fields.password, { type: "password" })}
         />
         <p className="-mt-2 text-right text-sm">
-          <Link to="/forgot-password" className="font-medium text-brand-600 hover:text-brand-700">
+          <Link to={href("/forgot-password")} className="font-medium text-brand-600 hover:text-brand-700">
             {t("login.forgotPassword")}
           </Link>
         </p>

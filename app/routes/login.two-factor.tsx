@@ -2,7 +2,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "~/i18n/use-translation";
-import { Form, redirect, useSearchParams } from "react-router";
+import { Form, href, redirect, useSearchParams } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import { ErrorPage } from "~/components/error-page";
 import type { Route } from "./+types/login.two-factor";
@@ -13,7 +13,7 @@ import { verifySecondFactor } from "~/auth/two-factor.server";
 import { AuthLayout } from "~/components/auth-layout";
 import { FormErrors } from "~/components/form-errors";
 import { Button, Field } from "~/components/ui";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { safeRedirectPath } from "~/lib/safe-redirect";
 import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
 
@@ -24,14 +24,14 @@ export function meta({ loaderData }: Route.MetaArgs) {
 /** Only a signed-in session still waiting for its second factor may be here. */
 function requirePendingSecondFactor(context: Route.LoaderArgs["context"]) {
   const auth = getAuth(context);
-  if (!auth) throw redirect("/login");
-  if (isFullyAuthenticated(auth)) throw redirect("/dashboard");
+  if (!auth) throw redirect(href("/login"));
+  if (isFullyAuthenticated(auth)) throw redirect(href("/dashboard"));
   return auth;
 }
 
 export function loader({ context }: Route.LoaderArgs) {
   const auth = requirePendingSecondFactor(context);
-  return { title: getInstance(context).t("auth:twoFactorStep.title"), email: auth.user.email };
+  return { title: translatorFor(context)("auth:twoFactorStep.title"), email: auth.user.email };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -54,7 +54,7 @@ export default function TwoFactorStep({ loaderData, actionData }: Route.Componen
   return (
     <AuthLayout heading={t("twoFactorStep.heading")}>
       <p className="mb-5 text-sm text-slate-600">{t("twoFactorStep.intro", { email: loaderData.email })}</p>
-      <Form method="post" action={`/login/two-factor?${searchParams.toString()}`} className="space-y-5" {...getFormProps(form)}>
+      <Form method="post" action={`${href("/login/two-factor")}?${searchParams.toString()}`} className="space-y-5" {...getFormProps(form)}>
         <FormErrors errors={form.errors} id={form.errorId} />
         <Field
           label={t("twoFactorStep.code")}
@@ -69,7 +69,7 @@ export default function TwoFactorStep({ loaderData, actionData }: Route.Componen
           {t("twoFactorStep.submit")}
         </Button>
       </Form>
-      <Form method="post" action="/logout" className="mt-4 text-center">
+      <Form method="post" action={href("/logout")} className="mt-4 text-center">
         <button type="submit" className="text-sm font-medium text-slate-600 hover:text-slate-900">
           {t("twoFactorStep.cancel")}
         </button>

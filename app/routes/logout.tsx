@@ -1,5 +1,5 @@
 // Sign out (POST only): ends the session and clears its cookie.
-import { redirect } from "react-router";
+import { href, redirect } from "react-router";
 import type { Route } from "./+types/logout";
 import { clearedSessionCookie } from "~/auth/cookies.server";
 import { getAuth } from "~/web/guards.server";
@@ -7,11 +7,11 @@ import { invalidateSession } from "~/auth/session.server";
 
 // Sign-out is a POST (a link cannot sign anyone out); GET just goes home.
 export function loader() {
-  return redirect("/");
+  return redirect(href("/"));
 }
 
 export async function action({ context }: Route.ActionArgs) {
   const auth = getAuth(context);
   if (auth) await invalidateSession(auth.session.id);
-  return redirect("/login", { headers: { "Set-Cookie": clearedSessionCookie() } });
+  return redirect(href("/login"), { headers: { "Set-Cookie": clearedSessionCookie() } });
 }

@@ -4,10 +4,10 @@
 import { data, useMatches } from "react-router";
 import type { Route } from "./+types/not-found";
 import { ErrorPage, ErrorPanel } from "~/components/error-page";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 
 function notFound(context: Route.LoaderArgs["context"]) {
-  return data({ code: "NOT_FOUND", message: getInstance(context).t("errors:notFound") }, { status: 404 });
+  return data({ code: "NOT_FOUND", message: translatorFor(context)("errors:notFound") }, { status: 404 });
 }
 
 export function loader({ context }: Route.LoaderArgs) {

@@ -1,7 +1,7 @@
 // The page a reset mail links to: a new password, typed twice. A link that no longer works (used,
 // replaced by a newer mail, expired, or its account deleted) says so and offers a new one.
 import { getFormProps, useForm } from "@conform-to/react";
-import { Form, redirect, useNavigation } from "react-router";
+import { Form, href, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { resetLinkWorks, resetPassword } from "~/accounts/password-reset.server";
 import { NewPasswordFields } from "~/accounts/ui/account-settings";
@@ -11,7 +11,7 @@ import { ErrorPage } from "~/components/error-page";
 import { FormErrors } from "~/components/form-errors";
 import { titleMeta } from "~/components/page-title";
 import { Alert, Button, ButtonLink } from "~/components/ui";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { useTranslation } from "~/i18n/use-translation";
 import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
 import { validateOnSubmit } from "~/components/form-validation";
@@ -27,7 +27,7 @@ export function headers() {
 
 export async function loader(args: Route.LoaderArgs) {
   const token = (new URL(args.request.url).searchParams.get("token") ?? "").slice(0, 200);
-  return { title: getInstance(args.context).t("auth:reset.title"), token, works: await resetLinkWorks(token) };
+  return { title: translatorFor(args.context)("auth:reset.title"), token, works: await resetLinkWorks(token) };
 }
 
 const hideFields = ["newPassword", "confirmPassword"];
@@ -38,7 +38,7 @@ export async function action(args: Route.ActionArgs) {
   const { token, newPassword } = submission.value;
   const result = await withFormErrors(args.context, submission, () => resetPassword(token, newPassword), { hideFields });
   if (!result.ok) return result.response;
-  throw redirect("/login?notice=passwordReset");
+  throw redirect(`${href("/login")}?notice=passwordReset`);
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
@@ -63,7 +63,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       ) : (
         <div className="space-y-4">
           <Alert tone="warning">{t("reset.linkDoesNotWork")}</Alert>
-          <ButtonLink to="/forgot-password" variant="secondary" className="w-full">
+          <ButtonLink to={href("/forgot-password")} variant="secondary" className="w-full">
             {t("reset.requestNew")}
           </ButtonLink>
         </div>

@@ -4,7 +4,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "~/i18n/use-translation";
-import { Form, Link, redirect } from "react-router";
+import { Form, href, Link, redirect } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import { ErrorPage } from "~/components/error-page";
 import type { Route } from "./+types/signup";
@@ -18,7 +18,7 @@ import { AuthLayout } from "~/components/auth-layout";
 import { FormErrors } from "~/components/form-errors";
 import { Button, Field } from "~/components/ui";
 import { clientAddressContext, deviceOf } from "~/web/context.server";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
 import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
 
 export function meta({ loaderData }: Route.MetaArgs) {
@@ -29,7 +29,7 @@ export function loader(args: Route.LoaderArgs) {
   requireAnonymous(args);
   const params = new URL(args.request.url).searchParams;
   return {
-    title: getInstance(args.context).t("auth:signup.title"),
+    title: translatorFor(args.context)("auth:signup.title"),
     passwordMinLength: PASSWORD_MIN_LENGTH,
     email: (params.get("email") ?? "").slice(0, 254),
     redirectTo: safeRedirectPath(params.get("redirectTo"), ""),
@@ -68,7 +68,7 @@ export default function SignUp({ actionData, loaderData }: Route.ComponentProps)
         <>
           {t("signup.haveAccount")}{" "}
           <Link
-            to={loaderData.redirectTo ? signInHref(loaderData.redirectTo) : "/login"}
+            to={loaderData.redirectTo ? signInHref(loaderData.redirectTo) : href("/login")}
             className="font-semibold text-brand-600 hover:text-brand-700"
           >
             {t("signup.signInLink")}

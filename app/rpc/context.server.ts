@@ -1,18 +1,18 @@
 // What every procedure receives. The session is loaded lazily: apiKey.authenticate never needs
 // one, and must not pay for the lookup.
-import type { TFunction } from "i18next";
 import { readSessionToken } from "~/auth/cookies.server";
 import { applicationOrigin } from "~/web/cross-site.server";
 import { validateSessionToken, type Auth } from "~/auth/session.server";
 import type { Language } from "~/i18n/config";
 import { noteRequest, type RequestLog } from "~/lib/logger.server";
 import { fixedT, languageFromHeaders } from "~/i18n/i18next.server";
+import type { Translate } from "~/i18n/keys";
 
 export interface RpcContext {
   headers: Headers;
   appOrigin: string;
   language: Language;
-  t: TFunction;
+  t: Translate;
   clientAddress: string;
   /** The request's log record; null when called outside the request edge (tests). */
   requestLog: RequestLog | null;

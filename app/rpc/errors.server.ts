@@ -1,11 +1,12 @@
 // DomainError → oRPC error, in one place; also translates oRPC's own input errors.
 import { ORPCError } from "@orpc/server";
-import type { TFunction } from "i18next";
 import { isErrorKey } from "~/i18n/error-keys";
+import type { Translate } from "~/i18n/keys";
 import { domainErrorMessage } from "~/lib/domain-error";
+import type { ErrorKey } from "~/lib/error-key";
 import { asDomainError } from "~/lib/known-errors.server";
 
-export function toRpcError(error: unknown, t: TFunction): unknown {
+export function toRpcError(error: unknown, t: Translate): unknown {
   const domainError = asDomainError(error);
   if (domainError) {
     return new ORPCError(domainError.code, {
@@ -43,7 +44,7 @@ interface ValidationIssue {
 }
 
 /** zod's own issue codes, for issues whose message is zod's (English) text rather than our key. */
-const ZOD_CODE_KEYS: Record<string, string> = {
+const ZOD_CODE_KEYS: Partial<Record<string, ErrorKey>> = {
   invalid_type: "field.invalidType",
   invalid_value: "field.invalidChoice",
   unrecognized_keys: "field.unexpected",
@@ -55,7 +56,7 @@ const ZOD_CODE_KEYS: Record<string, string> = {
  * run a `$t(…)` inside them as a nested lookup with options): they are worded by issue code.
  * An unexpected field is reported at its own path.
  */
-function translateIssue(issue: ValidationIssue, t: TFunction): { path: string; message: string }[] {
+function translateIssue(issue: ValidationIssue, t: Translate): { path: string; message: string }[] {
   const path = (issue.path ?? []).map(String);
   if (isErrorKey(issue.message)) {
     return [{ path: path.join("."), message: t(`errors:${issue.message}`, { min: issue.minimum, max: issue.maximum }) }];

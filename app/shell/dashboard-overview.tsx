@@ -1,7 +1,7 @@
 // The dashboard's home: the active organization with shortcuts, the user's organizations with a
 // switch button each, and the account's two-factor status. Reads the app shell's data.
 import { useTranslation } from "~/i18n/use-translation";
-import { Form, Link } from "react-router";
+import { Form, href, Link } from "react-router";
 import { planName } from "~/plans/catalog";
 import { Badge, Button, ButtonLink, Card, PageHeader } from "~/components/ui";
 import type { AppShellData } from "~/shell/app-shell.server";
@@ -57,7 +57,7 @@ export function DashboardOverview({
         title={t("dashboard.welcome", { name: user.name })}
         actions={
           organizations.length > 0 ? (
-            <ButtonLink to="/dashboard/organizations/new" variant="secondary">
+            <ButtonLink to={href("/dashboard/organizations/new")} variant="secondary">
               <span aria-hidden="true">+</span> {tc("orgSwitcher.create")}
             </ButtonLink>
           ) : null
@@ -81,12 +81,24 @@ export function DashboardOverview({
             </div>
           </div>
           <ul className="mt-5 grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
-            <Shortcut to="/dashboard/organization-settings" title={tc("nav.organizationSettings")} hint={t("dashboard.settingsHint")} />
+            <Shortcut
+              to={href("/dashboard/organization-settings")}
+              title={tc("nav.organizationSettings")}
+              hint={t("dashboard.settingsHint")}
+            />
             {layout?.canManageKeys ? (
-              <Shortcut to="/dashboard/organization-settings/api-keys" title={tc("nav.apiKeys")} hint={t("dashboard.apiKeysHint")} />
+              <Shortcut
+                to={href("/dashboard/organization-settings/api-keys")}
+                title={tc("nav.apiKeys")}
+                hint={t("dashboard.apiKeysHint")}
+              />
             ) : null}
             {layout?.canViewAudit ? (
-              <Shortcut to="/dashboard/organization-settings/audit-log" title={tc("nav.auditLog")} hint={t("dashboard.auditLogHint")} />
+              <Shortcut
+                to={href("/dashboard/organization-settings/audit-log")}
+                title={tc("nav.auditLog")}
+                hint={t("dashboard.auditLogHint")}
+              />
             ) : null}
           </ul>
         </Card>
@@ -108,7 +120,7 @@ export function DashboardOverview({
             </span>
             <h2 className="mt-4 text-base font-semibold text-slate-900">{t("dashboard.noOrganizationsTitle")}</h2>
             <p className="mt-1 max-w-md text-sm text-slate-600">{t("dashboard.noOrganizations")}</p>
-            <ButtonLink to="/dashboard/organizations/new" className="mt-6">
+            <ButtonLink to={href("/dashboard/organizations/new")} className="mt-6">
               {t("dashboard.createFirst")}
             </ButtonLink>
           </div>
@@ -168,7 +180,7 @@ export function DashboardOverview({
             </span>
             <p className="text-sm text-slate-700">{user.twoFactorEnabled ? t("dashboard.twoFactorOn") : t("dashboard.twoFactorOff")}</p>
           </div>
-          <Link to="/dashboard/account/security" className="rounded text-sm font-semibold text-brand-600 hover:text-brand-700">
+          <Link to={href("/dashboard/account/security")} className="rounded text-sm font-semibold text-brand-600 hover:text-brand-700">
             {t("dashboard.manageSecurity")} <span aria-hidden="true">→</span>
           </Link>
         </div>

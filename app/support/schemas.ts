@@ -5,6 +5,7 @@ import { z } from "zod";
 import { parseCalendarDay } from "~/lib/dates";
 import { isStorableText, optionalInput, storedText } from "~/lib/text";
 import { isUuid } from "~/lib/ids";
+import { errorKey } from "~/lib/error-key";
 
 /** Why the admin needs to look (required): long enough to mean something to a later reader. */
 export const supportReasonSchema = storedText({ min: 10, max: 500 });
@@ -22,18 +23,18 @@ export const beginSupportAccessInputSchema = beginSupportAccessSchema.extend({ o
 export const SUPPORT_ACTIONS = ["access.opened", "audit_log.listed", "audit_log.actors_listed", "audit_event.viewed"] as const;
 export type SupportActionName = (typeof SUPPORT_ACTIONS)[number];
 
-const day = z.string().refine((value) => parseCalendarDay(value).ok, "supportLog.badDate");
+const day = z.string().refine((value) => parseCalendarDay(value).ok, errorKey("supportLog.badDate"));
 
 /** The records page's filters (search params): admin, organization, UTC days inclusive. */
 export const supportLogFiltersSchema = z
   .object({
-    adminId: optionalInput(z.string().refine(isUuid, "supportLog.badFilter")),
-    organizationId: optionalInput(z.string().refine(isUuid, "supportLog.badFilter")),
+    adminId: optionalInput(z.string().refine(isUuid, errorKey("supportLog.badFilter"))),
+    organizationId: optionalInput(z.string().refine(isUuid, errorKey("supportLog.badFilter"))),
     from: optionalInput(day),
     to: optionalInput(day),
-    cursor: optionalInput(z.string().max(400, "supportLog.badCursor")),
+    cursor: optionalInput(z.string().max(400, errorKey("supportLog.badCursor"))),
   })
-  .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ["to"], message: "supportLog.badRange" });
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ["to"], message: errorKey("supportLog.badRange") });
 export type SupportLogFilters = z.output<typeof supportLogFiltersSchema>;
 
 /** The organization search (name, slug or id). */
@@ -42,9 +43,9 @@ export const organizationSearchSchema = z.object({
     z
       .string()
       // Characters, not UTF-16 units, as everywhere else.
-      .refine((v) => [...v].length <= 100, "organizationSearch.tooLong")
+      .refine((v) => [...v].length <= 100, errorKey("organizationSearch.tooLong"))
       // PostgreSQL refuses NUL in text, and a lone surrogate cannot be sent as UTF-8.
-      .refine(isStorableText, "organizationSearch.badText"),
+      .refine(isStorableText, errorKey("organizationSearch.badText")),
   ),
-  cursor: optionalInput(z.string().max(400, "organizationSearch.badCursor")),
+  cursor: optionalInput(z.string().max(400, errorKey("organizationSearch.badCursor"))),
 });

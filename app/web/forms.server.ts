@@ -7,7 +7,7 @@ import type { z } from "zod";
 import { domainErrorMessage } from "~/lib/domain-error";
 import { errorHeaders } from "~/lib/error-headers";
 import { asDomainError } from "~/lib/known-errors.server";
-import { translatorFor } from "./http-errors.server";
+import { translatorFor } from "~/i18n/i18next.server";
 
 /** No form of ours has a list this long. conform reads "scopes[150000000]" as a list of that
  * length and allocates every slot: one 50-byte request could exhaust the process's memory. */

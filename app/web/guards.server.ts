@@ -1,6 +1,6 @@
 // Guards for loaders and actions. Every loader and action calls its own guard: a parent layout's
 // check does not protect a child's data, because loaders run in parallel.
-import { redirect, type RouterContextProvider } from "react-router";
+import { href, redirect, type RouterContextProvider } from "react-router";
 import { authContext, requestLogContext } from "~/web/context.server";
 import { noteRequest } from "~/lib/logger.server";
 import { DomainError, isDomainError } from "~/lib/domain-error";
@@ -26,7 +26,7 @@ export function getAuth(context: Readonly<RouterContextProvider>): Auth | null {
   return context.get(authContext);
 }
 
-function loginRedirect(request: Request, page = "/login") {
+function loginRedirect(request: Request, page = href("/login")) {
   const url = new URL(request.url);
   return redirect(signInHref(url.pathname + url.search, page));
 }
@@ -34,7 +34,7 @@ function loginRedirect(request: Request, page = "/login") {
 export function requireUser({ request, context }: GuardArgs): Auth {
   const auth = getAuth(context);
   if (!auth) throw loginRedirect(request);
-  if (!isFullyAuthenticated(auth)) throw loginRedirect(request, "/login/two-factor");
+  if (!isFullyAuthenticated(auth)) throw loginRedirect(request, href("/login/two-factor"));
   return auth;
 }
 
@@ -49,7 +49,7 @@ export function requireApiUser({ context }: GuardArgs): Auth {
  * to a page (a `redirectTo`, e.g. from "Please sign in again"): signing in replaces the session. */
 export function requireAnonymous({ request, context }: GuardArgs) {
   const auth = getAuth(context);
-  if (auth && isFullyAuthenticated(auth) && !new URL(request.url).searchParams.has("redirectTo")) throw redirect("/dashboard");
+  if (auth && isFullyAuthenticated(auth) && !new URL(request.url).searchParams.has("redirectTo")) throw redirect(href("/dashboard"));
 }
 
 /** The session's active organization, with the caller's access to it proven (404/403 otherwise).
@@ -60,7 +60,7 @@ export async function requireActiveOrganization<P extends Permission>(args: Guar
 export async function requireActiveOrganization(args: GuardArgs, permission?: Permission): Promise<OrganizationAccess> {
   const auth = requireUser(args);
   const organizationId = auth.session.activeOrganizationId;
-  if (!organizationId) throw redirect("/dashboard");
+  if (!organizationId) throw redirect(href("/dashboard"));
   noteRequest(args.context.get(requestLogContext), { organizationId });
   return orHttpError(args.context, () =>
     permission ? authorizeOrganization(auth, organizationId, permission) : authorizeOrganization(auth, organizationId),
@@ -77,7 +77,7 @@ export async function requirePlatformAdmin(args: GuardArgs, { fresh }: { fresh: 
   const auth = getAuth(args.context);
   return orHttpError(args.context, async () => {
     if (!auth?.user.isPlatformAdmin) throw new DomainError("NOT_FOUND", "notFound");
-    if (!isFullyAuthenticated(auth)) throw loginRedirect(args.request, "/login/two-factor");
+    if (!isFullyAuthenticated(auth)) throw loginRedirect(args.request, href("/login/two-factor"));
     try {
       return authorizePlatformAdmin(auth, { fresh });
     } catch (error) {

@@ -1,11 +1,12 @@
 // DomainError → HTTP, in one place. Route guards and actions throw the result so the route's
 // ErrorBoundary renders it (or, for resource routes, the client receives it as JSON).
 import { data, type RouterContextProvider } from "react-router";
-import type { TFunction } from "i18next";
 import { DomainError, domainErrorMessage } from "~/lib/domain-error";
 import { errorHeaders } from "~/lib/error-headers";
+import type { ErrorKey } from "~/lib/error-key";
 import { asDomainError } from "~/lib/known-errors.server";
-import { getInstance } from "~/i18n/i18next.server";
+import { translatorFor } from "~/i18n/i18next.server";
+import type { Translate } from "~/i18n/keys";
 import { rateLimitHeaders } from "~/lib/rate-limit-headers";
 
 export interface ErrorBody {
@@ -15,15 +16,11 @@ export interface ErrorBody {
   signIn?: true;
 }
 
-function httpError(error: DomainError, t: TFunction) {
+function httpError(error: DomainError, t: Translate) {
   const headers = new Headers(errorHeaders(error));
   const signIn = error.code === "UNAUTHORIZED" || error.messageKey === "freshSessionRequired";
   const body: ErrorBody = { code: error.code, message: domainErrorMessage(error, t), ...(signIn ? { signIn: true } : {}) };
   return data(body, { status: error.status, headers });
-}
-
-export function translatorFor(context: Readonly<RouterContextProvider>): TFunction {
-  return getInstance(context).t;
 }
 
 /** A DomainError as the HTTP error to throw from a loader or action. */
@@ -54,7 +51,7 @@ export async function orHttpError<T>(context: Readonly<RouterContextProvider>, w
  */
 export function jsonErrorResponse(
   context: Readonly<RouterContextProvider>,
-  reply: { status: number; code: string; messageKey: string; headers?: Record<string, string> },
+  reply: { status: number; code: string; messageKey: ErrorKey; headers?: Record<string, string> },
 ): Response {
   const t = translatorFor(context);
   return Response.json(

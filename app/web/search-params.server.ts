@@ -5,7 +5,8 @@
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
 import { domainErrorMessage, isDomainError } from "~/lib/domain-error";
-import { translatorFor } from "./http-errors.server";
+import { isErrorKey } from "~/i18n/error-keys";
+import { translatorFor } from "~/i18n/i18next.server";
 
 interface Args {
   request: Request;
@@ -25,7 +26,9 @@ export function readSearchParams<Schema extends z.ZodType>(
 ): { ok: true; value: z.output<Schema> } | { ok: false; message: string } {
   const result = schema.safeParse(searchParamsOf(request));
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, message: translatorFor(context)(`errors:${result.error.issues[0]?.message ?? "badRequest"}`) };
+  // Our schemas' messages are keys; zod's own wording never reaches i18next (app/i18n/error-keys.ts).
+  const message = result.error.issues[0]?.message ?? "";
+  return { ok: false, message: translatorFor(context)(`errors:${isErrorKey(message) ? message : "badRequest"}`) };
 }
 
 /** Runs a read that may refuse its input (a forged cursor): the result, or the refusal's message. */

@@ -1,7 +1,7 @@
 // The organization switch as a route action: the app shell's switcher posts it to /dashboard, and
 // /dashboard?index (the URL it always had) answers it too. Unknown organization 404, someone
 // else's 403, then back to the dashboard.
-import { redirect, type RouterContextProvider } from "react-router";
+import { href, redirect, type RouterContextProvider } from "react-router";
 import { z } from "zod";
 import { switchActiveOrganization } from "~/organizations/organizations.server";
 import { parseForm } from "./forms.server";
@@ -16,5 +16,5 @@ export async function switchOrganizationAction(args: { request: Request; context
   const { submission } = await parseForm(args.request, switchSchema);
   if (submission.status !== "success") throw badRequest(args.context);
   await orHttpError(args.context, () => switchActiveOrganization(auth, submission.value.organizationId));
-  return redirect("/dashboard");
+  return redirect(href("/dashboard"));
 }

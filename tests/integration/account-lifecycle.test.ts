@@ -5,6 +5,7 @@
 // person, two deletions at once).
 import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import type { Role } from "~/generated/prisma/enums";
 import { startMailServer } from "../smtp";
 import { failure } from "../failure";
 
@@ -302,7 +303,7 @@ describe("deleting an account", () => {
     const onlyMembers = await createOrganizationWith([{ userId: leaving.id, role: "owner" }]);
     const coOwned = await createOrganizationWith([{ userId: leaving.id, role: "owner" }]);
     const asMember = await createOrganizationWith([{ userId: oldAdmin.id, role: "owner" }]);
-    const join = (organizationId: string, userId: string, role: "owner" | "admin" | "member", daysAgo: number) =>
+    const join = (organizationId: string, userId: string, role: Role, daysAgo: number) =>
       prisma.membership.create({ data: { organizationId, userId, role, createdAt: new Date(Date.now() - daysAgo * 86_400_000) } });
     await join(withAdmins.id, oldMember.id, "member", 30);
     await join(withAdmins.id, oldAdmin.id, "admin", 20);

@@ -5,6 +5,7 @@
 // and change billing; concurrent checkouts; the export gate through the built app; the page; and
 // the plan catalog switch reaching billing.get.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Role } from "~/generated/prisma/enums";
 import { startInProcessServer, type InProcessServer } from "../app-server";
 
 // The development provider is active only on the embedded database: this file plays that
@@ -48,7 +49,7 @@ async function organization(plan = "free") {
   return { id: org.id, ownerId: owner.id, token: session.token, auth: session.auth };
 }
 
-async function memberWith(organizationId: string, role: "owner" | "admin" | "member") {
+async function memberWith(organizationId: string, role: Role) {
   const user = await createUser();
   await prisma.membership.create({ data: { organizationId, userId: user.id, role } });
   return { userId: user.id, ...(await signedIn(user.id, organizationId)) };
@@ -610,8 +611,9 @@ describe("the billing page", () => {
 describe("the billing_state column", () => {
   it("takes only the contract's states", async () => {
     const org = await organization();
+    // The column's type is the BillingState enum (it was text with a CHECK until issue 27).
     await expect(pool().query("UPDATE organizations SET billing_state = 'ok' WHERE id = $1", [org.id])).rejects.toThrow(
-      /billing_state_check/,
+      /invalid input value for enum "BillingState"/,
     );
     const { rows } = await pool().query<{ d: string }>(
       "SELECT column_default AS d FROM information_schema.columns WHERE table_name = 'organizations' AND column_name = 'billing_state'",

@@ -35,6 +35,16 @@ describe("schema.prisma matches the migrated database", async () => {
     expect(missing).toEqual([]);
   });
 
+  it("gives every enum-typed field's column that enum as its type", async () => {
+    const columns = await query<{ table_name: string; column_name: string; udt_name: string }>(
+      "SELECT table_name, column_name, udt_name FROM information_schema.columns WHERE table_schema = 'public'",
+    );
+    const typeOf = new Map(columns.map((c) => [`${c.table_name}.${c.column_name}`, c.udt_name]));
+    const expected = schema.models.flatMap((m) => m.enumColumns.map((c) => [`${m.table}.${c.column}`, c.enumName]));
+    expect(expected).toContainEqual(["organizations.billing_state", "BillingState"]);
+    expect(expected.map(([column]) => [column, typeOf.get(column!)])).toEqual(expected);
+  });
+
   it("has every unique constraint and index", async () => {
     const indexes = await query<{ tablename: string; indexdef: string }>(
       "SELECT tablename, indexdef FROM pg_indexes WHERE schemaname = 'public'",

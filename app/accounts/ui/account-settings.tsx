@@ -1,7 +1,7 @@
 // The account page's parts: the profile, the password change form and the session list. The
 // rules live in app/accounts/account-security.server.ts; the route (app/routes/dashboard.account.tsx) wires them.
 import { getFormProps, getInputProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, href, Link, useNavigation } from "react-router";
 import { useTranslation } from "~/i18n/use-translation";
 import { Alert, Badge, Button, Card, Field, SignInAgain } from "~/components/ui";
 import { FormErrors } from "~/components/form-errors";
@@ -55,7 +55,7 @@ export function ProfileCard({ user }: { user: { name: string; email: string } })
         </div>
       </dl>
       <p className="mt-4 text-sm text-slate-600">
-        <Link to="/dashboard/account/security" className="font-medium text-brand-600 hover:text-brand-700">
+        <Link to={href("/dashboard/account/security")} className="font-medium text-brand-600 hover:text-brand-700">
           {t("account.securityLink")}
         </Link>
       </p>

@@ -1,14 +1,19 @@
 // Shared by the keys page's parts: its path, a key's history link, the scope label keys, and the
 // action's typed result.
+import { href } from "react-router";
 import type { SubmissionResult } from "@conform-to/react";
+import type { ApiKeyScope } from "~/access/api-key-scopes";
 
-export const KEYS_PAGE_PATH = "/dashboard/organization-settings/api-keys";
+export const KEYS_PAGE_PATH = href("/dashboard/organization-settings/api-keys");
 
 /** The audit log filtered to one key's events (the log takes `targetId`). */
-export const keyHistoryHref = (keyId: string) => `/dashboard/organization-settings/audit-log?targetId=${encodeURIComponent(keyId)}`;
+export const keyHistoryHref = (keyId: string) =>
+  `${href("/dashboard/organization-settings/audit-log")}?targetId=${encodeURIComponent(keyId)}`;
+
+type Underscored<S extends string> = S extends `${infer Head}:${infer Tail}` ? `${Head}_${Tail}` : S;
 
 /** `apiKeys:` label key of a scope: "audit:view" → scopes.audit_view. */
-export const scopeLabelKey = (scope: string) => `scopes.${scope.replace(":", "_")}`;
+export const scopeLabelKey = <S extends ApiKeyScope>(scope: S) => `scopes.${scope.replace(":", "_")}` as `scopes.${Underscored<S>}`;
 
 /** What a successful key action reports: a secret (shown once) or the revoked key's name. */
 export type KeyActionOutcome =

@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { supportedLanguages } from "~/i18n/config";
-import { standaloneInstance } from "~/i18n/i18next.server";
+import { fixedT } from "~/i18n/i18next.server";
 import { detailValueLabel } from "~/audit/ui/detail-presentation";
-
-const fixedT = (language: "en" | "de", ns: string) => standaloneInstance(language).getFixedT(language, ns);
 
 describe("audit detail values", () => {
   it("show roles, scopes, reasons and actions by their translated labels in English and German", () => {

@@ -4,7 +4,7 @@
 // field's label is `audit:details.<field>` in the locale files; everything else about showing a
 // field is here. No server dependencies: the drawer computes its rows in the browser from the
 // event's details, so the page's loader ships the details once, never the rows too.
-import type { TFunction } from "i18next";
+import type { Translate } from "~/i18n/keys";
 import { actionLabelKey, isAuditAction } from "~/audit/catalog";
 import { Role } from "~/generated/prisma/enums";
 import { planName } from "~/plans/catalog";
@@ -62,7 +62,7 @@ export function presentDetails(action: string, details: unknown): DetailRow[] {
 }
 
 /** How one field's values read, or null where a value is not one of the field's identifiers. */
-type ValueReading = (t: TFunction, value: string) => string | null;
+type ValueReading = (t: Translate<"audit">, value: string) => string | null;
 
 const role: ValueReading = (t, value) => t(`common:roles.${value}`, { defaultValue: value });
 
@@ -86,7 +86,7 @@ const FIELD_VALUES: Record<string, ValueReading> = {
 };
 
 /** A detail value as people read it: identifiers by their labels, booleans as yes/no, the rest as stored. */
-export function detailValueLabel(t: TFunction, field: string, value: string): string {
+export function detailValueLabel(t: Translate<"audit">, field: string, value: string): string {
   const reading = Object.hasOwn(FIELD_VALUES, field) ? (FIELD_VALUES[field]?.(t, value) ?? null) : null;
   if (reading !== null) return reading;
   if (value === "true") return t("audit:values.yes");

@@ -15,7 +15,7 @@ export function DetailValueView({ field, value }: { field: string; value: Detail
       return (
         <span className="flex flex-wrap gap-1">
           {value.value.map((named) => (
-            <Badge key={named.field}>{`${t(named.labelKey)}: ${label(named.field, named.value)}`}</Badge>
+            <Badge key={named.field}>{`${t(named.labelKey, { defaultValue: named.field })}: ${label(named.field, named.value)}`}</Badge>
           ))}
         </span>
       );

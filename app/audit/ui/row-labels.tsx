@@ -1,7 +1,7 @@
 // How the audit view names things in its rows and drawer: actions, target types, actors and
 // targets. Plain functions where a page repeats them (50 rows, each a plain element, not a
 // component), so that the page stays cheap to render on the server.
-import type { TFunction } from "i18next";
+import type { Translate } from "~/i18n/keys";
 import { useMemo } from "react";
 import { Badge } from "~/components/ui";
 import { useTranslation } from "~/i18n/use-translation";
@@ -23,7 +23,7 @@ export function onceEach(translate: (value: string) => string): (value: string) 
 }
 
 /** A target type as people read it (an unknown one shows its identifier): rows and drawer. */
-export function targetKindLabel(t: TFunction, type: string): string {
+export function targetKindLabel(t: Translate<"audit">, type: string): string {
   return t(`targetTypes.${type}`, { defaultValue: type });
 }
 
@@ -34,7 +34,7 @@ export function useActionLabel() {
 }
 
 /** A name as the view shows it: a plain function, not a component (a page shows 100 of them). */
-export function nameView(t: TFunction, value: ResolvedName, id: string, kind?: string) {
+export function nameView(t: Translate<"audit">, value: ResolvedName, id: string, kind?: string) {
   // As few elements and attributes as the name needs (the classes are in app/app.css).
   if (kind === "system") return <span className="audit-name">{t("actorKinds.system")}</span>;
   if (value.name === null) {

@@ -2,7 +2,7 @@
 // once, regenerate them, or turn two-factor off. Every step is a plain form post.
 import type { SubmissionResult } from "@conform-to/react";
 import { useTranslation } from "~/i18n/use-translation";
-import { Form } from "react-router";
+import { Form, href } from "react-router";
 import { FormErrors } from "~/components/form-errors";
 import { Alert, Badge, Button, ButtonLink, Card, Field, PageHeader, useFieldError } from "~/components/ui";
 import type { PendingEnrollment } from "~/auth/two-factor.server";
@@ -95,7 +95,7 @@ export function TwoFactorSettings({
                 >
                   {t("recoveryDownload")}
                 </a>
-                <ButtonLink to="/dashboard/account/security" reloadDocument>
+                <ButtonLink to={href("/dashboard/account/security")} reloadDocument>
                   {t("recoveryDone")}
                 </ButtonLink>
               </div>

@@ -2,14 +2,15 @@
 // plan includes (read from the plan catalog), and the owners' changes behind a confirmation: a
 // dialog with JavaScript, the same form on a `?confirm=…` view of the page without it.
 import type { ReactNode } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form, href, useNavigation } from "react-router";
 import { ConfirmDialogTrigger } from "~/components/confirm-dialog";
 import { Alert, Badge, Button, ButtonLink, Card, buttonClass, cx } from "~/components/ui";
 import { useTranslation } from "~/i18n/use-translation";
-import { PLAN_FLAGS, type BillingState, type PlanFlags } from "~/plans/catalog";
+import type { BillingState } from "~/generated/prisma/enums";
+import { PLAN_FLAGS, type PlanFlags } from "~/plans/catalog";
 import type { BillingIntent } from "~/billing/schemas";
 
-export const BILLING_PAGE_PATH = "/dashboard/organization-settings/billing";
+export const BILLING_PAGE_PATH = href("/dashboard/organization-settings/billing");
 
 export interface PlanOffer {
   id: string;

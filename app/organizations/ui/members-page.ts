@@ -1,13 +1,15 @@
 // Shared by the members page's parts: its path, and the action's typed answer.
+import { href } from "react-router";
 import type { SubmissionResult } from "@conform-to/react";
+import type { Role } from "~/generated/prisma/enums";
 
-export const MEMBERS_PAGE_PATH = "/dashboard/organization-settings/members";
+export const MEMBERS_PAGE_PATH = href("/dashboard/organization-settings/members");
 
 /** What a successful action reports, for the page's confirmation message. */
 export type MemberActionOutcome =
   | { intent: "invite"; email: string; created: boolean }
   | { intent: "resend" | "cancel"; email: string }
-  | { intent: "role"; name: string; role: string; changed: boolean }
+  | { intent: "role"; name: string; role: Role; changed: boolean }
   | { intent: "remove"; name: string };
 
 export interface MemberActionData {

@@ -3,7 +3,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "~/i18n/use-translation";
-import { Form, Link } from "react-router";
+import { Form, href, Link } from "react-router";
 import { FormErrors } from "~/components/form-errors";
 import { Alert, Button, Card, Field } from "~/components/ui";
 import { LOGO_MAX_BYTES, LOGO_TYPES, logoPath } from "~/organizations/logo-path";
@@ -111,7 +111,7 @@ export function SettingsForm({
               {canEdit && !ownTwoFactor && !settings.requireTwoFactor ? (
                 <p className="mt-1 text-sm text-slate-700">
                   {t("settings.ownTwoFactorFirst")}{" "}
-                  <Link to="/dashboard/account/security" className="font-semibold text-brand-600 hover:text-brand-700">
+                  <Link to={href("/dashboard/account/security")} className="font-semibold text-brand-600 hover:text-brand-700">
                     {t("settings.enableTwoFactorLink")}
                   </Link>
                 </p>

@@ -1,6 +1,6 @@
 // The reason in force, on every page that shows an organization to support: the admin sees what
 // they stated (and so what the records will say) while they look.
-import { Link, useLocation } from "react-router";
+import { href, Link, useLocation } from "react-router";
 import { useTranslation } from "~/i18n/use-translation";
 import { LocalTime } from "~/components/local-time";
 
@@ -41,7 +41,7 @@ export function SupportBanner({ organization, grant }: { organization: { id: str
         </div>
       </dl>
       <Link
-        to={`/admin/organizations/${organization.id}/access${back}`}
+        to={`${href("/admin/organizations/:organizationId/access", { organizationId: organization.id })}${back}`}
         className="mt-2 inline-block font-medium text-amber-900 underline underline-offset-2 hover:text-amber-700"
       >
         {t("banner.change")}

@@ -1,6 +1,6 @@
 // The support records as people read them: one card per record on phones, a table on wider
 // screens; names of deleted admins and organizations marked, views linked to what they showed.
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { useTranslation } from "~/i18n/use-translation";
 import { LocalTime } from "~/components/local-time";
 import type { SupportRecord } from "~/support/support.server";
@@ -22,7 +22,7 @@ function What({ record }: { record: SupportRecord }) {
       );
     return (
       <Link
-        to={`/admin/organizations/${organizationId}/audit-log${record.subject ? `?${record.subject}` : ""}`}
+        to={`${href("/admin/organizations/:organizationId/audit-log", { organizationId })}${record.subject ? `?${record.subject}` : ""}`}
         className="break-words text-brand-600 hover:text-brand-700"
       >
         {filters.length ? filters.join(" · ") : t("records.allEvents")}
@@ -32,7 +32,7 @@ function What({ record }: { record: SupportRecord }) {
   if (record.action === "audit_event.viewed" && organizationId && record.subject) {
     return (
       <Link
-        to={`/admin/organizations/${organizationId}/audit-log?event=${record.subject}`}
+        to={`${href("/admin/organizations/:organizationId/audit-log", { organizationId })}?event=${record.subject}`}
         title={record.subject}
         className="text-brand-600 hover:text-brand-700"
       >
@@ -55,7 +55,7 @@ function Organization({ record }: { record: SupportRecord }) {
   const { id, name } = record.organization;
   if (id && name)
     return (
-      <Link to={`/admin/organizations/${id}`} className="text-brand-600 hover:text-brand-700">
+      <Link to={href("/admin/organizations/:organizationId", { organizationId: id })} className="text-brand-600 hover:text-brand-700">
         {name}
       </Link>
     );

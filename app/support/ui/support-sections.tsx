@@ -1,13 +1,13 @@
 // The support console's two sections, above each of its pages.
-import { NavLink } from "react-router";
+import { href, NavLink } from "react-router";
 import { useTranslation } from "~/i18n/use-translation";
 import { cx } from "~/components/ui";
 
 export function SupportSections() {
   const { t } = useTranslation("admin");
   const sections = [
-    { to: "/admin/organizations", label: t("sections.organizations") },
-    { to: "/admin/support-records", label: t("sections.records") },
+    { to: href("/admin/organizations"), label: t("sections.organizations") },
+    { to: href("/admin/support-records"), label: t("sections.records") },
   ];
   return (
     <nav aria-label={t("sections.label")} className="flex flex-wrap gap-2 border-b border-slate-200 pb-3">
