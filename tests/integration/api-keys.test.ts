@@ -3,6 +3,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { issueKey, listKeys, revokeKey, rotateKey } from "../domain-calls";
+import { authorizeOrganization } from "~/access/organization-access.server";
+import * as keys from "~/api-keys/api-keys.server";
 import { MAX_UNREVOKED_KEYS } from "~/api-keys/schemas";
 import { hashSecret, isWellFormedSecret } from "~/api-keys/secret.server";
 import { pool, prisma } from "~/db.server";
@@ -173,6 +175,27 @@ describe("apiKey.issue", () => {
     expect(await prisma.apiKey.count({ where: { organizationId: organization.id, revokedAt: null } })).toBe(MAX_UNREVOKED_KEYS);
     expect(await prisma.auditEvent.count({ where: { organizationId: organization.id } })).toBe(MAX_UNREVOKED_KEYS);
   }, 60_000);
+});
+
+describe("an organization deleted after the access check", () => {
+  it("answers 404 to issue, rotate and revoke (the organization lock finds no row) and writes nothing", async () => {
+    const { organization, auth } = await memberOfNewOrganization();
+    const { key } = await issueKey(auth, organization.id, { name: "before", scopes: ["audit:view"] });
+    const access = await authorizeOrganization(auth, organization.id, "apiKey:manage");
+    await prisma.organization.delete({ where: { id: organization.id } });
+    const attempts = await Promise.allSettled([
+      keys.issueKey(access, { name: "after", scopes: ["audit:view"] }),
+      keys.rotateKey(access, key.id),
+      keys.revokeKey(access, key.id),
+    ]);
+    for (const attempt of attempts) {
+      expect(attempt.status).toBe("rejected");
+      const reason = (attempt as PromiseRejectedResult).reason;
+      expect(isDomainError(reason) && [reason.code, reason.messageKey]).toEqual(["NOT_FOUND", "organizationNotFound"]);
+    }
+    expect(await prisma.apiKey.count({ where: { organizationId: organization.id } })).toBe(0);
+    expect(await prisma.auditEvent.count({ where: { organizationId: organization.id } })).toBe(0);
+  });
 });
 
 describe("who may manage keys", () => {
