@@ -26,7 +26,7 @@ test("downloads the filtered log as CSV in English and as NDJSON in German", asy
   await expect(page).toHaveURL(new RegExp(`${AUDIT_PATH}\\?action=audit\\.exported$`));
 
   await page.goto(`${AUDIT_PATH}?lng=de&action=audit.exported`);
-  await expect(page.getByRole("heading", { name: "Audit-Protokoll" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Audit-Log" })).toBeVisible();
   const [ndjsonDownload] = await Promise.all([
     page.waitForEvent("download"),
     page.getByRole("link", { name: "NDJSON herunterladen" }).click(),

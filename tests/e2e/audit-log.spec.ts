@@ -175,7 +175,7 @@ test("pages forwards and back, opens and closes the drawer from the keyboard, in
 test("the audit log speaks German", async ({ page }) => {
   await signIn(page, demo.acmeAdmin);
   await page.goto(`${AUDIT_PATH}?lng=de`);
-  await expect(page.getByRole("heading", { name: "Audit-Protokoll" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Audit-Log" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Filter anwenden" })).toBeVisible();
 });
 

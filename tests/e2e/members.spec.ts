@@ -106,7 +106,7 @@ const TEXT = {
     removeLink: (name: string) => `Entfernen: ${name}`,
     removeHeading: (name: string) => `${name} entfernen?`,
     removeBody: (name: string) =>
-      `${name} verliert sofort den Zugriff auf diese Organisation: Schlüssel, Einstellungen und Audit-Protokoll. Sie können die Person später erneut einladen.`,
+      `${name} verliert sofort den Zugriff auf diese Organisation: Schlüssel, Einstellungen und Audit-Log. Sie können die Person später erneut einladen.`,
     removeConfirm: "Mitglied entfernen",
     removed: (name: string) => `${name} wurde aus der Organisation entfernt.`,
   },

@@ -206,21 +206,21 @@ test("the support console speaks German: reason form, banner and support records
   await expect(page.getByRole("heading", { name: "Globex", level: 1 })).toBeVisible();
   await expect(page.locator("dl")).toContainText("Tarif");
   await expect(page.locator("dl")).toContainText("Inhaber");
-  await page.getByRole("link", { name: "Audit-Protokoll öffnen" }).click();
+  await page.getByRole("link", { name: "Audit-Log öffnen" }).click();
 
   await expect(page).toHaveURL(/\/access\?redirectTo=/);
   await expect(page.getByRole("heading", { name: "Warum benötigen Sie Einblick?" })).toBeVisible();
   const reasonField = page.getByLabel("Grund", { exact: true });
   await expect(reasonField).toBeFocused();
   await reasonField.fill("Zu kurz");
-  await page.getByRole("button", { name: "Audit-Protokoll öffnen" }).click();
+  await page.getByRole("button", { name: "Audit-Log öffnen" }).click();
   await expect(page.getByText("Verwenden Sie mindestens 10 Zeichen.")).toBeVisible();
   await expect(page).toHaveURL(/\/access\?redirectTo=/);
 
   const { reason, ticket } = uniqueReason("Kunde fragt nach einer Schlüsseländerung");
   await reasonField.fill(reason);
   await page.getByLabel("Ticket (optional)").fill(ticket);
-  await page.getByRole("button", { name: "Audit-Protokoll öffnen" }).click();
+  await page.getByRole("button", { name: "Audit-Log öffnen" }).click();
   await expect(page).toHaveURL(/\/admin\/organizations\/[0-9a-f-]{36}\/audit-log$/);
   const banner = page.getByRole("region", { name: "Support-Zugriff" });
   await expect(banner).toContainText("Support-Zugriff auf Globex");
@@ -238,7 +238,7 @@ test("the support console speaks German: reason form, banner and support records
   }
   const mine = table.getByRole("row").filter({ hasText: reason });
   await expect(mine.filter({ hasText: "Support-Zugriff geöffnet" })).toHaveCount(1);
-  await expect(mine.filter({ hasText: "Audit-Protokoll angesehen" }).first()).toContainText("Alle Ereignisse");
+  await expect(mine.filter({ hasText: "Audit-Log angesehen" }).first()).toContainText("Alle Ereignisse");
   await expect(mine.filter({ hasText: "Greta Gründlich" })).toHaveCount(await mine.count());
   await expect(page.getByLabel("Organisations-ID")).toHaveValue(/^[0-9a-f-]{36}$/);
   await expect(page.getByRole("button", { name: "Anwenden", exact: true })).toBeVisible();

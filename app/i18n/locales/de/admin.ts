@@ -1,7 +1,7 @@
 import type en from "~/i18n/locales/en/admin";
 
 export default {
-  nav: "Plattform-Admin",
+  nav: "Plattform-Administration",
   pager: "Seiten",
   sections: {
     label: "Support-Konsole",
@@ -29,11 +29,11 @@ export default {
   organization: {
     title: "Organisation",
     overview: "Überblick",
-    auditLog: "Audit-Protokoll",
-    auditLogDescription: "Das Audit-Protokoll der Organisation, genau so, wie ihre Inhaber und Administratoren es sehen.",
+    auditLog: "Audit-Log",
+    auditLogDescription: "Das Audit-Log der Organisation, genau so, wie ihre Inhaber und Administratoren es sehen.",
     auditLogReason:
       "Vor dem ersten Einblick in dieser Sitzung nennen Sie einen Grund; jeder Einblick wird im Support-Protokoll festgehalten.",
-    openAuditLog: "Audit-Protokoll öffnen",
+    openAuditLog: "Audit-Log öffnen",
     supportRecords: "Support-Protokoll dieser Organisation",
     back: "Alle Organisationen",
     plan: "Tarif",
@@ -54,12 +54,12 @@ export default {
   access: {
     title: "Warum benötigen Sie Einblick?",
     intro:
-      "Der Support-Zugriff auf das Audit-Protokoll von {{organization}} wird festgehalten: wer wann was angesehen hat und warum. Im Audit-Protokoll der Organisation selbst erscheint er nicht.",
+      "Der Support-Zugriff auf das Audit-Log von {{organization}} wird festgehalten: wer wann was angesehen hat und warum. Im Audit-Log der Organisation selbst erscheint er nicht.",
     reason: "Grund",
     reasonHint: "Mindestens 10 Zeichen; was eine Kollegin, die das Protokoll später liest, wissen muss.",
     ticket: "Ticket (optional)",
     ticketHint: "Das Support-Ticket oder der Fall, um den es geht, z. B. ZD‑4711.",
-    submit: "Audit-Protokoll öffnen",
+    submit: "Audit-Log öffnen",
     cancel: "Abbrechen",
     lastReason: "Ihr letzter Grund für diese Organisation ist eingetragen. Ändern Sie ihn, wenn es um etwas anderes geht.",
   },
@@ -74,10 +74,10 @@ export default {
   records: {
     title: "Support-Protokoll",
     description:
-      "Jeder geöffnete Support-Zugriff und jeder Einblick eines Plattform-Admins in ein Audit-Protokoll, ein Ereignis oder die Liste der Akteure. Den Organisationen wird es nie gezeigt.",
+      "Jeder geöffnete Support-Zugriff und jeder Einblick eines Plattform-Administrators in ein Audit-Log, ein Ereignis oder die Liste der Akteure. Den Organisationen wird es nie gezeigt.",
     filters: "Filter",
-    admin: "Admin",
-    anyAdmin: "Alle Admins",
+    admin: "Administrator",
+    anyAdmin: "Alle Administratoren",
     organization: "Organisations-ID",
     from: "Von (UTC)",
     to: "Bis (UTC)",
@@ -98,7 +98,7 @@ export default {
     first: "Zurück zu den neuesten",
     actions: {
       "access.opened": "Support-Zugriff geöffnet",
-      "audit_log.listed": "Audit-Protokoll angesehen",
+      "audit_log.listed": "Audit-Log angesehen",
       "audit_log.actors_listed": "Akteursliste gelesen",
       "audit_event.viewed": "Ereignisdetails angesehen",
     },

@@ -2,7 +2,7 @@ import type en from "~/i18n/locales/en/audit";
 
 export default {
   page: {
-    title: "Audit-Protokoll",
+    title: "Audit-Log",
     description: "Jede abgeschlossene Änderung in dieser Organisation, neueste zuerst. Namen zeigen die aktuellen Datensätze.",
     filters: "Filter",
     action: "Aktion",
@@ -29,7 +29,7 @@ export default {
     correlationId: "Korrelations-ID",
     noDetails: "Keine weiteren Details.",
     previousPage: "Neuere Ereignisse",
-    pagination: "Seiten des Audit-Protokolls",
+    pagination: "Seiten des Audit-Logs",
     perPage: "Ereignisse pro Seite",
     targetFilter: "Verlauf von {{name}}",
     targetFilterUnknown: "Verlauf von {{id}}",
@@ -153,7 +153,7 @@ export default {
     no: "Nein",
     change: "{{from}} → {{to}}",
     reason: {
-      removed: "Von Inhaber oder Admin entfernt",
+      removed: "Von einem Inhaber oder Administrator entfernt",
       left: "Hat die Organisation verlassen",
       payment_failed: "Zahlung fehlgeschlagen",
       payment_recovered: "Zahlung nachgeholt",

@@ -41,7 +41,7 @@ export default {
     description: "Das Löschen Ihres Kontos kann nicht rückgängig gemacht werden. Was passiert:",
     soleMember: "Organisationen, in denen Sie das einzige Mitglied sind, werden mit ihren Schlüsseln und ihrem Audit-Log gelöscht.",
     soleOwner:
-      "Wo Sie der einzige Owner sind und andere bleiben, wird der dienstälteste Admin (sonst das dienstälteste Mitglied) Owner; das Audit-Log hält es fest.",
+      "Wo Sie der einzige Inhaber sind und andere bleiben, wird der dienstälteste Administrator (sonst das dienstälteste Mitglied) Inhaber; das Audit-Log hält es fest.",
     history:
       "Audit-Ereignisse, die Sie ausgelöst haben, bleiben in ihren Organisationen und zeigen „gelöschter Benutzer“; Ihr Name und Ihre E-Mail-Adresse werden überall entfernt.",
     password: "Passwort",

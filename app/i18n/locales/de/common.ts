@@ -2,13 +2,13 @@ import type en from "~/i18n/locales/en/common";
 
 export default {
   appName: "KeyLedger",
-  tagline: "API-Schlüssel und Audit-Protokolle für Ihre Organisation",
+  tagline: "API-Schlüssel und Audit-Logs für Ihre Organisation",
   nav: {
     dashboard: "Übersicht",
     organizationSettings: "Organisationseinstellungen",
     members: "Mitglieder",
     apiKeys: "API-Schlüssel",
-    auditLog: "Audit-Protokoll",
+    auditLog: "Audit-Log",
     billing: "Abrechnung",
     account: "Konto",
     security: "Sicherheit",
@@ -22,7 +22,7 @@ export default {
     signedInAs: "Angemeldet als",
     security: "Zwei-Faktor-Authentifizierung",
     signOut: "Abmelden",
-    platformAdmin: "Plattform-Admin",
+    platformAdmin: "Plattform-Administration",
   },
   language: { label: "Sprache", en: "English", de: "Deutsch" },
   orgSwitcher: { label: "Aktive Organisation", none: "Keine Organisation", switch: "Wechseln", create: "Neue Organisation" },

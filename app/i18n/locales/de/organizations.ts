@@ -13,14 +13,14 @@ export default {
     active: "Aktiv",
     noOrganizationsTitle: "Noch keine Organisation",
     noOrganizations:
-      "Sie gehören noch keiner Organisation an. Erstellen Sie eine, um API-Schlüssel zu verwalten und das Audit-Protokoll zu sehen.",
+      "Sie gehören noch keiner Organisation an. Erstellen Sie eine, um API-Schlüssel zu verwalten und das Audit-Log zu sehen.",
     createFirst: "Organisation erstellen",
     quickLinks: "Schnellzugriff",
     twoFactorOff: "Die Zwei-Faktor-Authentifizierung ist für Ihr Konto ausgeschaltet.",
     twoFactorOn: "Die Zwei-Faktor-Authentifizierung ist für Ihr Konto eingeschaltet.",
     manageSecurity: "Sicherheit verwalten",
     settingsHint: "Name, Kürzel, Logo, Mitglieder und die Zwei-Faktor-Regel.",
-    apiKeysHint: "Schlüssel für Ihre Dienste ausstellen, erneuern und widerrufen.",
+    apiKeysHint: "Schlüssel für Ihre Dienste ausstellen, rotieren und widerrufen.",
     auditLogHint: "Wer hat wann was getan? Nach Aktion, Person und Zeitraum filtern.",
   },
   create: {
@@ -49,7 +49,7 @@ export default {
     manageMembers: "Mitglieder und Einladungen verwalten",
     requireTwoFactor: "Zwei-Faktor-Authentifizierung verlangen",
     requireTwoFactorHint:
-      "Mitglieder ohne Zwei-Faktor-Authentifizierung können Schlüssel und Audit-Protokoll dieser Organisation nicht nutzen.",
+      "Mitglieder ohne Zwei-Faktor-Authentifizierung können Schlüssel und Audit-Log dieser Organisation nicht nutzen.",
     saved: "Einstellungen gespeichert.",
     readOnly: "Nur Inhaber und Administratoren können diese Einstellungen ändern.",
     members: "Mitglieder",
@@ -79,7 +79,7 @@ export default {
     remove: {
       button: "Entfernen",
       heading: "{{subject}} entfernen?",
-      body: "{{subject}} verliert sofort den Zugriff auf diese Organisation: Schlüssel, Einstellungen und Audit-Protokoll. Sie können die Person später erneut einladen.",
+      body: "{{subject}} verliert sofort den Zugriff auf diese Organisation: Schlüssel, Einstellungen und Audit-Log. Sie können die Person später erneut einladen.",
       confirm: "Mitglied entfernen",
     },
     cancel: {
@@ -91,7 +91,7 @@ export default {
     leave: {
       title: "Organisation verlassen",
       description:
-        "Sie verlieren den Zugriff auf Schlüssel, Einstellungen und Audit-Protokoll. Ein Inhaber oder Admin kann Sie erneut einladen.",
+        "Sie verlieren den Zugriff auf Schlüssel, Einstellungen und Audit-Log. Ein Inhaber oder Administrator kann Sie erneut einladen.",
       button: "Organisation verlassen",
       heading: "{{subject}} verlassen?",
       body: "Sie verlieren sofort den Zugriff auf {{subject}}. Wenn Sie der einzige Inhaber sind, machen Sie zuerst jemand anderen zum Inhaber.",
@@ -143,7 +143,7 @@ export default {
   delete: {
     title: "Organisation löschen",
     description:
-      "Löscht {{name}} mit allen API-Schlüsseln, Einladungen, Mitgliedschaften und dem gesamten Audit-Protokoll. Das lässt sich nicht rückgängig machen.",
+      "Löscht {{name}} mit allen API-Schlüsseln, Einladungen, Mitgliedschaften und dem gesamten Audit-Log. Das lässt sich nicht rückgängig machen.",
     confirmLabel: "Geben Sie „{{name}}“ zur Bestätigung ein",
     submit: "Organisation löschen",
     signInAgain: "Melden Sie sich zu Ihrer Sicherheit erneut an, bevor Sie die Organisation löschen.",
