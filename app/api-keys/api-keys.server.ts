@@ -187,7 +187,7 @@ export async function rotateKey(access: KeyManager, keyId: string): Promise<Issu
     await recordAs(access)(tx, {
       action: "api_key.rotated",
       target: { type: "api_key", id: current.id },
-      details: { name: current.name },
+      details: { name: current.name, prefix: { from: current.prefix, to: prefix } },
     });
     return updated;
   });

@@ -18,6 +18,8 @@ const change = <T extends z.ZodType>(value: T) => z.object({ from: value, to: va
 /** A plan id as stored: not limited to today's catalog, which may drop a plan that history names. */
 const planId = z.string().regex(/^[a-z0-9_-]{1,64}$/);
 const billingState = z.enum(BillingState);
+/** A key's listed prefix: `sk_` and 8 base62 characters (app/api-keys/secret.server.ts). */
+const keyPrefix = z.string().regex(/^sk_[0-9A-Za-z]{8}$/);
 
 export const auditCatalog = {
   "api_key.issued": {
@@ -32,7 +34,10 @@ export const auditCatalog = {
   },
   "api_key.rotated": {
     targetType: "api_key",
-    details: z.object({ name: text(100) }).strict(),
+    // The listed prefix before and after (the part of a secret every list shows, never more: the
+    // pattern refuses a whole secret), so the log says which secret was live when. Optional:
+    // events recorded before it was kept have only the name (docs/decisions/0034-german-keys-billing-dark-mode.md).
+    details: z.object({ name: text(100), prefix: change(keyPrefix).optional() }).strict(),
   },
   "api_key.revoked": {
     targetType: "api_key",

@@ -212,7 +212,30 @@ export async function getAuditEvent(reader: AuditReader, eventId: string) {
     FROM (SELECT *, ${ID_UUIDS} FROM audit_events WHERE id = ${eventId}::uuid AND organization_id = ${organizationId}::uuid) e
     ${NAME_JOINS}`);
   if (!row) throw new DomainError("NOT_FOUND", "auditLog.eventNotFound");
-  return { ...toItem(row), details: row.details, correlationId: row.correlationId };
+  return { ...toItem(row), details: row.details, correlationId: row.correlationId, people: await detailPeople(row.details) };
+}
+
+/** Detail fields that hold a person's id (invitation.accepted's `userId`): the drawer shows them
+ * like the actor, by today's name and e-mail address, or as deleted. */
+const PERSON_FIELDS = ["userId"];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Today's names of the people an event's details point to, by detail field (read at read time,
+ * like every name in the log; a deleted account has a null name). */
+async function detailPeople(details: unknown): Promise<Record<string, ResolvedName>> {
+  if (typeof details !== "object" || details === null) return {};
+  const people: Record<string, ResolvedName> = {};
+  for (const field of PERSON_FIELDS) {
+    const id: unknown = (details as Record<string, unknown>)[field];
+    if (typeof id !== "string") continue;
+    // Not a uuid: no account ever had that id (and the cast below would fail).
+    const [user] = UUID.test(id)
+      ? await queryPrepared<{ name: string; email: string; deleted: boolean }>(Prisma.sql`
+          SELECT name, email, deleted_at IS NOT NULL AS deleted FROM users WHERE id = ${id}::uuid`)
+      : [];
+    people[field] = user && !user.deleted ? { name: user.name, detail: user.email } : { name: null };
+  }
+  return people;
 }
 
 export type AuditEventDetail = Awaited<ReturnType<typeof getAuditEvent>>;

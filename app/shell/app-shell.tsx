@@ -55,7 +55,7 @@ export function AppShell({ loaderData }: { loaderData: AppShellData }) {
         </div>
       </header>
       <div className="mx-auto flex max-w-7xl gap-8 px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
-        <aside className="hidden w-60 shrink-0 lg:block">
+        <aside className="hidden w-64 shrink-0 lg:block">
           <div className="sticky top-24 space-y-6">
             <OrganizationSwitcher loaderData={loaderData} idPrefix="sidebar" />
             <nav aria-label={t("nav.mainNavigation")}>

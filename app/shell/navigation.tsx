@@ -108,7 +108,9 @@ export function NavItems({ loaderData }: { loaderData: AppShellData }) {
                   <span className={isActive ? "text-brand-600" : "text-slate-400 group-hover:text-slate-600"}>
                     <NavIcon name={item.icon} />
                   </span>
-                  <span className="min-w-0 truncate">{item.label}</span>
+                  {/* Wraps rather than cutting a label off: German compounds ("Organisationseinstellungen")
+                      are long, and a truncated label hides which page it is. */}
+                  <span className="min-w-0 hyphens-auto [overflow-wrap:break-word]">{item.label}</span>
                 </>
               )}
             </NavLink>

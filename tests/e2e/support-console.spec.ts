@@ -233,7 +233,7 @@ test("the support console speaks German: reason form, banner and support records
   await page.getByRole("link", { name: "Support-Protokoll dieser Organisation" }).click();
   await expect(page.getByRole("heading", { name: "Support-Protokoll", level: 1 })).toBeVisible();
   const table = page.getByRole("table", { name: "Support-Protokoll" });
-  for (const column of ["Zeit", "Admin", "Organisation", "Aktion", "Was", "Grund", "Ticket"]) {
+  for (const column of ["Zeit", "Administrator", "Organisation", "Aktion", "Was", "Grund", "Ticket"]) {
     await expect(table.getByRole("columnheader", { name: column, exact: true })).toBeVisible();
   }
   const mine = table.getByRole("row").filter({ hasText: reason });

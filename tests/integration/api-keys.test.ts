@@ -280,7 +280,16 @@ describe("apiKey.rotate and apiKey.revoke", () => {
     expect((await authenticate(rotated.secret)).status).toBe(200);
     const events = await eventsOf(organization.id);
     expect(events.map((e) => e.action)).toEqual(["api_key.issued", "api_key.rotated"]);
-    expect(events[1]).toMatchObject({ actorKind: "user", targetType: "api_key", targetId: issued.key.id, details: { name: "CI" } });
+    // The listed prefix before and after: which secret was live when.
+    expect(events[1]).toMatchObject({
+      actorKind: "user",
+      targetType: "api_key",
+      targetId: issued.key.id,
+      details: { name: "CI", prefix: { from: issued.secret.slice(0, 11), to: rotated.secret.slice(0, 11) } },
+    });
+    expect(issued.key.prefix).toBe(issued.secret.slice(0, 11));
+    expect(JSON.stringify(events[1]!.details)).not.toContain(rotated.secret);
+    expect(JSON.stringify(events[1]!.details)).not.toContain(issued.secret);
   });
 
   it("revocation is final: the secret fails, a second revoke or a rotate is refused with 409", async () => {

@@ -59,4 +59,23 @@ describe("audit catalog", () => {
       expect(issued.safeParse({ name: "CI", scopes: ["audit:view"], expiresAt: null, [extra]: "sk_x" }).success).toBe(false);
     }
   });
+
+  it("keeps a rotation's listed prefixes, never a whole secret, and still accepts rotations recorded without them", () => {
+    const rotated = auditCatalog["api_key.rotated"].details;
+    expect(rotated.safeParse({ name: "CI" }).success).toBe(true);
+    expect(rotated.safeParse({ name: "CI", prefix: { from: "sk_AbCd1234", to: "sk_Zz990000" } }).success).toBe(true);
+    const secret = "sk_" + "A".repeat(49);
+    for (const prefix of [
+      { from: secret, to: "sk_Zz990000" },
+      { from: "sk_AbCd1234", to: secret },
+      { from: "sk_AbCd1234" },
+      { from: "sk_AbCd1234", to: "sk_Zz990000", secret },
+      "sk_AbCd1234",
+    ]) {
+      expect(rotated.safeParse({ name: "CI", prefix }).success, JSON.stringify(prefix)).toBe(false);
+    }
+    for (const extra of ["secret", "secretHash", "hash"]) {
+      expect(rotated.safeParse({ name: "CI", [extra]: "sk_AbCd1234" }).success).toBe(false);
+    }
+  });
 });

@@ -9,6 +9,7 @@ import { getAuditEvent, listAuditActors, listAuditEvents } from "../domain-calls
 import { pool, prisma } from "~/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { callRpc, joinOrganization, memberOfNewOrganization } from "../api-key-factories";
+import { createUser } from "../factories";
 
 /** Inserts events directly (INSERT is allowed; the trigger refuses only UPDATE and DELETE). */
 async function insertEvents(organizationId: string, events: { at: string; action?: string; actorId?: string }[]) {
@@ -154,6 +155,27 @@ describe("audit event detail and actors", () => {
     expect(detail.details).toEqual({ name: "Worker" });
     const other = await memberOfNewOrganization();
     await expect(getAuditEvent(other.organization.id, revoked!.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("names the person an accepted invitation made a member by today's name and address, or as deleted", async () => {
+    const { organization } = await memberOfNewOrganization();
+    const joiner = await createUser({ name: "Jo Joiner" });
+    const insert = async (userId: string) => {
+      const id = uuidv7();
+      await pool().query(
+        `INSERT INTO audit_events (id, organization_id, action, actor_kind, actor_id, target_type, target_id, details, content_hash)
+         VALUES ($1, $2::uuid, 'invitation.accepted', 'user', $3, 'invitation', $4, $5::jsonb, 'x')`,
+        [id, organization.id, userId, randomUUID(), JSON.stringify({ role: "member", userId })],
+      );
+      return id;
+    };
+    const accepted = await insert(joiner.id);
+    expect((await getAuditEvent(organization.id, accepted)).people).toEqual({ userId: { name: "Jo Joiner", detail: joiner.email } });
+    // An id that no account has (or never could have) reads as deleted, never as an error.
+    expect((await getAuditEvent(organization.id, await insert(randomUUID()))).people).toEqual({ userId: { name: null } });
+    expect((await getAuditEvent(organization.id, await insert("not-a-uuid"))).people).toEqual({ userId: { name: null } });
+    await prisma.user.update({ where: { id: joiner.id }, data: { deletedAt: new Date() } });
+    expect((await getAuditEvent(organization.id, accepted)).people).toEqual({ userId: { name: null } });
   });
 
   it("lists each actor once with its name", async () => {

@@ -235,7 +235,20 @@ describe("presentDetails", () => {
       { field: "scopes", labelKey: "audit:details.scopes", value: { kind: "list", value: ["audit:view"] } },
       { field: "expiresAt", labelKey: "audit:details.expiresAt", value: { kind: "datetime", value: "2027-01-31T23:59:59.999Z" } },
     ]);
-    expect(presentDetails("member.role_changed", { from: "member", to: "admin" })[0]!.value).toEqual({ kind: "text", value: "member" });
+    // A role change is one row, previous role first, whatever order JSONB returns the keys in.
+    expect(presentDetails("member.role_changed", { to: "admin", from: "member", automatic: true })).toEqual([
+      { field: "role", labelKey: "audit:details.role", value: { kind: "change", from: "member", to: "admin" } },
+      { field: "automatic", labelKey: "audit:details.automatic", value: { kind: "text", value: "true" } },
+    ]);
+    // Rows follow the catalog's order of fields, not the stored order.
+    expect(presentDetails("api_key.rotated", { prefix: { from: "sk_AAAAAAAA", to: "sk_BBBBBBBB" }, name: "CI" })).toEqual([
+      { field: "name", labelKey: "audit:details.name", value: { kind: "text", value: "CI" } },
+      { field: "prefix", labelKey: "audit:details.prefix", value: { kind: "change", from: "sk_AAAAAAAA", to: "sk_BBBBBBBB" } },
+    ]);
+    // A rotation recorded before prefixes were kept still reads.
+    expect(presentDetails("api_key.rotated", { name: "CI" })).toEqual([
+      { field: "name", labelKey: "audit:details.name", value: { kind: "text", value: "CI" } },
+    ]);
     expect(presentDetails("organization.settings_changed", { name: { from: "A", to: "B" } })[0]!.value).toEqual({
       kind: "change",
       from: "A",

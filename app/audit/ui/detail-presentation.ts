@@ -5,7 +5,8 @@
 // field is here. No server dependencies: the drawer computes its rows in the browser from the
 // event's details, so the page's loader ships the details once, never the rows too.
 import type { Translate } from "~/i18n/keys";
-import { actionLabelKey, isAuditAction } from "~/audit/catalog";
+import { z } from "zod";
+import { actionLabelKey, auditCatalog, isAuditAction, type AuditAction } from "~/audit/catalog";
 import { Role } from "~/generated/prisma/enums";
 import { planName } from "~/plans/catalog";
 
@@ -30,6 +31,19 @@ export interface DetailRow {
 const NAMED_VALUE_FIELDS = new Set(["filters"]);
 
 /**
+ * Actions whose details hold a change as two top-level fields `from` and `to`: shown as one row
+ * under this field's label, previous value first ("Role: Member → Admin"), never as two rows.
+ */
+const TOP_LEVEL_CHANGE: Partial<Record<AuditAction, string>> = { "member.role_changed": "role" };
+
+/** The catalog's order of an action's detail fields: stored details are JSONB, whose keys come
+ * back shortest first ("to" before "from"), not in the order anyone wrote or reads them. */
+function fieldOrder(action: AuditAction): string[] {
+  const schema: z.ZodType = auditCatalog[action].details;
+  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+}
+
+/**
  * Detail rows for the UI: values are raw (the view reads them through `detailValueLabel` and
  * formats dates in the page's language). Unknown actions or details that no longer match their
  * schema fall back to the JSON, so history always renders.
@@ -40,7 +54,20 @@ export function presentDetails(action: string, details: unknown): DetailRow[] {
   }
   const rows: DetailRow[] = [];
   const show = (v: unknown): string => (v === null || v === undefined ? "—" : typeof v === "string" ? v : JSON.stringify(v));
-  for (const [field, value] of Object.entries(details as Record<string, unknown>)) {
+  const order = fieldOrder(action);
+  const rank = (field: string) => (order.includes(field) ? order.indexOf(field) : order.length);
+  let entries = Object.entries(details as Record<string, unknown>).sort(([a], [b]) => rank(a) - rank(b));
+  const changeField = TOP_LEVEL_CHANGE[action];
+  const record = details as Record<string, unknown>;
+  if (changeField && "from" in record && "to" in record) {
+    rows.push({
+      field: changeField,
+      labelKey: `audit:details.${changeField}`,
+      value: { kind: "change", from: show(record.from), to: show(record.to) },
+    });
+    entries = entries.filter(([field]) => field !== "from" && field !== "to");
+  }
+  for (const [field, value] of entries) {
     const labelKey = `audit:details.${field}`;
     if (Array.isArray(value)) rows.push({ field, labelKey, value: { kind: "list", value: value.map(show) } });
     else if (NAMED_VALUE_FIELDS.has(field) && value !== null && typeof value === "object") {

@@ -47,7 +47,7 @@ function DrawerBody({ event }: { event: AuditEventDetail }) {
             {t(row.labelKey.replace(/^audit:/, ""), { defaultValue: row.field })}
           </dt>
           <dd>
-            <DetailValueView field={row.field} value={row.value} />
+            <DetailValueView field={row.field} value={row.value} person={event.people[row.field]} />
           </dd>
         </div>
       ))}

@@ -126,6 +126,7 @@ export default {
   },
   details: {
     raw: "Details",
+    prefix: "Präfix",
     name: "Name",
     scopes: "Berechtigungen",
     expiresAt: "Läuft ab",
@@ -170,5 +171,7 @@ export default {
   },
   actorKinds: { user: "Benutzer", api_key: "API-Schlüssel", job: "Job", agent: "Agent", system: "System" },
   targetTypes: { api_key: "API-Schlüssel", invitation: "Einladung", user: "Mitglied", organization: "Organisation" },
+  /** Read out before the two sides of a change (the arrow is hidden from screen readers). */
+  change: { previous: "vorher", now: "jetzt" },
   unknownAction: "Unbekannte Aktion ({{action}})",
 } satisfies typeof en;

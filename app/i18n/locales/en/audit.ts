@@ -107,6 +107,7 @@ export default {
   },
   details: {
     raw: "Details",
+    prefix: "Prefix",
     name: "Name",
     scopes: "Scopes",
     expiresAt: "Expires",
@@ -146,5 +147,7 @@ export default {
   },
   actorKinds: { user: "User", api_key: "API key", job: "Job", agent: "Agent", system: "System" },
   targetTypes: { api_key: "API key", invitation: "Invitation", user: "Member", organization: "Organization" },
+  /** Read out before the two sides of a change (the arrow is hidden from screen readers). */
+  change: { previous: "previously", now: "now" },
   unknownAction: "Unknown action ({{action}})",
 };
