@@ -14,7 +14,7 @@ import { MAX_UNREVOKED_KEYS, issueKeyFormSchema, keyActionFormSchema } from "~/a
 import { IssueForm } from "~/api-keys/ui/issue-key-form";
 import { ConfirmPanel } from "~/api-keys/ui/key-confirmation";
 import { KeyList } from "~/api-keys/ui/key-list";
-import { KEYS_PAGE_PATH, type KeyActionData, type KeyActionOutcome } from "~/api-keys/ui/key-page";
+import { ISSUE_KEY_HREF, KEYS_PAGE_PATH, type KeyActionData, type KeyActionOutcome } from "~/api-keys/ui/key-page";
 import { RevokedKeyList } from "~/api-keys/ui/revoked-key-list";
 import { SecretPanel } from "~/api-keys/ui/secret-panel";
 import { ErrorPanel } from "~/components/error-page";
@@ -83,7 +83,7 @@ export default function ApiKeysPage({ loaderData, actionData }: Route.ComponentP
         description={t("description", { organization: loaderData.organizationName })}
         actions={
           keys.length > 0 && !limitReached ? (
-            <a href="#issue-key-card" className={buttonClass("primary", "w-full sm:w-auto")}>
+            <a href={ISSUE_KEY_HREF} className={buttonClass("primary", "w-full sm:w-auto")}>
               {t("issue.heading")}
             </a>
           ) : null

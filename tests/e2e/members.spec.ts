@@ -327,7 +327,7 @@ test("without JavaScript: invite, accept, change the role and remove through the
   await expect(page.getByRole("status").filter({ hasText: `${name} is now Admin.` })).toBeVisible();
   await expect(row.getByRole("combobox", { name: `Role of ${name}` })).toHaveValue("admin");
 
-  // Remove leads to the confirm view; its Cancel goes back and changes nothing.
+  // Remove leads to the confirm view; its "Keep member" goes back and changes nothing.
   const trigger = row.getByRole("link", { name: `Remove: ${name}` });
   await trigger.click();
   await expect(page).toHaveURL(/\?confirm=remove&user=[0-9a-f-]{36}$/);
@@ -336,7 +336,7 @@ test("without JavaScript: invite, accept, change the role and remove through the
   await expect(panel.getByRole("heading", { name: `Remove ${name}?` })).toBeVisible();
   await expect(panel).toContainText(TEXT.en.removeBody(name));
   await expect(page.getByRole("dialog")).toHaveCount(0);
-  await panel.getByRole("link", { name: "Cancel" }).click();
+  await panel.getByRole("link", { name: "Keep member" }).click();
   await expect(page).toHaveURL(new RegExp(`${MEMBERS_PATH}$`));
   await expect(page.getByTestId("confirm-panel")).toHaveCount(0);
   await expect(row).toBeVisible();

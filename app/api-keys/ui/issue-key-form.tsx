@@ -8,7 +8,7 @@ import { API_KEY_SCOPES } from "~/access/api-key-scopes";
 import { FormErrors } from "~/components/form-errors";
 import { Alert, Button, Card, Field, cx, useFieldError } from "~/components/ui";
 import { KEY_NAME_MAX, MAX_UNREVOKED_KEYS, issueKeyFormSchema } from "~/api-keys/schemas";
-import { KEYS_PAGE_PATH, scopeLabelKey } from "./key-page";
+import { ISSUE_KEY_NAME_ID, KEYS_PAGE_PATH, scopeLabelKey } from "./key-page";
 import { validateOnSubmit } from "~/components/form-validation";
 
 function ScopeChoices({ name, errors, selected }: { name: string; errors?: string[]; selected: string[] }) {
@@ -84,6 +84,7 @@ function IssueFormFields({ lastResult }: { lastResult: SubmissionResult<string[]
           errors={fields.name.errors}
           errorParams={{ max: KEY_NAME_MAX }}
           {...getInputProps(fields.name, { type: "text" })}
+          id={ISSUE_KEY_NAME_ID}
           maxLength={KEY_NAME_MAX}
           autoComplete="off"
         />

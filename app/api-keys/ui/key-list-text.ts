@@ -18,6 +18,8 @@ export function useKeyListText() {
       scopesLabel: t("list.scopes"),
       created: t("list.created"),
       lastUsed: t("list.lastUsed"),
+      lastUsedAt: t("lastUsedAt"),
+      keyId: t("keyId.label"),
       noExpiry: t("list.noExpiry"),
       neverUsed: t("list.neverUsed"),
       createdByDeletedUser: t("list.createdByDeletedUser"),

@@ -5,12 +5,15 @@
 import { useState } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import { Card, badgeClass, buttonClass } from "~/components/ui";
+import { CopyButton } from "~/components/copy-button";
+import { localTime, useTimeSetting, type TimeSetting } from "~/components/local-time";
 import { useFormats, type Formats } from "~/components/use-formats";
 import type { ApiKeyView } from "~/api-keys/api-keys.server";
 import { MAX_UNREVOKED_KEYS } from "~/api-keys/schemas";
 import { KeyConfirmDialog, confirmLink, type KeyConfirmation } from "./key-confirmation";
 import { useRoutedClicks } from "~/components/routed-links";
 import { historyLink } from "./key-history-link";
+import { ISSUE_KEY_HREF } from "./key-page";
 import { useKeyListText, type KeyListText } from "./key-list-text";
 
 function stateTone(state: ApiKeyView["state"]) {
@@ -33,7 +36,7 @@ function EmptyList({ hasRevoked }: { hasRevoked: boolean }) {
       </svg>
       <p className="text-sm font-medium text-slate-900">{t(hasRevoked ? "list.allRevokedTitle" : "list.emptyTitle")}</p>
       <p className="max-w-sm text-sm text-slate-500">{t("list.empty")}</p>
-      <a href="#issue-key-card" className={buttonClass("primary", "mt-2")}>
+      <a href={ISSUE_KEY_HREF} className={buttonClass("primary", "mt-2")}>
         {t("issue.heading")}
       </a>
     </div>
@@ -46,11 +49,12 @@ interface RowContext {
   canViewHistory: boolean;
   text: KeyListText;
   formats: Formats;
+  time: TimeSetting;
   onConfirm: (confirmation: KeyConfirmation) => void;
 }
 
 /** One key. A plain function, not a component (as are its links): the list renders up to 25. */
-function keyRow(key: ApiKeyView, { canViewHistory, text, formats, onConfirm }: RowContext) {
+function keyRow(key: ApiKeyView, { canViewHistory, text, formats, time, onConfirm }: RowContext) {
   const { t } = text;
   return (
     <li key={key.id} data-key-id={key.id} className="key-row">
@@ -73,10 +77,11 @@ function keyRow(key: ApiKeyView, { canViewHistory, text, formats, onConfirm }: R
               : text.noExpiry}
           </span>
           <span>
+            {/* Day and time of day, in the reader's zone like every time in the app (UTC before hydration). */}
             {key.lastUsedAt ? (
-              <time dateTime={key.lastUsedAt} title={`${formats.dateTime(key.lastUsedAt)} UTC`}>
-                {t("list.lastUsedOn", { date: formats.date(key.lastUsedAt) })}
-              </time>
+              <>
+                {text.lastUsedAt} {localTime(key.lastUsedAt, time)}
+              </>
             ) : (
               text.neverUsed
             )}
@@ -86,11 +91,18 @@ function keyRow(key: ApiKeyView, { canViewHistory, text, formats, onConfirm }: R
               {t("list.details", { count: key.scopes.length })}
             </summary>
             <dl>
+              <dt>{text.keyId}</dt>
+              <dd className="flex flex-wrap items-center gap-x-2">
+                <code className="font-mono text-xs break-all" data-testid="key-id">
+                  {key.id}
+                </code>
+                <CopyButton value={key.id} label={t("keyId.copy", { name: key.name })} />
+              </dd>
               <dt>{text.scopesLabel}</dt>
               <dd data-testid="key-scopes">{key.scopes.map((scope) => text.scopes[scope] ?? scope).join(", ")}</dd>
               <dt>{text.created}</dt>
               <dd>
-                <time dateTime={key.createdAt}>{`${formats.dateTime(key.createdAt)} UTC`}</time>
+                {localTime(key.createdAt, time)}
                 {key.createdBy && !key.createdBy.deleted ? (
                   ` ${t("list.createdByName", { name: key.createdBy.name })}`
                 ) : (
@@ -103,9 +115,7 @@ function keyRow(key: ApiKeyView, { canViewHistory, text, formats, onConfirm }: R
               {key.lastUsedAt ? (
                 <>
                   <dt>{text.lastUsed}</dt>
-                  <dd>
-                    <time dateTime={key.lastUsedAt}>{`${formats.dateTime(key.lastUsedAt)} UTC`}</time>
-                  </dd>
+                  <dd>{localTime(key.lastUsedAt, time)}</dd>
                 </>
               ) : null}
             </dl>
@@ -125,6 +135,7 @@ export function KeyList({ keys, hasRevoked, canViewHistory }: { keys: ApiKeyView
   const text = useKeyListText();
   const { t } = text;
   const formats = useFormats();
+  const time = useTimeSetting();
   const routeClicks = useRoutedClicks();
   // One confirmation dialog for the whole list; each row's Rotate and Revoke open it.
   const [confirmation, setConfirmation] = useState<KeyConfirmation | null>(null);
@@ -140,7 +151,7 @@ export function KeyList({ keys, hasRevoked, canViewHistory }: { keys: ApiKeyView
         <EmptyList hasRevoked={hasRevoked} />
       ) : (
         <ul className="-my-3 divide-y divide-slate-100" data-testid="unrevoked-keys" onClick={routeClicks}>
-          {keys.map((key) => keyRow(key, { canViewHistory, text, formats, onConfirm }))}
+          {keys.map((key) => keyRow(key, { canViewHistory, text, formats, time, onConfirm }))}
         </ul>
       )}
     </Card>

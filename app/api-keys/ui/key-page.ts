@@ -6,6 +6,14 @@ import type { ApiKeyScope } from "~/access/api-key-scopes";
 
 export const KEYS_PAGE_PATH = href("/dashboard/organization-settings/api-keys");
 
+/**
+ * The issue form's name field. "Issue a key" links here, not to the card: following a link to a
+ * field focuses it (the HTML spec's fragment navigation focuses a focusable target), so keyboard
+ * and screen reader users land in the form, with or without JavaScript.
+ */
+export const ISSUE_KEY_NAME_ID = "issue-key-name";
+export const ISSUE_KEY_HREF = `#${ISSUE_KEY_NAME_ID}`;
+
 /** The audit log filtered to one key's events (the log takes `targetId`). */
 export const keyHistoryHref = (keyId: string) =>
   `${href("/dashboard/organization-settings/audit-log")}?targetId=${encodeURIComponent(keyId)}`;

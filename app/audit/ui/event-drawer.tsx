@@ -5,6 +5,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useQuery, type QueryKey, type UseQueryOptions } from "@tanstack/react-query";
 import { Link, useNavigate } from "react-router";
+import { CopyButton } from "~/components/copy-button";
 import { LocalTime } from "~/components/local-time";
 import { cx } from "~/components/ui";
 import { useTranslation } from "~/i18n/use-translation";
@@ -59,13 +60,15 @@ function DrawerBody({ event }: { event: AuditEventDetail }) {
       </details>
       <div className="border-t border-slate-100 pt-4 text-xs text-slate-500">
         <p>
-          {t("page.eventId")}: <code className="break-all">{event.id}</code>
+          {t("page.eventId")}: <code className="break-all">{event.id}</code> <CopyButton value={event.id} label={t("copyId.eventId")} />
         </p>
         <p>
-          {t("page.actorId")}: <code className="break-all">{event.actorId}</code>
+          {t("page.actorId")}: <code className="break-all">{event.actorId}</code>{" "}
+          <CopyButton value={event.actorId} label={t("copyId.actorId")} />
         </p>
         <p>
-          {t("page.targetId")}: <code className="break-all">{event.targetId}</code>
+          {t("page.targetId")}: <code className="break-all">{event.targetId}</code>{" "}
+          <CopyButton value={event.targetId} label={t("copyId.targetId")} />
         </p>
         {event.correlationId ? (
           <p>

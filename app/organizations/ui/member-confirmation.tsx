@@ -26,7 +26,7 @@ function useConfirmText(confirm: MemberConfirmation) {
     heading: t(`members.${confirm.intent}.heading`, { subject }),
     body: t(`members.${confirm.intent}.body`, { subject }),
     confirm: t(`members.${confirm.intent}.confirm`),
-    cancel: t("members.keep"),
+    cancel: t(`members.${confirm.intent}.keep`),
     subject,
   };
 }

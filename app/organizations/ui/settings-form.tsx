@@ -2,6 +2,7 @@
 // requirement. Read-only for members without organization:update; the route's action saves it.
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { CopyButton } from "~/components/copy-button";
 import { useTranslation } from "~/i18n/use-translation";
 import { Form, href, Link } from "react-router";
 import { FormErrors } from "~/components/form-errors";
@@ -52,6 +53,16 @@ export function SettingsForm({
           <Alert tone="success">{t("settings.saved")}</Alert>
         </div>
       ) : null}
+      <div className="mb-5 max-w-xl text-sm">
+        <p className="font-medium text-slate-800">{t("organizationId.label")}</p>
+        <p className="mt-1 flex flex-wrap items-center gap-x-2">
+          <code className="font-mono text-xs break-all text-slate-700" data-testid="organization-id">
+            {settings.id}
+          </code>
+          <CopyButton value={settings.id} label={t("organizationId.copy")} />
+        </p>
+        <p className="mt-1 text-slate-500">{t("organizationId.hint")}</p>
+      </div>
       <Form method="post" encType="multipart/form-data" className="max-w-xl space-y-5" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="settings" />
         <FormErrors errors={form.errors} id={form.errorId} />

@@ -40,6 +40,10 @@ export default {
     older: "Ältere widerrufene Schlüssel",
     backToKeys: "Zurück zu den Schlüsseln",
   },
+  /** A key's id (what apiKey.authenticate answers as keyId), shown in its details with a copy button. */
+  keyId: { label: "Schlüssel-ID", copy: "Schlüssel-ID von {{name}} kopieren" },
+  /** Before the local date and time of the last use. */
+  lastUsedAt: "Zuletzt verwendet:",
   history: {
     link: "Verlauf",
     linkLabel: "Verlauf von {{name}}",

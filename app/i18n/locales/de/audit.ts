@@ -173,5 +173,7 @@ export default {
   targetTypes: { api_key: "API-Schlüssel", invitation: "Einladung", user: "Mitglied", organization: "Organisation" },
   /** Read out before the two sides of a change (the arrow is hidden from screen readers). */
   change: { previous: "vorher", now: "jetzt" },
+  /** The drawer's copy buttons beside its ids. */
+  copyId: { eventId: "Ereignis-ID kopieren", actorId: "Akteur-ID kopieren", targetId: "Ziel-ID kopieren" },
   unknownAction: "Unbekannte Aktion ({{action}})",
 } satisfies typeof en;

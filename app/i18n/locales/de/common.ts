@@ -43,5 +43,7 @@ export default {
     statusLabel: "Fehler {{status}}",
     home: "Zur Übersicht",
   },
+  /** The copy buttons beside ids (app/components/copy-button.tsx). */
+  copy: { copied: "Kopiert", failed: "Kopieren fehlgeschlagen: Markieren Sie den Text und kopieren Sie ihn von Hand." },
   dates: { never: "Nie" },
 } satisfies typeof en;

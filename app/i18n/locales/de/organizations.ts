@@ -48,8 +48,7 @@ export default {
     enableTwoFactorLink: "Zwei-Faktor-Authentifizierung aktivieren",
     manageMembers: "Mitglieder und Einladungen verwalten",
     requireTwoFactor: "Zwei-Faktor-Authentifizierung verlangen",
-    requireTwoFactorHint:
-      "Mitglieder ohne Zwei-Faktor-Authentifizierung können Schlüssel und Audit-Log dieser Organisation nicht nutzen.",
+    requireTwoFactorHint: "Mitglieder ohne Zwei-Faktor-Authentifizierung können Schlüssel und Audit-Log dieser Organisation nicht nutzen.",
     saved: "Einstellungen gespeichert.",
     readOnly: "Nur Inhaber und Administratoren können diese Einstellungen ändern.",
     members: "Mitglieder",
@@ -64,6 +63,13 @@ export default {
     twoFactorDisabled: "Aus",
   },
 
+  /** The settings page shows the id programs use, with a copy button. */
+  organizationId: {
+    label: "Organisations-ID",
+    copy: "Organisations-ID kopieren",
+    hint: "Programme nennen die Organisation damit (organizationId in der API).",
+  },
+
   members: {
     title: "Mitglieder",
     description: "Wer zu {{name}} gehört und wer eingeladen ist.",
@@ -74,19 +80,21 @@ export default {
     changeRole: "Rolle ändern",
     roleChanged: "{{name}} ist jetzt {{role}}.",
     removed: "{{name}} wurde aus der Organisation entfernt.",
-    keep: "Abbrechen",
     confirmMissing: "Diese Person oder Einladung gibt es hier nicht mehr. Die Liste unten ist aktuell.",
     remove: {
       button: "Entfernen",
       heading: "{{subject}} entfernen?",
       body: "{{subject}} verliert sofort den Zugriff auf diese Organisation: Schlüssel, Einstellungen und Audit-Log. Sie können die Person später erneut einladen.",
       confirm: "Mitglied entfernen",
+      /** Beside the confirm button: says what closing keeps (never "Cancel" beside "Cancel invitation"). */
+      keep: "Mitglied behalten",
     },
     cancel: {
       button: "Einladung zurückziehen",
       heading: "Einladung für {{subject}} zurückziehen?",
       body: "Der Link in der Einladungs-E-Mail funktioniert dann nicht mehr. Sie können {{subject}} später erneut einladen.",
       confirm: "Einladung zurückziehen",
+      keep: "Einladung behalten",
     },
     leave: {
       title: "Organisation verlassen",
@@ -96,6 +104,7 @@ export default {
       heading: "{{subject}} verlassen?",
       body: "Sie verlieren sofort den Zugriff auf {{subject}}. Wenn Sie der einzige Inhaber sind, machen Sie zuerst jemand anderen zum Inhaber.",
       confirm: "Organisation verlassen",
+      keep: "Bleiben",
     },
   },
   invitations: {

@@ -36,6 +36,10 @@ export default {
     older: "Older revoked keys",
     backToKeys: "Back to the keys",
   },
+  /** A key's id (what apiKey.authenticate answers as keyId), shown in its details with a copy button. */
+  keyId: { label: "Key ID", copy: "Copy the key ID of {{name}}" },
+  /** Before the local date and time of the last use. */
+  lastUsedAt: "Last used:",
   history: {
     link: "History",
     linkLabel: "History of {{name}}",

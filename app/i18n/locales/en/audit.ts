@@ -149,5 +149,7 @@ export default {
   targetTypes: { api_key: "API key", invitation: "Invitation", user: "Member", organization: "Organization" },
   /** Read out before the two sides of a change (the arrow is hidden from screen readers). */
   change: { previous: "previously", now: "now" },
+  /** The drawer's copy buttons beside its ids. */
+  copyId: { eventId: "Copy the event ID", actorId: "Copy the actor ID", targetId: "Copy the target ID" },
   unknownAction: "Unknown action ({{action}})",
 };

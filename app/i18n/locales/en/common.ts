@@ -41,5 +41,7 @@ export default {
     statusLabel: "Error {{status}}",
     home: "Go to the dashboard",
   },
+  /** The copy buttons beside ids (app/components/copy-button.tsx). */
+  copy: { copied: "Copied", failed: "Copy failed: select the text and copy it by hand." },
   dates: { never: "Never" },
 };

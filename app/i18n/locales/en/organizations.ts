@@ -60,6 +60,13 @@ export default {
     twoFactorDisabled: "Off",
   },
 
+  /** The settings page shows the id programs use, with a copy button. */
+  organizationId: {
+    label: "Organization ID",
+    copy: "Copy the organization ID",
+    hint: "Programs name the organization by it (organizationId in the API).",
+  },
+
   members: {
     title: "Members",
     description: "Who belongs to {{name}}, and who is invited.",
@@ -70,19 +77,21 @@ export default {
     changeRole: "Change role",
     roleChanged: "{{name}} is now {{role}}.",
     removed: "{{name}} was removed from the organization.",
-    keep: "Cancel",
     confirmMissing: "This person or invitation no longer exists here. The list below is current.",
     remove: {
       button: "Remove",
       heading: "Remove {{subject}}?",
       body: "{{subject}} loses access to this organization at once: its keys, settings and audit log. You can invite them again later.",
       confirm: "Remove member",
+      /** Beside the confirm button: says what closing keeps (never "Cancel" beside "Cancel invitation"). */
+      keep: "Keep member",
     },
     cancel: {
       button: "Cancel invitation",
       heading: "Cancel the invitation for {{subject}}?",
       body: "The link in the invitation mail stops working. You can invite {{subject}} again later.",
       confirm: "Cancel invitation",
+      keep: "Keep invitation",
     },
     leave: {
       title: "Leave the organization",
@@ -91,6 +100,7 @@ export default {
       heading: "Leave {{subject}}?",
       body: "You lose access to {{subject}} at once. If you are its only owner, make someone else owner first.",
       confirm: "Leave organization",
+      keep: "Stay",
     },
   },
   invitations: {
