@@ -8,11 +8,45 @@ export interface PlanFlags {
   auditExport: boolean;
 }
 
+/**
+ * What a plan offers, as the billing page lists it (labels in the `billing` locale namespace under
+ * `plans.highlights.<id>`). The flags above are what the code enforces; these are the plan's
+ * promise in words, and a highlight that names a flag (`auditExport`) must agree with it (a test
+ * checks). Support levels are the operator's promise, not something the software enforces.
+ */
+export const PLAN_HIGHLIGHTS = [
+  "apiKeys",
+  "auditLog",
+  "members",
+  "twoFactor",
+  "communitySupport",
+  "emailSupport",
+  "auditExport",
+  "prioritySupport",
+] as const;
+export type PlanHighlight = (typeof PLAN_HIGHLIGHTS)[number];
+
+interface PlanDeclaration {
+  name: string;
+  flags: PlanFlags;
+  /** US dollars per organization per month (the development provider charges nothing). */
+  monthlyPriceUsd: number;
+  /** What the plan includes, in the order the page lists it (docs/decisions/0034-german-keys-billing-dark-mode.md). */
+  highlights: readonly PlanHighlight[];
+}
+
+const BASICS = ["apiKeys", "auditLog", "members", "twoFactor"] as const;
+
 export const PLANS = {
-  free: { name: "Free", flags: { auditExport: false } },
-  team: { name: "Team", flags: { auditExport: false } },
-  enterprise: { name: "Enterprise", flags: { auditExport: true } },
-} as const satisfies Record<string, { name: string; flags: PlanFlags }>;
+  free: { name: "Free", flags: { auditExport: false }, monthlyPriceUsd: 0, highlights: [...BASICS, "communitySupport"] },
+  team: { name: "Team", flags: { auditExport: false }, monthlyPriceUsd: 49, highlights: [...BASICS, "emailSupport"] },
+  enterprise: {
+    name: "Enterprise",
+    flags: { auditExport: true },
+    monthlyPriceUsd: 299,
+    highlights: [...BASICS, "auditExport", "prioritySupport"],
+  },
+} as const satisfies Record<string, PlanDeclaration>;
 
 export type PlanId = keyof typeof PLANS;
 export const DEFAULT_PLAN: PlanId = "free";
@@ -62,4 +96,11 @@ export function planNamesWith(flag: keyof PlanFlags): string[] {
   return Object.values(PLANS)
     .filter((plan) => plan.flags[flag])
     .map((plan) => plan.name);
+}
+
+/** The plan's price and highlights for the billing page; null for a plan no longer in the catalog. */
+export function planOffering(planId: string): { monthlyPriceUsd: number; highlights: readonly PlanHighlight[] } | null {
+  if (!isPlanId(planId)) return null;
+  const { monthlyPriceUsd, highlights } = PLANS[planId];
+  return { monthlyPriceUsd, highlights };
 }

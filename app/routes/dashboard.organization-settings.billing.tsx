@@ -15,10 +15,10 @@ import {
   BillingConfirmPanel,
   BillingSummary,
   DoneMessage,
-  PlanList,
   SubscriptionCard,
   type BillingConfirmation,
 } from "~/billing/ui/billing-page";
+import { PlanList } from "~/billing/ui/plan-cards";
 import { ErrorPanel } from "~/components/error-page";
 import { FormErrors } from "~/components/form-errors";
 import { titleMeta } from "~/components/page-title";

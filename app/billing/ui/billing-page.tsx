@@ -4,10 +4,10 @@
 import type { ReactNode } from "react";
 import { Form, href, useNavigation } from "react-router";
 import { ConfirmDialogTrigger } from "~/components/confirm-dialog";
-import { Alert, Badge, Button, ButtonLink, Card, buttonClass, cx } from "~/components/ui";
+import { Alert, Badge, Button, ButtonLink, Card, buttonClass } from "~/components/ui";
 import { useTranslation } from "~/i18n/use-translation";
 import type { BillingState } from "~/generated/prisma/enums";
-import { PLAN_FLAGS, type PlanFlags } from "~/plans/catalog";
+import type { PlanFlags } from "~/plans/catalog";
 import type { BillingIntent } from "~/billing/schemas";
 
 export const BILLING_PAGE_PATH = href("/dashboard/organization-settings/billing");
@@ -95,7 +95,7 @@ function ConfirmForm({ confirm, body, cancel }: { confirm: BillingConfirmation; 
   );
 }
 
-function ConfirmTrigger({ confirm, variant }: { confirm: BillingConfirmation; variant: "primary" | "secondary" | "dangerOutline" }) {
+export function ConfirmTrigger({ confirm, variant }: { confirm: BillingConfirmation; variant: "primary" | "secondary" | "dangerOutline" }) {
   const text = useConfirmText(confirm);
   return (
     <ConfirmDialogTrigger
@@ -133,64 +133,6 @@ function ConfirmPanelFor({ confirm }: { confirm: BillingConfirmation }) {
         />
       </Card>
     </div>
-  );
-}
-
-export function PlanList({
-  plans,
-  currentPlanId,
-  currentPlanName,
-  canChange,
-}: {
-  plans: PlanOffer[];
-  currentPlanId: string;
-  currentPlanName: string;
-  canChange: boolean;
-}) {
-  const { t } = useTranslation("billing");
-  return (
-    <Card title={t("plans.title")} description={t("plans.description")}>
-      <ul className="grid gap-4 md:grid-cols-3" data-testid="billing-plans">
-        {plans.map((plan) => {
-          const current = plan.id === currentPlanId;
-          return (
-            <li
-              key={plan.id}
-              data-plan={plan.id}
-              className={cx("flex flex-col gap-3 rounded-lg p-4 ring-1", current ? "bg-brand-50 ring-brand-300" : "ring-slate-200")}
-            >
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                <h3 className="text-base font-semibold text-slate-900">{plan.name}</h3>
-                {current ? <Badge tone="brand">{t("plans.current")}</Badge> : null}
-              </div>
-              <ul className="flex-1 space-y-1 text-sm">
-                {PLAN_FLAGS.map((flag) => (
-                  <li
-                    key={flag}
-                    className="flex items-start gap-2"
-                    data-feature={flag}
-                    data-included={plan.features[flag] ? "true" : "false"}
-                  >
-                    <span aria-hidden="true" className={plan.features[flag] ? "text-emerald-600" : "text-slate-400"}>
-                      {plan.features[flag] ? "✓" : "–"}
-                    </span>
-                    <span className={plan.features[flag] ? "text-slate-800" : "text-slate-500"}>
-                      {t(`plans.features.${flag}`)}
-                      <span className="sr-only">: {t(plan.features[flag] ? "plans.included" : "plans.notIncluded")}</span>
-                    </span>
-                  </li>
-                ))}
-              </ul>
-              {canChange && !current ? (
-                <div>
-                  <ConfirmTrigger confirm={{ intent: "checkout", plan, from: currentPlanName }} variant="secondary" />
-                </div>
-              ) : null}
-            </li>
-          );
-        })}
-      </ul>
-    </Card>
   );
 }
 

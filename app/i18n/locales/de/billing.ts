@@ -37,6 +37,26 @@ export default {
     switchTo: "Zu {{plan}} wechseln",
     features: { auditExport: "Export des Audit-Logs (CSV und NDJSON)" },
   },
+  /** Each plan's card: price, who it is for, and what it includes (app/plans/catalog.ts PLAN_HIGHLIGHTS). */
+  offer: {
+    perMonth: "pro Monat",
+    price: "{{price}} pro Monat",
+    taglines: {
+      free: "Zum Ausprobieren und für kleine Projekte",
+      team: "Für Teams mit Integrationen im Produktivbetrieb",
+      enterprise: "Für Prüfungen und Compliance: das ganze Audit-Log exportieren",
+    },
+    highlights: {
+      apiKeys: "API-Schlüssel mit Berechtigungen, Ablauf und Rotation (25 in Gebrauch)",
+      auditLog: "Audit-Log mit Filtern, Verlauf und Aktivitätsdiagramm",
+      members: "Mitglieder, Rollen und Einladungen",
+      twoFactor: "Zwei-Faktor-Authentifizierung, auf Wunsch für alle verpflichtend",
+      communitySupport: "Community-Support",
+      emailSupport: "Support per E-Mail, Antwort innerhalb eines Werktags",
+      auditExport: "Export des Audit-Logs (CSV und NDJSON)",
+      prioritySupport: "Bevorzugter Support mit fester Ansprechperson",
+    },
+  },
   checkout: {
     title: "Zum Tarif {{plan}} wechseln?",
     body: "Die Organisation wechselt jetzt von {{from}} zu {{plan}}. Die Änderung wird im Audit-Log festgehalten.",

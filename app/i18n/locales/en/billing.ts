@@ -33,6 +33,26 @@ export default {
     switchTo: "Switch to {{plan}}",
     features: { auditExport: "Audit log export (CSV and NDJSON)" },
   },
+  /** Each plan's card: price, who it is for, and what it includes (app/plans/catalog.ts PLAN_HIGHLIGHTS). */
+  offer: {
+    perMonth: "per month",
+    price: "{{price}} per month",
+    taglines: {
+      free: "To try KeyLedger and for small projects",
+      team: "For teams running integrations in production",
+      enterprise: "For audits and compliance: export the whole log",
+    },
+    highlights: {
+      apiKeys: "API keys with scopes, expiry and rotation (25 in use)",
+      auditLog: "Audit log with filters, history and activity chart",
+      members: "Members, roles and invitations",
+      twoFactor: "Two-factor authentication, required for everyone if you wish",
+      communitySupport: "Community support",
+      emailSupport: "E-mail support, answered within one business day",
+      auditExport: "Audit log export (CSV and NDJSON)",
+      prioritySupport: "Priority support with a named contact",
+    },
+  },
   checkout: {
     title: "Switch to the {{plan}} plan?",
     body: "The organization moves from {{from}} to {{plan}} now. The change is recorded in the audit log.",
