@@ -35,7 +35,7 @@ export function AppShell({ loaderData }: { loaderData: AppShellData }) {
                   <path d="m5 5 10 10M15 5 5 15" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
                 </svg>
               </summary>
-              <div className="fixed inset-x-0 bottom-0 top-16 z-20 bg-slate-900/30" aria-hidden="true" data-menu-backdrop />
+              <div className="fixed inset-x-0 bottom-0 top-16 z-20 bg-black/40" aria-hidden="true" data-menu-backdrop />
               <div className="absolute inset-x-0 top-16 z-30 max-h-[calc(100dvh-4rem)] space-y-5 overflow-y-auto border-b border-slate-200 bg-white px-4 pb-5 pt-4 shadow-lg sm:px-6">
                 <OrganizationSwitcher loaderData={loaderData} idPrefix="menu" />
                 <nav aria-label={t("nav.mainNavigation")}>

@@ -12,7 +12,7 @@ function OrganizationMark({ name, size = "md" }: { name: string; size?: "md" | "
       aria-hidden="true"
       className={
         size === "lg"
-          ? "flex h-12 w-12 shrink-0 items-center justify-center rounded-lg bg-brand-600 text-lg font-semibold text-white"
+          ? "flex h-12 w-12 shrink-0 items-center justify-center rounded-lg bg-brand-600 text-lg font-semibold text-on-accent"
           : "flex h-9 w-9 shrink-0 items-center justify-center rounded-md bg-slate-100 text-sm font-semibold text-slate-700 ring-1 ring-slate-200"
       }
     >

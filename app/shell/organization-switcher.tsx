@@ -35,7 +35,7 @@ export function OrganizationSwitcher({ loaderData, idPrefix }: { loaderData: App
           <img
             src={logoPath(loaderData.active.id, loaderData.active.logoId)}
             alt=""
-            className="h-9 w-9 shrink-0 rounded-md bg-white object-contain ring-1 ring-slate-200"
+            className="h-9 w-9 shrink-0 rounded-md bg-[#fff] object-contain ring-1 ring-slate-200"
           />
         ) : null}
         <div className="relative min-w-0 flex-1">

@@ -17,7 +17,7 @@ export function UserMenu({ loaderData }: { loaderData: AppShellData }) {
   return (
     <details className="group relative" data-menu>
       <summary className="flex list-none items-center gap-2 rounded-full p-1 hover:bg-slate-100 sm:pr-2" aria-label={t("userMenu.label")}>
-        <span className="flex h-8 w-8 items-center justify-center rounded-full bg-brand-600 text-xs font-semibold text-white">
+        <span className="flex h-8 w-8 items-center justify-center rounded-full bg-brand-600 text-xs font-semibold text-on-accent">
           {initials}
         </span>
         <span className="hidden max-w-40 truncate text-sm font-medium text-slate-700 sm:inline">{loaderData.user.name}</span>

@@ -102,7 +102,7 @@ export function EventDrawer({
   return (
     <Dialog.Root open onOpenChange={(open) => (open ? undefined : navigate(closeHref, { preventScrollReset: true }))}>
       <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/30" />
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
         <Dialog.Content
           className={cx(drawerPanelClass, "fixed inset-y-0 right-0 z-50")}
           data-testid="audit-drawer"
@@ -146,7 +146,7 @@ export function StaticEventDrawer({ event, closeHref }: { event: AuditEventDetai
   const { t } = useTranslation("audit");
   const actionLabel = useActionLabel();
   return (
-    <div className="fixed inset-0 z-30 flex justify-end bg-slate-900/30" data-testid="audit-drawer">
+    <div className="fixed inset-0 z-30 flex justify-end bg-black/40" data-testid="audit-drawer">
       <Link to={closeHref} className="flex-1" aria-label={t("page.close")} preventScrollReset />
       <aside role="dialog" aria-modal="true" aria-labelledby="audit-drawer-title" className={drawerPanelClass}>
         <div className="flex items-start justify-between gap-4">

@@ -110,7 +110,7 @@ export function TwoFactorSettings({
                 <div
                   role="img"
                   aria-label={t("qrAlt")}
-                  className="qr-code mx-auto h-48 w-48 shrink-0 rounded-lg bg-white p-2 ring-1 ring-slate-200 sm:mx-0"
+                  className="qr-code mx-auto h-48 w-48 shrink-0 rounded-lg bg-[#fff] p-2 ring-1 ring-slate-200 sm:mx-0"
                   dangerouslySetInnerHTML={{ __html: result.enrollment.qrSvg }}
                 />
                 <div className="min-w-0 space-y-1.5">

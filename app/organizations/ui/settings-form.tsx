@@ -81,7 +81,7 @@ export function SettingsForm({
                 <img
                   src={logoPath(settings.id, settings.logoId)}
                   alt={t("settings.logoAlt", { name: settings.name })}
-                  className="h-14 w-14 shrink-0 rounded-md bg-white object-contain ring-1 ring-slate-200"
+                  className="h-14 w-14 shrink-0 rounded-md bg-[#fff] object-contain ring-1 ring-slate-200"
                 />
               ) : (
                 <span className="flex h-14 w-14 shrink-0 items-center justify-center rounded-md bg-slate-100 text-xs text-slate-500">
