@@ -8,7 +8,7 @@ describe("plan catalog offerings", () => {
       expect(plan.monthlyPriceUsd).toBeGreaterThanOrEqual(0);
       expect(plan.highlights.length).toBeGreaterThan(0);
       for (const highlight of plan.highlights) expect(PLAN_HIGHLIGHTS).toContain(highlight);
-      for (const flag of PLAN_FLAGS) expect(plan.highlights.includes(flag), `${id} ${flag}`).toBe(plan.flags[flag]);
+      for (const flag of PLAN_FLAGS) expect((plan.highlights as readonly string[]).includes(flag), `${id} ${flag}`).toBe(plan.flags[flag]);
     }
   });
 

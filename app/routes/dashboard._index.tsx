@@ -4,7 +4,7 @@ import { useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/dashboard._index";
 import type { loader as layoutLoader } from "./dashboard";
 import { ErrorPanel } from "~/components/error-page";
-import { titleMeta } from "~/components/page-title";
+import { organizationTitleMeta } from "~/components/page-title";
 import { translatorFor } from "~/i18n/i18next.server";
 import { DashboardOverview } from "~/shell/dashboard-overview";
 import { requireUser } from "~/web/guards.server";
@@ -14,8 +14,8 @@ export function action(args: Route.ActionArgs) {
   return switchOrganizationAction(args);
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return titleMeta(loaderData?.title);
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  return organizationTitleMeta({ loaderData, matches });
 }
 
 export function loader(args: Route.LoaderArgs) {

@@ -19,7 +19,7 @@ import { RevokedKeyList } from "~/api-keys/ui/revoked-key-list";
 import { SecretPanel } from "~/api-keys/ui/secret-panel";
 import { ErrorPanel } from "~/components/error-page";
 import { FormErrors } from "~/components/form-errors";
-import { titleMeta } from "~/components/page-title";
+import { organizationTitleMeta } from "~/components/page-title";
 import { Alert, ButtonLink, PageHeader, buttonClass } from "~/components/ui";
 import { useHydrated } from "~/components/use-hydrated";
 import { translatorFor } from "~/i18n/i18next.server";
@@ -29,8 +29,8 @@ import { orHttpError } from "~/web/http-errors.server";
 
 const actionSchema = z.discriminatedUnion("intent", [issueKeyFormSchema, keyActionFormSchema]);
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return titleMeta(loaderData?.title);
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  return organizationTitleMeta({ loaderData, matches });
 }
 
 /** The page can carry a freshly issued secret: never cache it anywhere. */

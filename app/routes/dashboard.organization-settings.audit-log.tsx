@@ -1,6 +1,6 @@
 // The tenant audit log (docs/contract.md): owners and admins of the active organization.
 // Thin: parsing, reading and the view are shared with the platform-admin page.
-import { titleMeta } from "~/components/page-title";
+import { organizationTitleMeta } from "~/components/page-title";
 import type { Route } from "./+types/dashboard.organization-settings.audit-log";
 import { ErrorPanel } from "~/components/error-page";
 import { AuditLogView } from "~/audit/ui/audit-log-view";
@@ -16,8 +16,8 @@ import { translatorFor } from "~/i18n/i18next.server";
 import { orHttpError } from "~/web/http-errors.server";
 import { keepDataWhenOnlyDrawerChanged } from "~/web/revalidation";
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return titleMeta(loaderData?.title);
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  return organizationTitleMeta({ loaderData, matches });
 }
 
 export async function loader(args: Route.LoaderArgs) {

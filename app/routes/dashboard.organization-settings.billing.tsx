@@ -21,7 +21,7 @@ import {
 import { PlanList } from "~/billing/ui/plan-cards";
 import { ErrorPanel } from "~/components/error-page";
 import { FormErrors } from "~/components/form-errors";
-import { titleMeta } from "~/components/page-title";
+import { organizationTitleMeta } from "~/components/page-title";
 import { Alert, PageHeader, useFieldError } from "~/components/ui";
 import { useHydrated } from "~/components/use-hydrated";
 import { translatorFor } from "~/i18n/i18next.server";
@@ -29,8 +29,8 @@ import { useTranslation } from "~/i18n/use-translation";
 import { parseForm, withFormErrors } from "~/web/forms.server";
 import { requireActiveOrganization } from "~/web/guards.server";
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return titleMeta(loaderData?.title);
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  return organizationTitleMeta({ loaderData, matches });
 }
 
 export async function loader(args: Route.LoaderArgs) {

@@ -7,7 +7,7 @@ import type { Route } from "./+types/dashboard.organization-settings.members";
 import { accessFor } from "~/access/organization-access.server";
 import { ErrorPanel } from "~/components/error-page";
 import { FormErrors } from "~/components/form-errors";
-import { titleMeta } from "~/components/page-title";
+import { organizationTitleMeta } from "~/components/page-title";
 import { Alert, Card, PageHeader } from "~/components/ui";
 import { useHydrated } from "~/components/use-hydrated";
 import { translatorFor } from "~/i18n/i18next.server";
@@ -24,8 +24,8 @@ import { mailDeliveryFor } from "~/web/mail-delivery.server";
 import { parseForm, withFormErrors } from "~/web/forms.server";
 import { requireActiveOrganization } from "~/web/guards.server";
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return titleMeta(loaderData?.title);
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  return organizationTitleMeta({ loaderData, matches });
 }
 
 export async function loader(args: Route.LoaderArgs) {

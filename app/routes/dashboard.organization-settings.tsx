@@ -6,7 +6,7 @@ import type { Route } from "./+types/dashboard.organization-settings";
 import { accessFor } from "~/access/organization-access.server";
 import { isFresh } from "~/auth/session.server";
 import { ErrorPanel } from "~/components/error-page";
-import { titleMeta } from "~/components/page-title";
+import { organizationTitleMeta } from "~/components/page-title";
 import { ButtonLink, Card, PageHeader } from "~/components/ui";
 import { translatorFor } from "~/i18n/i18next.server";
 import { signInHref } from "~/lib/safe-redirect";
@@ -22,8 +22,8 @@ import { requireActiveOrganization, requireUser } from "~/web/guards.server";
 
 const SETTINGS_PATH = href("/dashboard/organization-settings");
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return titleMeta(loaderData?.title);
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  return organizationTitleMeta({ loaderData, matches });
 }
 
 export async function loader(args: Route.LoaderArgs) {
