@@ -84,7 +84,7 @@ export function SettingsForm({
                   className="h-14 w-14 shrink-0 rounded-md bg-[#fff] object-contain ring-1 ring-slate-200"
                 />
               ) : (
-                <span className="flex h-14 w-14 shrink-0 items-center justify-center rounded-md bg-slate-100 text-xs text-slate-500">
+                <span className="flex h-14 w-14 shrink-0 items-center justify-center rounded-md bg-slate-100 text-xs text-slate-600">
                   {t("settings.noLogo")}
                 </span>
               )}
