@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { type Page } from "@playwright/test";
 import { belowAA, textContrasts } from "./contrast";
 import { expect, test } from "./fixtures";
-import { createOrganization, demo, signIn, signUp } from "./helpers";
+import { createOrganization, demo, organizationIdByName, rpc, signIn, signUp } from "./helpers";
 
 const ORGANIZATION_PAGES = [
   "/dashboard",
@@ -117,6 +117,33 @@ for (const scheme of ["dark", "light"] as const) {
     await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
     await expectReadable(page, `${scheme} 404`);
     await page.goto("/login");
+  });
+}
+
+for (const scheme of ["dark", "light"] as const) {
+  test(`${scheme} scheme: keys, audit rows and the event drawer keep AA contrast`, async ({ browser }) => {
+    const context = await browser.newContext({ colorScheme: scheme });
+    const page = await context.newPage();
+    await signUp(page, { name: "Cora Contrast" });
+    const organizationName = `Contrast ${randomUUID().slice(0, 8)}`;
+    await createOrganization(page, organizationName);
+    const organizationId = await organizationIdByName(page.request, organizationName);
+    const issued = await rpc(page.request, "apiKey/issue", { organizationId, name: "Deploy", scopes: ["member:read", "audit:view"] });
+    expect(issued.status).toBe(200);
+    expect((await rpc(page.request, "apiKey/rotate", { organizationId, keyId: issued.json.key.id })).status).toBe(200);
+    const revoked = await rpc(page.request, "apiKey/issue", { organizationId, name: "Old", scopes: ["member:read"] });
+    expect((await rpc(page.request, "apiKey/revoke", { organizationId, keyId: revoked.json.key.id })).status).toBe(200);
+
+    await page.goto("/dashboard/organization-settings/api-keys");
+    await page.locator("[data-key-id] summary").first().click();
+    await expectReadable(page, `${scheme} keys`);
+    await page.goto("/dashboard/organization-settings/audit-log");
+    await expectReadable(page, `${scheme} audit log`);
+    const events = await rpc(page.request, "auditLog/list", { organizationId, action: "api_key.rotated" });
+    await page.goto(`/dashboard/organization-settings/audit-log?event=${events.json.events[0].id}`);
+    await expect(page.getByRole("dialog")).toBeVisible();
+    await expectReadable(page, `${scheme} drawer`, 3);
+    await context.close();
   });
 }
 

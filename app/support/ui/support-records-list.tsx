@@ -40,7 +40,7 @@ function What({ record }: { record: SupportRecord }) {
       </Link>
     );
   }
-  return <span className="text-slate-400">—</span>;
+  return <span className="text-slate-500">—</span>;
 }
 
 const isAuditFilterName = (name: string): name is AuditFilterName => (AUDIT_FILTER_NAMES as string[]).includes(name);
