@@ -171,4 +171,17 @@ export default {
   actorKinds: { user: "Benutzer", api_key: "API-Schlüssel", job: "Job", agent: "Agent", system: "System" },
   targetTypes: { api_key: "API-Schlüssel", invitation: "Einladung", user: "Mitglied", organization: "Organisation" },
   unknownAction: "Unbekannte Aktion ({{action}})",
+  filterNotes: {
+    unknown: {
+      action: "Unbekannte Aktion: {{value}}",
+      actorId: "Unbekannter Akteur: {{value}}",
+      targetId: "Unbekanntes Ziel: {{value}}",
+    },
+    remove: "Filter entfernen",
+    clear: "Filter zurücksetzen",
+  },
+  exportRefusal: {
+    title: "Der Export konnte nicht starten",
+    backToLog: "Zurück zum Audit-Log",
+  },
 } satisfies typeof en;

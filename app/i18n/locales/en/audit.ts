@@ -147,4 +147,19 @@ export default {
   actorKinds: { user: "User", api_key: "API key", job: "Job", agent: "Agent", system: "System" },
   targetTypes: { api_key: "API key", invitation: "Invitation", user: "Member", organization: "Organization" },
   unknownAction: "Unknown action ({{action}})",
+  /** The filters' notes on values that name nothing (app/audit/ui/filters.tsx). */
+  filterNotes: {
+    unknown: {
+      action: "Unknown action: {{value}}",
+      actorId: "Unknown actor: {{value}}",
+      targetId: "Unknown target: {{value}}",
+    },
+    remove: "Remove filter",
+    clear: "Clear filters",
+  },
+  /** A refused export opened as a page (app/audit/ui/export-refusal.tsx). */
+  exportRefusal: {
+    title: "The export could not start",
+    backToLog: "Back to the audit log",
+  },
 };
