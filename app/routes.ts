@@ -1,4 +1,4 @@
-import { type RouteConfig, index, route } from "@react-router/dev/routes";
+import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 
 export default [
   index("routes/home.tsx"),
@@ -12,8 +12,11 @@ export default [
   // Logos: uploaded (POST, organization:update) and served (GET, members) by the app itself.
   route("api/organizations/:organizationId/logos", "routes/api.organizations.$organizationId.logos.ts"),
   route("api/organizations/:organizationId/logos/:logoId", "routes/api.organizations.$organizationId.logos.$logoId.ts"),
-  // The audit log export: a streamed CSV or NDJSON download (owners and admins, plan with auditExport).
-  route("api/organizations/:organizationId/audit-log/export", "routes/api.organizations.$organizationId.audit-log.export.ts"),
+  // The audit log export: a streamed CSV or NDJSON download (owners and admins, plan with auditExport);
+  // a refusal that a browser opened as a page is shown in the app shell, the frame around it.
+  layout("routes/audit-export-frame.tsx", [
+    route("api/organizations/:organizationId/audit-log/export", "routes/api.organizations.$organizationId.audit-log.export.tsx"),
+  ]),
   // The payment provider's events (signed; unsigned from the development provider on the embedded database).
   route("api/billing/provider-events", "routes/api.billing.provider-events.ts"),
   route("dashboard", "routes/dashboard.tsx", [

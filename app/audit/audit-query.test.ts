@@ -1,6 +1,12 @@
 // The export's query string: the page's filter rules plus format, repeats and length.
 import { describe, expect, it } from "vitest";
-import { auditExportHref, MAX_EXPORT_QUERY_LENGTH, parseAuditExportQuery } from "~/audit/audit-query";
+import {
+  auditExportHref,
+  auditLogFiltersOfExport,
+  MAX_EXPORT_QUERY_LENGTH,
+  parseAuditExportQuery,
+  withoutEmptyParameters,
+} from "~/audit/audit-query";
 import { DomainError } from "~/lib/domain-error";
 
 /** The message key of the 400 that `run` throws. */
@@ -48,5 +54,28 @@ describe("the export's query string", () => {
     const parsed = parseAuditExportQuery(new URL(href, "http://localhost").search);
     expect(parsed.format).toBe("json");
     expect(parsed.query.filters).toEqual(filters);
+  });
+});
+
+describe("the page's address", () => {
+  it("loses its empty parameters, and only those (a clean one is left alone)", () => {
+    expect(withoutEmptyParameters("?action=&actorId=&from=&to=")).toBe("");
+    expect(withoutEmptyParameters("?action=&actorId=u1&from=%20&perPage=50&lng=de")).toBe("?actorId=u1&perPage=50&lng=de");
+    expect(withoutEmptyParameters("?cursor=&event=")).toBe("");
+    expect(withoutEmptyParameters("?action=member.removed&lng=")).toBeNull();
+    expect(withoutEmptyParameters("")).toBeNull();
+  });
+});
+
+describe("a refused export's way back to the log", () => {
+  it("keeps each filter the page can show, leaves out the others and a range that ends before it starts", () => {
+    expect(auditLogFiltersOfExport("?format=xml&action=member.removed&actorId=&targetId=k1&lng=de")).toEqual({
+      action: "member.removed",
+      targetId: "k1",
+    });
+    expect(auditLogFiltersOfExport("?action=Bad!&from=2026-02-30&to=2026-03-01")).toEqual({ to: "2026-03-01" });
+    expect(auditLogFiltersOfExport("?from=2026-03-01&to=2026-02-01&actorId=u1")).toEqual({ actorId: "u1" });
+    expect(auditLogFiltersOfExport(`?action=${"a".repeat(MAX_EXPORT_QUERY_LENGTH)}`)).toEqual({});
+    expect(auditLogFiltersOfExport("?%E0%A4%A")).toEqual({});
   });
 });

@@ -145,11 +145,26 @@ export function parseAuditQuery(raw: Record<string, unknown>) {
   return result.data;
 }
 
+/** The audit page's own query parameters. */
+const AUDIT_PAGE_PARAMETERS: readonly string[] = [...AUDIT_FILTER_NAMES, "cursor", "event", "perPage"];
+
 /** Parses the page's search params; bad input is a 400 with a translated message. */
 export function parseAuditSearchParams(params: URLSearchParams) {
-  return parseAuditQuery(
-    Object.fromEntries([...AUDIT_FILTER_NAMES, "cursor", "event", "perPage"].map((key) => [key, params.get(key) ?? undefined])),
-  );
+  return parseAuditQuery(Object.fromEntries(AUDIT_PAGE_PARAMETERS.map((key) => [key, params.get(key) ?? undefined])));
+}
+
+/**
+ * The page's query string without its empty parameters (`?action=&actorId=u1` → `?actorId=u1`),
+ * or null when it has none. An empty (or blank) value means "not set" already; the page redirects
+ * such a URL to its clean form, so that a plain GET form (no JavaScript) ends on the same address
+ * as the form with JavaScript, and what the address bar shows is what applies.
+ */
+export function withoutEmptyParameters(search: string): string | null {
+  const entries = [...new URLSearchParams(search)];
+  const kept = entries.filter(([name, value]) => !(AUDIT_PAGE_PARAMETERS.includes(name) && value.trim() === ""));
+  if (kept.length === entries.length) return null;
+  const params = new URLSearchParams(kept);
+  return params.size ? `?${params.toString()}` : "";
 }
 
 /** The filters as URL parameters (for links that keep them, and the export link), and the page
@@ -206,6 +221,25 @@ export function parseAuditExportQuery(search: string): AuditExportRequest {
     format: format as AuditExportFormat,
     query: { filters, ...(createdFrom ? { createdFrom } : {}), ...(createdBefore ? { createdBefore } : {}) },
   };
+}
+
+/**
+ * The filters of an export URL that the audit log page can show, for a refused export's link back
+ * to the log it came from: each filter that is valid by itself (the first value of each); a range
+ * that ends before it starts is dropped as a whole. Never throws.
+ */
+export function auditLogFiltersOfExport(search: string): AuditFilters {
+  const params = new URLSearchParams(search.length > MAX_EXPORT_QUERY_LENGTH ? "" : search);
+  const filters: AuditFilters = {};
+  for (const name of AUDIT_FILTER_NAMES) {
+    const parsed = optionalInput(AUDIT_FILTERS[name].schema).safeParse(params.get(name) ?? undefined);
+    if (parsed.success && parsed.data) filters[name] = parsed.data;
+  }
+  if (filters.from && filters.to && filters.from > filters.to) {
+    delete filters.from;
+    delete filters.to;
+  }
+  return filters;
 }
 
 /** The export's URL for these filters: the page's download links carry its current filters. */

@@ -245,15 +245,17 @@ export interface AuditActor extends ResolvedName {
   id: string;
 }
 
-/** The actor list's statement (exported for the plan test). */
-export function listAuditActorsSql(organizationId: string): Prisma.Sql {
+/** The actor list's statement (exported for the plan test); with `actorId`, that one actor only
+ * (a primary-key lookup: the filter's actor may be past the list's first 500). */
+export function listAuditActorsSql(organizationId: string, actorId?: string): Prisma.Sql {
+  const one = actorId === undefined ? Prisma.empty : Prisma.sql`AND actor_id = ${actorId}`;
   return Prisma.sql`
     SELECT e.actor_kind::text AS kind, e.actor_id AS id,
            ${Prisma.raw(ACTOR_NAME)} AS name,
            ${Prisma.raw(ACTOR_DETAIL)} AS detail
     FROM (
       SELECT actor_id, actor_kind, organization_id, ${Prisma.raw(ACTOR_UUID)}
-      FROM audit_event_actors WHERE organization_id = ${organizationId}::uuid
+      FROM audit_event_actors WHERE organization_id = ${organizationId}::uuid ${one}
       ORDER BY actor_id LIMIT ${Prisma.raw(String(ACTORS_SHOWN))}
     ) e
     ${Prisma.raw(ACTOR_NAME_JOINS)}`;
@@ -264,9 +266,9 @@ export function listAuditActorsSql(organizationId: string): Prisma.Sql {
  * audit_event_actors, which a trigger keeps with the events (prisma/migrations/…_audit_event_actors),
  * so an organization with a million events pays what one with a thousand does.
  */
-export async function listAuditActors(reader: AuditReader): Promise<AuditActor[]> {
+export async function listAuditActors(reader: AuditReader, actorId?: string): Promise<AuditActor[]> {
   const rows = await queryPrepared<{ kind: string; id: string; name: string | null; detail: string | null }>(
-    listAuditActorsSql(reader.organization.id),
+    listAuditActorsSql(reader.organization.id, actorId),
   );
   return rows
     .map(({ kind, id, name, detail }) => ({ kind, id, name, ...(detail ? { detail } : {}) }))

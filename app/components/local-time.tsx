@@ -28,13 +28,18 @@ export function useTimeSetting(): TimeSetting {
   return { language: i18n.language, formats: useFormats(), hydrated: useHydrated() };
 }
 
+/** The exact instant as text: in the reader's zone once hydrated, in UTC (stated) before. */
+export function exactTimeText(iso: string, { language, formats, hydrated }: TimeSetting): string {
+  return hydrated ? localFormat(language).format(new Date(iso)) : `${formats.dateTimeSeconds(iso)} UTC`;
+}
+
 /** LocalTime's element without hooks of its own, for lists (an audit page has 50). */
-export function localTime(iso: string, { language, formats, hydrated }: TimeSetting, className?: string) {
-  const utc = `${formats.dateTimeSeconds(iso)} UTC`;
+export function localTime(iso: string, setting: TimeSetting, className?: string) {
+  const utc = `${setting.formats.dateTimeSeconds(iso)} UTC`;
   return (
     // Before hydration the text already is the UTC time; the hover repeats it only after.
-    <time dateTime={iso} title={hydrated ? utc : undefined} className={className}>
-      {hydrated ? localFormat(language).format(new Date(iso)) : utc}
+    <time dateTime={iso} title={setting.hydrated ? utc : undefined} className={className}>
+      {exactTimeText(iso, setting)}
     </time>
   );
 }

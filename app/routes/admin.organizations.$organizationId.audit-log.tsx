@@ -10,6 +10,7 @@ import type { Route } from "./+types/admin.organizations.$organizationId.audit-l
 import { AuditLogView } from "~/audit/ui/audit-log-view";
 import type { AuditDetailQuery } from "~/audit/ui/event-drawer";
 import { AUDIT_QUERY_CACHE } from "~/audit/audit-query";
+import { redirectWithoutEmptyParameters } from "~/audit/audit-page.server";
 import { rpcQueries } from "~/client/rpc";
 import { supportAccessOf } from "~/access/organization-access.server";
 import { requireSupportTarget } from "~/web/guards.server";
@@ -26,6 +27,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export async function loader(args: Route.LoaderArgs) {
   const target = await requireSupportTarget(args, args.params.organizationId);
+  redirectWithoutEmptyParameters(args.request);
   const access = supportAccessOf(target);
   if (!access) {
     const url = new URL(args.request.url);

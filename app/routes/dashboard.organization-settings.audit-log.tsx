@@ -9,7 +9,7 @@ import type { AuditExportOffer } from "~/audit/ui/export-card";
 import { accessFor, auditExportBlocker } from "~/access/organization-access.server";
 import { planName, planNamesWith } from "~/plans/catalog";
 import { AUDIT_QUERY_CACHE } from "~/audit/audit-query";
-import { loadAuditPage } from "~/audit/audit-page.server";
+import { loadAuditPage, redirectWithoutEmptyParameters } from "~/audit/audit-page.server";
 import { rpcQueries } from "~/client/rpc";
 import { requireActiveOrganization } from "~/web/guards.server";
 import { translatorFor } from "~/i18n/i18next.server";
@@ -22,6 +22,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
 
 export async function loader(args: Route.LoaderArgs) {
   const access = await requireActiveOrganization(args, "audit:view");
+  redirectWithoutEmptyParameters(args.request);
   const page = await orHttpError(args.context, () => loadAuditPage(access, new URL(args.request.url).searchParams));
   const blocker = auditExportBlocker(access);
   // Those who may see the billing page are sent there when the plan or billing is the reason.

@@ -30,22 +30,14 @@ export function AuditLogView({
   const { t } = useTranslation("audit");
   const location = useLocation();
   const hydrated = useHydrated();
-  const { filters, perPage, events, nextCursor, prevCursor, actors, event, activity, target } = loaderData;
+  const { filters, perPage, events, nextCursor, prevCursor, actors, event, activity, target, unknown, now } = loaderData;
   const hasFilters = filtersToSearchParams(filters).size > 0;
   const links = auditViewLinks(location, filters, perPage);
 
   return (
     <div className="space-y-6">
       <PageHeader title={t("page.title")} description={t("page.description")} />
-      <FiltersCard
-        filters={filters}
-        perPage={perPage}
-        actors={actors}
-        target={target}
-        hasFilters={hasFilters}
-        resetHref={links.resetHref}
-        withoutTargetHref={links.withoutTargetHref}
-      />
+      <FiltersCard filters={filters} perPage={perPage} actors={actors} target={target} unknown={unknown} links={links} />
 
       {exportOffer ? <ExportCard offer={exportOffer} organizationId={loaderData.organizationId} filters={filters} /> : null}
 
@@ -53,14 +45,14 @@ export function AuditLogView({
         <ActivityChart days={activity} />
       </Card>
 
-      <EventRows events={events} openEventId={links.openEventId} eventHref={links.eventHref} hasFilters={hasFilters} />
+      <EventRows events={events} openEventId={links.openEventId} eventHref={links.eventHref} hasFilters={hasFilters} now={now} />
 
       <Pagination prevCursor={prevCursor} nextCursor={nextCursor} perPage={perPage} links={links} />
 
       {links.openEventId && hydrated ? (
-        <EventDrawer eventId={links.openEventId} initial={event} detailQuery={detailQuery} closeHref={links.closeHref} />
+        <EventDrawer eventId={links.openEventId} initial={event} detailQuery={detailQuery} closeHref={links.closeHref} now={now} />
       ) : event ? (
-        <StaticEventDrawer event={event} closeHref={links.closeHref} />
+        <StaticEventDrawer event={event} closeHref={links.closeHref} now={now} />
       ) : null}
     </div>
   );

@@ -6,7 +6,8 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { useQuery, type QueryKey, type UseQueryOptions } from "@tanstack/react-query";
 import { Link, useNavigate } from "react-router";
 import { CopyButton } from "~/components/copy-button";
-import { LocalTime } from "~/components/local-time";
+import { LocalTime, useTimeSetting } from "~/components/local-time";
+import { relativeTimeText, useNow } from "~/components/relative-time";
 import { cx } from "~/components/ui";
 import { useTranslation } from "~/i18n/use-translation";
 import type { AuditEventDetail } from "~/audit/query.server";
@@ -17,15 +18,18 @@ import { nameView, targetKindLabel, useActionLabel } from "~/audit/ui/row-labels
 /** How the drawer loads an event's details (the route decides the namespace: tenant or support). */
 export type AuditDetailQuery = (eventId: string) => UseQueryOptions<AuditEventDetail, Error, AuditEventDetail, QueryKey>;
 
-function DrawerBody({ event }: { event: AuditEventDetail }) {
+/** `now`: when the page was read (the loader's clock), for "3 minutes ago" beside the exact time. */
+function DrawerBody({ event, now }: { event: AuditEventDetail; now: string }) {
   const { t } = useTranslation("audit");
   const rows = presentDetails(event.action, event.details);
+  const relative = relativeTimeText(event.createdAt, useNow(now), useTimeSetting().language);
   return (
     <dl className="mt-6 space-y-4 text-sm">
       <div>
         <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("page.time")}</dt>
-        <dd>
+        <dd data-testid="audit-drawer-time">
           <LocalTime iso={event.createdAt} />
+          {relative ? <span className="text-slate-500">{` · ${relative}`}</span> : null}
         </dd>
       </div>
       <div>
@@ -88,11 +92,13 @@ export function EventDrawer({
   initial,
   detailQuery,
   closeHref,
+  now,
 }: {
   eventId: string;
   initial: AuditEventDetail | null;
   detailQuery: AuditDetailQuery;
   closeHref: string;
+  now: string;
 }) {
   const { t } = useTranslation("audit");
   const actionLabel = useActionLabel();
@@ -129,7 +135,7 @@ export function EventDrawer({
               {t("page.close")}
             </Dialog.Close>
           </div>
-          {event ? <DrawerBody event={event} /> : null}
+          {event ? <DrawerBody event={event} now={now} /> : null}
           {query.isError ? (
             <p role="alert" className="mt-6 text-sm text-red-700">
               {query.error.message || t("page.loadFailed")}
@@ -142,7 +148,7 @@ export function EventDrawer({
 }
 
 /** Without JavaScript (and before hydration): the loader's event in a plain panel, closed by a link. */
-export function StaticEventDrawer({ event, closeHref }: { event: AuditEventDetail; closeHref: string }) {
+export function StaticEventDrawer({ event, closeHref, now }: { event: AuditEventDetail; closeHref: string; now: string }) {
   const { t } = useTranslation("audit");
   const actionLabel = useActionLabel();
   return (
@@ -160,7 +166,7 @@ export function StaticEventDrawer({ event, closeHref }: { event: AuditEventDetai
             {t("page.close")}
           </Link>
         </div>
-        <DrawerBody event={event} />
+        <DrawerBody event={event} now={now} />
       </aside>
     </div>
   );

@@ -1,6 +1,6 @@
 // The links the audit view draws to itself. All are relative to the page (`?…`, or its bare path
 // when no parameter is left), so the tenant and the platform-admin pages share them unchanged.
-import { filtersToSearchParams, type AuditFilters, type AuditPageSize } from "~/audit/audit-query";
+import { filtersToSearchParams, type AuditFilterName, type AuditFilters, type AuditPageSize } from "~/audit/audit-query";
 
 export function auditViewLinks({ pathname, search }: { pathname: string; search: string }, filters: AuditFilters, perPage: AuditPageSize) {
   // Links to other pages keep the filters and the page size.
@@ -13,16 +13,19 @@ export function auditViewLinks({ pathname, search }: { pathname: string; search:
   current.delete("event");
   // Each row's link: this page's parameters plus its event (one object, its `event` set per row).
   const rowParams = new URLSearchParams(current);
-  const withoutTarget = new URLSearchParams(filterParams);
-  withoutTarget.delete("targetId");
   return {
     /** The event the URL opens in the drawer, if any. */
     openEventId,
     /** This page with the drawer closed. */
     closeHref: hrefOf(current),
-    /** This page without filters. */
-    resetHref: pathname,
-    withoutTargetHref: hrefOf(withoutTarget),
+    /** This page without filters (the page size stays: it is a way of reading, not a filter). */
+    clearHref: hrefOf(filtersToSearchParams({}, perPage)),
+    /** This page with its other filters, without this one (from its first page). */
+    withoutFilterHref: (name: AuditFilterName) => {
+      const params = new URLSearchParams(filterParams);
+      params.delete(name);
+      return hrefOf(params);
+    },
     eventHref: (id: string) => {
       rowParams.set("event", id);
       return `?${rowParams.toString()}`;

@@ -176,4 +176,17 @@ export default {
   /** The drawer's copy buttons beside its ids. */
   copyId: { eventId: "Ereignis-ID kopieren", actorId: "Akteur-ID kopieren", targetId: "Ziel-ID kopieren" },
   unknownAction: "Unbekannte Aktion ({{action}})",
+  filterNotes: {
+    unknown: {
+      action: "Unbekannte Aktion: {{value}}",
+      actorId: "Unbekannter Akteur: {{value}}",
+      targetId: "Unbekanntes Ziel: {{value}}",
+    },
+    remove: "Filter entfernen",
+    clear: "Filter zurücksetzen",
+  },
+  exportRefusal: {
+    title: "Der Export konnte nicht starten",
+    backToLog: "Zurück zum Audit-Log",
+  },
 } satisfies typeof en;

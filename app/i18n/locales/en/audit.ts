@@ -152,4 +152,19 @@ export default {
   /** The drawer's copy buttons beside its ids. */
   copyId: { eventId: "Copy the event ID", actorId: "Copy the actor ID", targetId: "Copy the target ID" },
   unknownAction: "Unknown action ({{action}})",
+  /** The filters' notes on values that name nothing (app/audit/ui/filters.tsx). */
+  filterNotes: {
+    unknown: {
+      action: "Unknown action: {{value}}",
+      actorId: "Unknown actor: {{value}}",
+      targetId: "Unknown target: {{value}}",
+    },
+    remove: "Remove filter",
+    clear: "Clear filters",
+  },
+  /** A refused export opened as a page (app/audit/ui/export-refusal.tsx). */
+  exportRefusal: {
+    title: "The export could not start",
+    backToLog: "Back to the audit log",
+  },
 };
