@@ -29,6 +29,11 @@ export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);
 }
 
+/** A refusal's Retry-After (a sign-up flood) reaches the page's answer too, not only the data. */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  return actionHeaders;
+}
+
 export async function loader(args: Route.LoaderArgs) {
   requireAnonymous(args);
   const params = new URL(args.request.url).searchParams;
