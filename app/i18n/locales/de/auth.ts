@@ -126,7 +126,7 @@ export default {
     emailIntro:
       "Wir senden einen Link an die neue Adresse; Ihre Adresse ändert sich, wenn Sie ihn angemeldet öffnen. Danach informieren wir die alte Adresse.",
     newEmail: "Neue E-Mail-Adresse",
-    currentPassword: "Aktuelles Passwort",
+    currentPassword: "Ihr Passwort",
     changeEmail: "Bestätigungslink senden",
     emailSent:
       "Falls {{email}} für dieses Konto in Frage kommt, ist ein Bestätigungslink dorthin unterwegs. Er funktioniert einmal, {{hours}} Stunden lang. Bis Sie ihn öffnen, bleibt Ihre Adresse {{current}}.",

@@ -121,7 +121,7 @@ export default {
     emailIntro:
       "We mail a link to the new address; your address changes when you open it while signed in. We tell the old address afterwards.",
     newEmail: "New e-mail address",
-    currentPassword: "Current password",
+    currentPassword: "Your password",
     changeEmail: "Send confirmation link",
     emailSent:
       "If {{email}} can take this account, a confirmation link is on its way there. It works once, for {{hours}} hours. Until you open it, your address stays {{current}}.",
