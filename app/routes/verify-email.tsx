@@ -36,7 +36,9 @@ export async function loader(args: Route.LoaderArgs) {
   const t = translatorFor(args.context);
   const target = await verificationLinkTarget(token);
   const auth = getAuth(args.context);
-  const state = !target ? "invalid" : auth && auth.user.id !== target.userId ? "otherAccount" : "ready";
+  // As in the action: a sign-in halfway through its second step is nobody's yet.
+  const signedIn = auth && isFullyAuthenticated(auth) ? auth : null;
+  const state = !target ? "invalid" : signedIn && signedIn.user.id !== target.userId ? "otherAccount" : "ready";
   const page = {
     title: t("auth:verifyEmail.title"),
     token,

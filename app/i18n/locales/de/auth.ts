@@ -56,8 +56,6 @@ export default {
     title: "Konto",
     intro: "Ihr Profil, Ihr Passwort und wo Sie angemeldet sind.",
     profile: "Profil",
-    name: "Name",
-    email: "E-Mail-Adresse",
     password: "Passwort",
     passwordIntro: "Nach der Änderung werden alle anderen Sitzungen Ihres Kontos abgemeldet.",
     currentPassword: "Aktuelles Passwort",

@@ -52,8 +52,6 @@ export default {
     title: "Account",
     intro: "Your profile, your password and where you are signed in.",
     profile: "Profile",
-    name: "Name",
-    email: "E-mail address",
     password: "Password",
     passwordIntro: "After the change, every other session of your account is signed out.",
     currentPassword: "Current password",
