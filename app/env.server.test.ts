@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseEnv } from "./env.server";
+import { ConfigError, parseEnv, signUpPolicy } from "./env.server";
 
 describe("configuration", () => {
   it("accepts a minimal environment and applies defaults", () => {
@@ -40,5 +40,27 @@ describe("configuration", () => {
 
   it("rejects an out-of-range port", () => {
     expect(() => parseEnv({ DATABASE_URL: "postgres://x/y", PORT: "70000" })).toThrow(/PORT must be between 1 and 65535/);
+  });
+
+  it("reads SIGNUP_POLICY, defaulting to open on the embedded database and invite otherwise", () => {
+    const base = { DATABASE_URL: "postgres://x/y" };
+    expect(signUpPolicy(parseEnv(base))).toEqual({ kind: "invite" });
+    expect(signUpPolicy(parseEnv({ ...base, KEYLEDGER_EMBEDDED_DATABASE: "true" }))).toEqual({ kind: "open" });
+    expect(signUpPolicy(parseEnv({ ...base, SIGNUP_POLICY: "open" }))).toEqual({ kind: "open" });
+    expect(signUpPolicy(parseEnv({ ...base, SIGNUP_POLICY: "Invite", KEYLEDGER_EMBEDDED_DATABASE: "true" }))).toEqual({ kind: "invite" });
+    expect(signUpPolicy(parseEnv({ ...base, SIGNUP_POLICY: "domains: A.example, b.example ,a.example" }))).toEqual({
+      kind: "domains",
+      domains: ["a.example", "b.example"],
+    });
+  });
+
+  it("refuses a SIGNUP_POLICY it cannot read, naming what is wrong", () => {
+    const base = { DATABASE_URL: "postgres://x/y" };
+    expect(() => parseEnv({ ...base, SIGNUP_POLICY: "closed" })).toThrow(/SIGNUP_POLICY: SIGNUP_POLICY must be open, invite or domains:/);
+    expect(() => parseEnv({ ...base, SIGNUP_POLICY: "domains:" })).toThrow(/SIGNUP_POLICY lists no domain/);
+    expect(() => parseEnv({ ...base, SIGNUP_POLICY: "domains: , " })).toThrow(/SIGNUP_POLICY lists no domain/);
+    expect(() => parseEnv({ ...base, SIGNUP_POLICY: "domains:example,good.example,-bad.example" })).toThrow(
+      /malformed domains \(example, -bad\.example\)/,
+    );
   });
 });

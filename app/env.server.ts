@@ -3,6 +3,35 @@ import { z } from "zod";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
+/** Who may create an account at /signup (docs/decisions/0031-sign-up-policy-and-verified-addresses.md).
+ * Someone with a pending invitation for exactly their address may always sign up. */
+export type SignUpPolicy = { kind: "open" } | { kind: "invite" } | { kind: "domains"; domains: string[] };
+
+/** One DNS name with at least two labels, lowercase ASCII (IDNs in their xn-- form). */
+const DOMAIN_PATTERN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+const SIGNUP_POLICY_HINT = "SIGNUP_POLICY must be open, invite or domains:example.com,example.org";
+
+const signUpPolicySchema = z.string().transform((value, ctx): SignUpPolicy => {
+  const text = value.trim().toLowerCase();
+  if (text === "open" || text === "invite") return { kind: text };
+  if (!text.startsWith("domains:")) {
+    ctx.addIssue({ code: "custom", message: `${SIGNUP_POLICY_HINT}.` });
+    return z.NEVER;
+  }
+  const domains = text
+    .slice("domains:".length)
+    .split(",")
+    .map((d) => d.trim().replace(/^@/, ""))
+    .filter(Boolean);
+  const bad = domains.filter((d) => !DOMAIN_PATTERN.test(d));
+  if (domains.length === 0 || bad.length > 0) {
+    const problem = domains.length === 0 ? "lists no domain" : `has malformed domains (${bad.join(", ")})`;
+    ctx.addIssue({ code: "custom", message: `SIGNUP_POLICY ${problem}: ${SIGNUP_POLICY_HINT}.` });
+    return z.NEVER;
+  }
+  return { kind: "domains", domains: [...new Set(domains)] };
+});
+
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z
@@ -48,6 +77,8 @@ const schema = z.object({
   BILLING_WEBHOOK_SECRET: z.string().min(32, "BILLING_WEBHOOK_SECRET must be at least 32 characters long.").optional(),
   /** Set by `npm start` / `npm run dev` (scripts/start.ts) to say whether it started the embedded
    * PostgreSQL: only then is the development billing provider active. */
+  /** Unset: `open` on the embedded database, `invite` on an external one (signUpPolicy()). */
+  SIGNUP_POLICY: signUpPolicySchema.optional(),
   KEYLEDGER_EMBEDDED_DATABASE: z
     .enum(["true", "false"], { error: "KEYLEDGER_EMBEDDED_DATABASE is set by npm start; leave it unset." })
     .default("false")
@@ -81,4 +112,10 @@ export function env(): Env {
  */
 export function publicOrigin(config: Pick<Env, "APP_ORIGIN" | "PORT"> = env()): string {
   return config.APP_ORIGIN ?? `http://localhost:${config.PORT}`;
+}
+
+/** The sign-up policy in force: SIGNUP_POLICY, else open for the embedded demo database and
+ * invitation only for a real deployment's (an external DATABASE_URL). */
+export function signUpPolicy(config: Pick<Env, "SIGNUP_POLICY" | "KEYLEDGER_EMBEDDED_DATABASE"> = env()): SignUpPolicy {
+  return config.SIGNUP_POLICY ?? (config.KEYLEDGER_EMBEDDED_DATABASE ? { kind: "open" } : { kind: "invite" });
 }

@@ -8,6 +8,7 @@ export default [
   route("logout", "routes/logout.tsx"),
   route("forgot-password", "routes/forgot-password.tsx"),
   route("reset-password", "routes/reset-password.tsx"),
+  route("verify-email", "routes/verify-email.tsx"),
   route("invitations/accept", "routes/invitations.accept.tsx"),
   // Logos: uploaded (POST, organization:update) and served (GET, members) by the app itself.
   route("api/organizations/:organizationId/logos", "routes/api.organizations.$organizationId.logos.ts"),
@@ -29,6 +30,7 @@ export default [
     route("organization-settings/billing", "routes/dashboard.organization-settings.billing.tsx"),
     route("account", "routes/dashboard.account.tsx"),
     route("account/security", "routes/dashboard.account.security.tsx"),
+    route("account/confirm-email", "routes/dashboard.account.confirm-email.tsx"),
     route("*", "routes/not-found.tsx", { id: "dashboard-not-found" }),
   ]),
   // Platform admin: the same shell; 404 for everyone else; a fresh session for every page.

@@ -54,8 +54,8 @@ export async function seedDemoData(databaseUrl: string): Promise<boolean> {
       // enrolled with the published demo secret.
       const totpKey = user.platformAdmin ? Buffer.from(decodeBase32IgnorePadding(DEMO_STAFF_TOTP_SECRET)) : null;
       await client.query(
-        `INSERT INTO users (id, email, name, password_hash, is_platform_admin, totp_key, two_factor_enabled_at)
-         VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $6::bytea IS NULL THEN NULL ELSE now() END)`,
+        `INSERT INTO users (id, email, name, password_hash, is_platform_admin, totp_key, two_factor_enabled_at, email_verified_at)
+         VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $6::bytea IS NULL THEN NULL ELSE now() END, now())`,
         [id, user.email, user.name, passwordHash, user.platformAdmin, totpKey],
       );
       if (user.org) {

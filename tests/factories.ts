@@ -11,7 +11,10 @@ let cachedHash: Promise<string> | undefined;
 /** A fixed TOTP key for users created with `twoFactor: true` (tests compute codes from it). */
 export const TEST_TOTP_KEY = new Uint8Array(20).fill(7);
 
-export async function createUser(overrides: { email?: string; name?: string; isPlatformAdmin?: boolean; twoFactor?: boolean } = {}) {
+/** A user whose address is verified unless `verified: false` (a new sign-up that has not opened its link yet). */
+export async function createUser(
+  overrides: { email?: string; name?: string; isPlatformAdmin?: boolean; twoFactor?: boolean; verified?: boolean } = {},
+) {
   cachedHash ??= hashPassword(TEST_PASSWORD);
   // Platform admins need two-factor: they get it unless a test says otherwise.
   const twoFactor = overrides.twoFactor ?? overrides.isPlatformAdmin ?? false;
@@ -21,6 +24,7 @@ export async function createUser(overrides: { email?: string; name?: string; isP
       name: overrides.name ?? "Test User",
       passwordHash: await cachedHash,
       isPlatformAdmin: overrides.isPlatformAdmin ?? false,
+      emailVerifiedAt: overrides.verified === false ? null : new Date(),
       ...(twoFactor ? { totpKey: Buffer.from(TEST_TOTP_KEY), twoFactorEnabledAt: new Date() } : {}),
     },
     select: { id: true, email: true, name: true },

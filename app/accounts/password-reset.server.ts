@@ -97,6 +97,8 @@ export async function resetPassword(token: string, newPassword: string, now = ne
     const userId = used[0]?.userId;
     if (!userId) throw new DomainError("BAD_REQUEST", "passwordReset.invalidLink");
     const user = await tx.user.update({ where: { id: userId }, data: { passwordHash }, select: { email: true } });
+    // The link reached the account's mailbox: that proves the address, as a verification link would.
+    await tx.user.updateMany({ where: { id: userId, emailVerifiedAt: null }, data: { emailVerifiedAt: now } });
     await tx.session.deleteMany({ where: { userId } });
     return user.email;
   });

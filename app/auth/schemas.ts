@@ -91,3 +91,16 @@ export const resetPasswordFormSchema = z
     confirmPassword: givenPasswordSchema,
   })
   .refine((v) => v.newPassword === v.confirmPassword, { path: ["confirmPassword"], message: errorKey("field.passwordsDiffer") });
+
+/** The account page's name form. */
+export const updateNameFormSchema = z.object({ intent: z.literal("name"), name: storedText({ max: 80 }) });
+
+/** The account page's change-of-address form: the new address and the current password. */
+export const changeEmailFormSchema = z.object({
+  intent: z.literal("email"),
+  newEmail: emailSchema,
+  currentPassword: givenPasswordSchema,
+});
+
+/** A mailed link's token, as its confirmation form sends it back. */
+export const emailLinkFormSchema = z.object({ token: z.string().max(200), redirectTo: z.string().max(2048).optional() });

@@ -29,6 +29,8 @@ export interface SessionUser {
   name: string;
   isPlatformAdmin: boolean;
   twoFactorEnabled: boolean;
+  /** The address was proven by a mailed link (docs/decisions/0031-sign-up-policy-and-verified-addresses.md). */
+  emailVerified: boolean;
 }
 
 export interface SessionRecord {
@@ -106,6 +108,7 @@ interface SessionRow extends SessionRecord {
   name: string;
   isPlatformAdmin: boolean;
   twoFactorEnabledAt: Date | null;
+  emailVerifiedAt: Date | null;
   deletedAt: Date | null;
 }
 
@@ -116,7 +119,8 @@ function readSession(id: string) {
            s.authenticated_at AS "authenticatedAt", s.two_factor_verified AS "twoFactorVerified",
            s.active_organization_id AS "activeOrganizationId", s.last_seen_at AS "lastSeenAt",
            u.email, u.name, u.is_platform_admin AS "isPlatformAdmin",
-           u.two_factor_enabled_at AS "twoFactorEnabledAt", u.deleted_at AS "deletedAt"
+           u.two_factor_enabled_at AS "twoFactorEnabledAt", u.email_verified_at AS "emailVerifiedAt",
+           u.deleted_at AS "deletedAt"
     FROM sessions s JOIN users u ON u.id = s.user_id
     WHERE s.id = ${id}`;
 }
@@ -125,8 +129,8 @@ export async function validateSessionToken(token: string, now = new Date()): Pro
   if (!TOKEN_PATTERN.test(token)) return null;
   const [found] = await readSession(sessionIdFromToken(token));
   if (!found || found.deletedAt) return null;
-  const { email, name, isPlatformAdmin, twoFactorEnabledAt, deletedAt: _deleted, ...session } = found;
-  const user = { id: session.userId, email, name, isPlatformAdmin, twoFactorEnabledAt };
+  const { email, name, isPlatformAdmin, twoFactorEnabledAt, emailVerifiedAt, deletedAt: _deleted, ...session } = found;
+  const user = { id: session.userId, email, name, isPlatformAdmin, twoFactorEnabledAt, emailVerifiedAt };
   if (now >= session.expiresAt || now >= session.absoluteExpiresAt) {
     await prisma.session.deleteMany({ where: { id: session.id } });
     return null;
@@ -154,6 +158,7 @@ export async function validateSessionToken(token: string, now = new Date()): Pro
       name: user.name,
       isPlatformAdmin: user.isPlatformAdmin,
       twoFactorEnabled: user.twoFactorEnabledAt !== null,
+      emailVerified: user.emailVerifiedAt !== null,
     },
   };
 }

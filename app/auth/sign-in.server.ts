@@ -1,9 +1,9 @@
-// Sign-up and sign-in. Sign-in answers one message for an unknown e-mail and a wrong password,
+// Sign-in (sign-up is app/accounts/sign-up.server.ts). It answers one message for an unknown e-mail and a wrong password,
 // spends the same argon2 time on both, and limits failed attempts per account and per client address.
-import { isUniqueViolation, prisma } from "~/db.server";
+import { prisma } from "~/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { consume, refund, reset } from "~/lib/rate-limit.server";
-import { dummyPasswordHash, hashPassword, verifyPassword } from "./password.server";
+import { dummyPasswordHash, verifyPassword } from "./password.server";
 import { createSession, invalidateSession, type SessionDevice } from "./session.server";
 
 export interface SignedIn {
@@ -18,28 +18,6 @@ async function firstOrganizationOf(userId: string): Promise<string | null> {
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
   return membership?.organizationId ?? null;
-}
-
-export async function signUp(
-  input: { name: string; email: string; password: string },
-  clientAddress: string,
-  device?: SessionDevice,
-): Promise<SignedIn> {
-  await consume("auth.signup.address", clientAddress);
-  const passwordHash = await hashPassword(input.password);
-  try {
-    const user = await prisma.user.create({
-      data: { name: input.name, email: input.email, passwordHash },
-      select: { id: true },
-    });
-    const { token } = await createSession(user.id, { twoFactorVerified: false, device });
-    return { token, twoFactorPending: false };
-  } catch (error) {
-    if (isUniqueViolation(error)) {
-      throw new DomainError("CONFLICT", "emailTaken");
-    }
-    throw error;
-  }
 }
 
 export async function signIn(

@@ -20,8 +20,14 @@ const POLICIES = {
   /** "Forgot password" mails per address asked for (known or not: the answer must not tell) and per client address. */
   "auth.reset.account": { points: 3, durationSeconds: 60 * 60 },
   "auth.reset.address": { points: 20, durationSeconds: 60 * 60 },
-  /** Sign-ups per client address. */
+  /** Sign-ups per client address, and per address signed up with (taken or free alike: the
+   * answer must not tell; the owner of a taken address gets at most this many mails about it). */
   "auth.signup.address": { points: 20, durationSeconds: 60 * 60 },
+  "auth.signup.email": { points: 5, durationSeconds: 60 * 60 },
+  /** "Send the link again" for an address not yet verified, per account. */
+  "auth.verify.user": { points: 5, durationSeconds: 60 * 60 },
+  /** Changes of address asked for per account (each mails a link to the new address). */
+  "account.email.user": { points: 5, durationSeconds: 60 * 60 },
   /** Password changes (right or wrong current password) per user: guessing through the change form is as slow as at sign-in. */
   "auth.password.user": { points: 10, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
   /** Second-factor attempts per user. */
@@ -133,7 +139,7 @@ export async function reset(policy: PolicyName, key: string): Promise<void> {
 
 /** The policies whose key is an e-mail address: an account's deletion removes their rows, so no
  * address outlives the account there (docs/decisions/0028-password-reset-and-account-deletion.md). */
-export const EMAIL_KEYED_POLICIES = ["auth.signin.account", "auth.reset.account"] as const satisfies PolicyName[];
+export const EMAIL_KEYED_POLICIES = ["auth.signin.account", "auth.reset.account", "auth.signup.email"] as const satisfies PolicyName[];
 
 /** Deletes the stored counters of `policies` for `key`, in the caller's transaction. */
 export async function forgetRateLimits(tx: Tx, policies: readonly PolicyName[], key: string): Promise<void> {

@@ -9,6 +9,8 @@ export interface MailContent {
   /** Before the button. */
   paragraphs: string[];
   action: { label: string; url: string; intro: string };
+  /** Further links after the button, each with a sentence that says what it is for. */
+  links?: { intro: string; url: string }[];
   /** After the button, in small print (expiry, "ignore this if ..."). */
   notes: string[];
 }
@@ -22,7 +24,10 @@ export function mailTime(date: Date): string {
 
 export function composeMail(content: MailContent): { subject: string; text: string; html: string } {
   const { action } = content;
-  const text = [...content.paragraphs, `${action.intro}\n${action.url}`, ...content.notes].join("\n\n") + "\n";
+  const links = content.links ?? [];
+  const text =
+    [...content.paragraphs, `${action.intro}\n${action.url}`, ...links.map((l) => `${l.intro}\n${l.url}`), ...content.notes].join("\n\n") +
+    "\n";
   const html = renderToStaticMarkup(
     <html lang={content.language}>
       <body style={{ fontFamily: "system-ui, sans-serif", color: "#0f172a", lineHeight: 1.5 }}>
@@ -40,6 +45,11 @@ export function composeMail(content: MailContent): { subject: string; text: stri
         <p style={small}>
           {action.intro} <a href={action.url}>{action.url}</a>
         </p>
+        {links.map((link, i) => (
+          <p key={i}>
+            {link.intro} <a href={link.url}>{link.url}</a>
+          </p>
+        ))}
         {content.notes.map((note, i) => (
           <p key={i} style={small}>
             {note}

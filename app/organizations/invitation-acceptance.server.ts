@@ -85,6 +85,8 @@ export async function acceptInvitation(auth: Auth, token: string): Promise<{ org
     });
     if (member) throw new DomainError("CONFLICT", "invitation.alreadyMember");
     await tx.invitation.update({ where: { id: invitation.id }, data: { status: "accepted" }, select: { id: true } });
+    // The invitation was mailed to this address and its link opened: the address is proven.
+    await tx.user.updateMany({ where: { id: auth.user.id, emailVerifiedAt: null }, data: { emailVerifiedAt: new Date() } });
     await tx.membership.create({
       data: { organizationId: found.organizationId, userId: auth.user.id, role: invitation.role },
       select: { id: true },

@@ -37,11 +37,13 @@ export async function listOrganizationsOf(userId: string): Promise<OrganizationS
 }
 
 /**
- * Creates an organization with the caller as owner and makes it the session's active one. A slug
+ * Creates an organization with the caller (whose address is verified) as owner and makes it the session's active one. A slug
  * the caller chose must be free (409 otherwise); one derived from the name gets a short random
  * suffix when the plain form is taken, since the caller never asked for that exact slug.
  */
 export async function createOrganization(auth: Auth, input: OrganizationInput): Promise<OrganizationSummary> {
+  // An account whose address nobody has proven yet cannot found organizations (decision 0031).
+  if (!auth.user.emailVerified) throw new DomainError("FORBIDDEN", "emailVerification.required");
   const derived = slugFromName(input.name);
   const candidates = input.slug
     ? [input.slug]

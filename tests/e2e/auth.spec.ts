@@ -1,16 +1,44 @@
 import { expect, test } from "./fixtures";
+import { forgetSignUpLimit } from "./database";
 import { DEMO_PASSWORD, demo, signIn, signOut, signUp, submitSignIn, uniqueEmail } from "./helpers";
+import { verificationLink, waitForMail, waitForMails } from "./mail";
 
 test.describe("accounts", () => {
-  test("sign up creates an account and lands on the dashboard", async ({ page }) => {
-    const user = await signUp(page, { name: "Ada Lovelace" });
+  test("sign up, read the mail, confirm the address and land on the dashboard, signed in", async ({ page }) => {
+    const email = uniqueEmail("ada");
+    await forgetSignUpLimit();
+    await page.goto("/signup");
+    await page.getByLabel("Your name").fill("Ada Lovelace");
+    await page.getByLabel("E-mail address").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("a-long-enough-passphrase");
+    await page.getByLabel("Repeat password").fill("a-long-enough-passphrase");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
+    await expect(page.getByTestId("signup-sent")).toContainText(`We sent a mail to ${email}`);
+    // Not signed in until the address is confirmed.
+    await page.goto("/dashboard");
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Fdashboard$/);
+
+    const mail = await waitForMail(email);
+    expect(mail.subject).toBe("Confirm your e-mail address for KeyLedger");
+    const link = verificationLink(mail);
+    await page.goto(link.pathname + link.search);
+    await expect(page.getByTestId("verify-email")).toContainText(email);
+    await page.getByRole("button", { name: "Confirm and continue" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Welcome, Ada Lovelace");
     await expect(page.getByRole("link", { name: "Create an organization" })).toBeVisible();
     await page.getByLabel("Account menu").click();
-    await expect(page.getByText(user.email)).toBeVisible();
+    await expect(page.getByText(email)).toBeVisible();
+
+    // The link worked once.
+    await page.goto(link.pathname + link.search);
+    await expect(page.getByTestId("verify-email")).toContainText("This link does not work anymore");
+    await expect(page.getByRole("button", { name: "Confirm and continue" })).toHaveCount(0);
   });
 
-  test("sign up rejects a taken e-mail and mismatched passwords", async ({ page }) => {
+  test("a taken address gets the same answer as a free one; its owner gets a mail instead", async ({ page }) => {
+    await forgetSignUpLimit();
     await page.goto("/signup");
     await page.getByLabel("Your name").fill("Someone");
     await page.getByLabel("E-mail address").fill(demo.acmeOwner);
@@ -20,8 +48,43 @@ test.describe("accounts", () => {
     await expect(page.getByText("The passwords do not match.")).toBeVisible();
     await page.getByLabel("Repeat password").fill("a-long-enough-passphrase");
     await page.getByRole("button", { name: "Create account" }).click();
-    await expect(page.getByText("An account with this e-mail address already exists.")).toBeVisible();
-    await expect(page).toHaveURL(/\/signup$/);
+    await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
+    await expect(page.getByTestId("signup-sent")).toContainText(`We sent a mail to ${demo.acmeOwner}`);
+    await expect(page.getByText("already exists")).toHaveCount(0);
+    const mails = await waitForMails(demo.acmeOwner);
+    const note = mails.find((m) => m.subject === "Someone tried to sign up for KeyLedger with your address");
+    expect(note?.text).toContain("/forgot-password");
+    // The demo owner's account is untouched: the demo password still signs in.
+    await signIn(page, demo.acmeOwner);
+  });
+
+  test("an unverified account is asked to confirm its address before creating an organization", async ({ page }) => {
+    const email = uniqueEmail("unverified");
+    await forgetSignUpLimit();
+    await page.goto("/signup");
+    await page.getByLabel("Your name").fill("Una Verified");
+    await page.getByLabel("E-mail address").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("a-long-enough-passphrase");
+    await page.getByLabel("Repeat password").fill("a-long-enough-passphrase");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
+    await waitForMail(email);
+    await submitSignIn(page, email, "a-long-enough-passphrase");
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.goto("/dashboard/organizations/new");
+    const notice = page.getByTestId("verify-address-notice");
+    await expect(notice).toContainText(`Confirm your e-mail address (${email}) to create organizations`);
+    await expect(page.getByLabel("Organization name")).toHaveCount(0);
+    await notice.getByRole("button", { name: "Send the link again" }).click();
+    await expect(notice).toContainText(`A new link is on its way to ${email}`);
+    // The newest link confirms; the page then offers the form.
+    const link = verificationLink((await waitForMails(email, { count: 2 }))[1]!);
+    await page.goto(link.pathname + link.search);
+    await page.getByRole("button", { name: "Confirm and continue" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.goto("/dashboard/organizations/new");
+    await expect(page.getByLabel("Organization name")).toBeVisible();
+    await expect(page.getByTestId("verify-address-notice")).toHaveCount(0);
   });
 
   test("sign in with a demo account without two-factor authentication", async ({ page }) => {

@@ -4,6 +4,7 @@ import { decodeBase32IgnorePadding } from "@oslojs/encoding";
 import { generateHOTP } from "@oslojs/otp";
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import { forgetSignUpLimit } from "./database";
+import { verificationLink, waitForMail } from "./mail";
 
 export const DEMO_PASSWORD = "correct-horse-battery-staple";
 export const demo = {
@@ -18,6 +19,10 @@ export function uniqueEmail(prefix = "user"): string {
   return `${prefix}-${randomUUID().slice(0, 12)}@e2e.test`;
 }
 
+/**
+ * Signs up as a new person would: the form, "check your inbox", the mailed link, "Confirm and
+ * continue", and the dashboard, signed in with a verified address.
+ */
 export async function signUp(page: Page, options: { name?: string; email?: string; password?: string } = {}) {
   const user = {
     name: options.name ?? "Erika Mustermann",
@@ -31,6 +36,11 @@ export async function signUp(page: Page, options: { name?: string; email?: strin
   await page.getByLabel("Password", { exact: true }).fill(user.password);
   await page.getByLabel("Repeat password").fill(user.password);
   await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
+  const link = verificationLink(await waitForMail(user.email));
+  await page.goto(link.pathname + link.search);
+  await expect(page.getByTestId("verify-email")).toContainText(user.email);
+  await page.getByRole("button", { name: "Confirm and continue" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   return user;
 }

@@ -71,6 +71,20 @@ export function invitationLink(mail: ParsedMail): URL {
   return new URL(match[0]);
 }
 
+/** The "confirm your address" link of a sign-up mail, in the plain-text part. */
+export function verificationLink(mail: ParsedMail): URL {
+  const match = /https?:\/\/[^\s<>"]+\/verify-email\?token=[^\s<>"]+/.exec(mail.text ?? "");
+  if (!match) throw new Error(`No verification link in the mail "${mail.subject}":\n${mail.text}`);
+  return new URL(match[0]);
+}
+
+/** The link of a change-of-address mail (to the new address), in the plain-text part. */
+export function emailChangeLink(mail: ParsedMail): URL {
+  const match = /https?:\/\/[^\s<>"]+\/dashboard\/account\/confirm-email\?token=[^\s<>"]+/.exec(mail.text ?? "");
+  if (!match) throw new Error(`No confirmation link in the mail "${mail.subject}":\n${mail.text}`);
+  return new URL(match[0]);
+}
+
 /** The reset-password link in the plain-text part. */
 export function resetLink(mail: ParsedMail): URL {
   const match = /https?:\/\/[^\s<>"]+\/reset-password\?token=[^\s<>"]+/.exec(mail.text ?? "");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { signIn, signUp } from "~/auth/sign-in.server";
+import { signIn } from "~/auth/sign-in.server";
+import { signUp } from "~/accounts/sign-up.server";
 import { PASSWORD_MAX_LENGTH } from "~/auth/password-rules";
 import { hashPassword, verifyPassword } from "~/auth/password.server";
 import { signInSchema, signUpSchema } from "~/auth/schemas";
@@ -21,18 +22,30 @@ let address = 0;
 const freshAddress = () => `10.0.0.${++address}`;
 
 describe("sign-up", () => {
-  it("creates a user with an argon2id hash and signs them in", async () => {
-    const { token } = await signUp({ name: "Ada", email: "ada@example.test", password: "long-enough-pw" }, freshAddress());
-    const user = await prisma.user.findUniqueOrThrow({ where: { email: "ada@example.test" }, select: { passwordHash: true } });
-    expect(user.passwordHash).toMatch(/^\$argon2id\$/);
-    expect(await validateSessionToken(token)).not.toBeNull();
+  const open = (clientAddress: string) => ({
+    policy: { kind: "open" as const },
+    clientAddress,
+    delivery: { language: "en" as const, origin: "https://keys.example.com" },
   });
 
-  it("refuses a duplicate e-mail with CONFLICT", async () => {
-    await signUp({ name: "A", email: "dup@example.test", password: "long-enough-pw" }, freshAddress());
-    const error = await domainError(signUp({ name: "B", email: "dup@example.test", password: "long-enough-pw" }, freshAddress()));
-    expect(error.code).toBe("CONFLICT");
-    expect(error.messageKey).toBe("emailTaken");
+  it("creates an unverified user with an argon2id hash and does not sign them in", async () => {
+    const outcome = await signUp({ name: "Ada", email: "ada@example.test", password: "long-enough-pw" }, open(freshAddress()));
+    expect(outcome).toEqual({ kind: "mailed" });
+    const user = await prisma.user.findUniqueOrThrow({
+      where: { email: "ada@example.test" },
+      select: { id: true, passwordHash: true, emailVerifiedAt: true },
+    });
+    expect(user.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(user.emailVerifiedAt).toBeNull();
+    expect(await prisma.session.count({ where: { userId: user.id } })).toBe(0);
+  });
+
+  it("answers a taken address exactly like a free one and leaves the account as it was", async () => {
+    await signUp({ name: "A", email: "dup@example.test", password: "long-enough-pw" }, open(freshAddress()));
+    const before = await prisma.user.findUniqueOrThrow({ where: { email: "dup@example.test" } });
+    const again = await signUp({ name: "B", email: "dup@example.test", password: "another-long-pw" }, open(freshAddress()));
+    expect(again).toEqual({ kind: "mailed" });
+    expect(await prisma.user.findUniqueOrThrow({ where: { email: "dup@example.test" } })).toEqual(before);
   });
 
   it("validates e-mail and password length before any hashing", () => {

@@ -36,8 +36,9 @@ export function typeChecks() {
     billingState: "active",
     requireTwoFactor: false,
   };
+  const user = { id: "u", email: "e", name: "n", isPlatformAdmin: false, twoFactorEnabled: false, emailVerified: true };
   // @ts-expect-error an organization id (or a hand-made object) is not access
-  void list({ organization, role: "owner", user: { id: "u", email: "e", name: "n", isPlatformAdmin: false, twoFactorEnabled: false } });
+  void list({ organization, role: "owner", user });
   // @ts-expect-error access proven for audit:view does not manage keys
   void issue(auditor, { name: "k", scopes: ["audit:view"] });
   // @ts-expect-error mere membership does not read the audit log

@@ -368,6 +368,12 @@ describe("hostile input against the production server", () => {
     const forms: FormTarget[] = [
       { path: "/login", fields: ["email", "password", "redirectTo"] },
       { path: "/signup", fields: ["name", "email", "password", "confirmPassword"] },
+      {
+        path: "/signup?redirectTo=/invitations/accept%3Ftoken%3Dx",
+        fields: ["name", "email", "password", "confirmPassword", "redirectTo"],
+      },
+      { path: "/verify-email?token=x", fields: ["token", "redirectTo"] },
+      { path: "/verify-email?token=x", cookie: "member", fields: ["token"] },
       { path: "/login/two-factor", cookie: "staff", fields: ["code"] },
       { path: "/dashboard/organizations/new", cookie: "owner", fields: ["name", "slug"] },
       {
@@ -406,6 +412,9 @@ describe("hostile input against the production server", () => {
         fields: ["currentPassword", "newPassword", "confirmPassword"],
       },
       { path: "/dashboard/account", cookie: "member", fixed: { intent: ["revoke"] }, fields: ["sessionId"] },
+      { path: "/dashboard/account", cookie: "member", fixed: { intent: ["name"] }, fields: ["name"] },
+      { path: "/dashboard/account", cookie: "member", fixed: { intent: ["email"] }, fields: ["newEmail", "currentPassword"] },
+      { path: "/dashboard/account/confirm-email?token=x", cookie: "member", fields: ["token"] },
       { path: "/dashboard/account", cookie: "member", fields: ["intent", "sessionId"] },
       { path: "/dashboard/account", cookie: "member", fixed: { intent: ["delete"] }, fields: ["password", "code", "confirm"] },
       { path: "/forgot-password", fields: ["email"] },
@@ -718,6 +727,8 @@ describe("hostile input against the production server", () => {
           "/dashboard/account",
           "/forgot-password",
           "/reset-password",
+          "/verify-email",
+          "/dashboard/account/confirm-email",
           "/dashboard/organizations/new",
           "/admin",
           "/admin/organizations",

@@ -1,7 +1,8 @@
-// The account page's parts: the profile, the password change form and the session list. The
+// The account page's parts: the password change form, the session list and deleting the account
+// (the profile is profile-card.tsx). The
 // rules live in app/accounts/account-security.server.ts; the route (app/routes/dashboard.account.tsx) wires them.
 import { getFormProps, getInputProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
-import { Form, href, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { useTranslation } from "~/i18n/use-translation";
 import { Alert, Badge, Button, Card, Field, SignInAgain } from "~/components/ui";
 import { FormErrors } from "~/components/form-errors";
@@ -12,6 +13,8 @@ import { PASSWORD_MIN_LENGTH } from "~/auth/password-rules";
 import { validateOnSubmit } from "~/components/form-validation";
 
 export type AccountActionData =
+  | { intent: "name"; reply: SubmissionResult<string[]>; saved?: boolean }
+  | { intent: "email"; reply: SubmissionResult<string[]>; sentTo?: string; hours?: number }
   | { intent: "password"; reply?: SubmissionResult<string[]>; signedOut?: number }
   | { intent: "revoke" | "revokeOthers"; signedOut: number }
   | { intent: "delete"; reply: SubmissionResult<string[]> };
@@ -38,29 +41,6 @@ export function describeUserAgent(userAgent: string | null): { browser: string; 
       [/Linux/, "Linux"],
     ].find(([pattern]) => (pattern as RegExp).test(userAgent))?.[1] ?? null;
   return browser && system ? { browser: browser as string, system: system as string } : null;
-}
-
-export function ProfileCard({ user }: { user: { name: string; email: string } }) {
-  const { t } = useTranslation("auth");
-  return (
-    <Card title={t("account.profile")}>
-      <dl className="grid gap-4 sm:grid-cols-2">
-        <div>
-          <dt className="text-xs font-semibold tracking-wide text-slate-500 uppercase">{t("account.name")}</dt>
-          <dd className="text-sm break-words text-slate-900">{user.name}</dd>
-        </div>
-        <div>
-          <dt className="text-xs font-semibold tracking-wide text-slate-500 uppercase">{t("account.email")}</dt>
-          <dd className="text-sm break-words text-slate-900">{user.email}</dd>
-        </div>
-      </dl>
-      <p className="mt-4 text-sm text-slate-600">
-        <Link to={href("/dashboard/account/security")} className="font-medium text-brand-600 hover:text-brand-700">
-          {t("account.securityLink")}
-        </Link>
-      </p>
-    </Card>
-  );
 }
 
 /** A new password and its repetition, with the length rule as the hint (password change and reset). */

@@ -56,8 +56,6 @@ export default {
     title: "Konto",
     intro: "Ihr Profil, Ihr Passwort und wo Sie angemeldet sind.",
     profile: "Profil",
-    name: "Name",
-    email: "E-Mail-Adresse",
     password: "Passwort",
     passwordIntro: "Nach der Änderung werden alle anderen Sitzungen Ihres Kontos abgemeldet.",
     currentPassword: "Aktuelles Passwort",
@@ -95,6 +93,49 @@ export default {
     submit: "Konto erstellen",
     haveAccount: "Sie haben bereits ein Konto?",
     signInLink: "Anmelden",
+  },
+  signupPolicy: {
+    inviteOnly:
+      "Konten gibt es in diesem KeyLedger nur auf Einladung. Öffnen Sie den Link in Ihrer Einladungs-E-Mail, um Ihres zu erstellen.",
+    domains: "Die Registrierung ist für Adressen bei {{domains}} offen. Mit einer anderen Adresse lassen Sie sich einladen.",
+    invited: "Sie wurden als {{email}} eingeladen: Registrieren Sie sich mit dieser Adresse, um die Einladung anzunehmen.",
+  },
+  signupSent: {
+    heading: "Sehen Sie in Ihr Postfach",
+    body: "Wir haben eine E-Mail an {{email}} gesendet. Öffnen Sie den Link darin, um Ihre Adresse zu bestätigen und fortzufahren. Der Link funktioniert einmal, {{hours}} Stunden lang.",
+    hint: "Nach einigen Minuten noch keine E-Mail? Sehen Sie im Spam-Ordner nach und prüfen Sie die eingegebene Adresse. Wenn Sie schon ein Konto haben, erklärt die E-Mail, wie Sie sich anmelden.",
+  },
+  verifyEmail: {
+    title: "E-Mail-Adresse bestätigen",
+    heading: "E-Mail-Adresse bestätigen",
+    intro: "Bestätigen Sie {{email}} als Adresse Ihres Kontos und fahren Sie fort.",
+    submit: "Bestätigen und fortfahren",
+  },
+  verifyNotice: {
+    body: "Bestätigen Sie Ihre E-Mail-Adresse ({{email}}), um Organisationen zu erstellen: Öffnen Sie den Link, den wir Ihnen gesendet haben.",
+    resend: "Link erneut senden",
+    resent: "Ein neuer Link ist an {{email}} unterwegs. Nur der neueste Link funktioniert.",
+  },
+  profile: {
+    nameLabel: "Name",
+    saveName: "Name speichern",
+    nameSaved: "Ihr Name wurde gespeichert.",
+    emailTitle: "E-Mail-Adresse",
+    emailIntro:
+      "Wir senden einen Link an die neue Adresse; Ihre Adresse ändert sich, wenn Sie ihn angemeldet öffnen. Danach informieren wir die alte Adresse.",
+    newEmail: "Neue E-Mail-Adresse",
+    currentPassword: "Ihr Passwort",
+    changeEmail: "Bestätigungslink senden",
+    emailSent:
+      "Falls {{email}} für dieses Konto in Frage kommt, ist ein Bestätigungslink dorthin unterwegs. Er funktioniert einmal, {{hours}} Stunden lang. Bis Sie ihn öffnen, bleibt Ihre Adresse {{current}}.",
+  },
+  emailChange: {
+    title: "Neue E-Mail-Adresse bestätigen",
+    heading: "Neue E-Mail-Adresse bestätigen",
+    intro: "Die Adresse Ihres Kontos von {{current}} auf {{email}} ändern?",
+    submit: "Adresse ändern",
+    done: "Ihre Adresse ist jetzt {{email}}. Wir haben Ihre alte Adresse über die Änderung informiert.",
+    backToAccount: "Zurück zu Ihrem Konto",
   },
   twoFactorStep: {
     title: "Zwei-Faktor-Authentifizierung",

@@ -31,7 +31,6 @@ export default {
     minutes_other: "{{count}} Minuten",
   },
   invalidCredentials: "E-Mail-Adresse oder Passwort ist falsch.",
-  emailTaken: "Für diese E-Mail-Adresse gibt es bereits ein Konto.",
   slugTaken: "Dieses Kürzel ist bereits vergeben.",
   changedMeanwhile:
     "Etwas, worauf sich diese Änderung bezieht, wurde inzwischen entfernt (vielleicht in einem anderen Tab). Laden Sie die Seite neu und versuchen Sie es erneut.",
@@ -121,6 +120,28 @@ export default {
   },
   passwordReset: {
     invalidLink: "Dieser Link funktioniert nicht mehr. Fordern Sie einen neuen an.",
+  },
+  signUp: {
+    inviteOnly:
+      "Konten gibt es in diesem KeyLedger nur auf Einladung. Bitten Sie einen Inhaber oder Administrator einer Organisation, Sie einzuladen.",
+    invitedAddressOnly: "Diese Einladung gilt für {{email}}. Registrieren Sie sich mit dieser Adresse, um sie anzunehmen.",
+    domainNotAllowed:
+      "Die Registrierung ist hier nur für Adressen bei {{domains}} offen. Für eine andere Adresse lassen Sie sich einladen.",
+  },
+  emailVerification: {
+    invalidLink:
+      "Dieser Link funktioniert nicht mehr. Links funktionieren einmal, 24 Stunden lang, und nur der neueste. Melden Sie sich an, um einen neuen zu senden.",
+    otherAccount: "Dieser Link bestätigt die Adresse eines anderen Kontos. Melden Sie sich zuerst ab und öffnen Sie den Link dann erneut.",
+    required:
+      "Bestätigen Sie Ihre E-Mail-Adresse, bevor Sie eine Organisation erstellen: Öffnen Sie den Link, den wir Ihnen gesendet haben.",
+  },
+  emailChange: {
+    invalidLink:
+      "Dieser Link funktioniert nicht mehr: Er wurde schon benutzt, durch einen neueren ersetzt oder ist abgelaufen. Es wurde nichts geändert.",
+    otherAccount:
+      "Dieser Link gehört zu einem anderen Konto. Melden Sie sich mit dem Konto an, das die Änderung angefragt hat. Es wurde nichts geändert.",
+    addressTaken: "Ein anderes Konto hat diese Adresse inzwischen, daher bleibt Ihre Adresse unverändert.",
+    sameAddress: "Das ist bereits die Adresse Ihres Kontos.",
   },
   supportLog: {
     badDate: "Datumsangaben müssen echte Kalenderdaten im Format JJJJ-MM-TT sein.",

@@ -52,8 +52,6 @@ export default {
     title: "Account",
     intro: "Your profile, your password and where you are signed in.",
     profile: "Profile",
-    name: "Name",
-    email: "E-mail address",
     password: "Password",
     passwordIntro: "After the change, every other session of your account is signed out.",
     currentPassword: "Current password",
@@ -91,6 +89,48 @@ export default {
     submit: "Create account",
     haveAccount: "Already have an account?",
     signInLink: "Sign in",
+  },
+  signupPolicy: {
+    inviteOnly: "Accounts on this KeyLedger are by invitation only. Open the link in your invitation mail to create yours.",
+    domains: "Sign-up is open to addresses at {{domains}}. With another address, ask to be invited.",
+    invited: "You were invited as {{email}}: sign up with that address to accept the invitation.",
+  },
+  signupSent: {
+    heading: "Check your inbox",
+    body: "We sent a mail to {{email}}. Open the link in it to confirm your address and continue. The link works once, for {{hours}} hours.",
+    hint: "No mail after a few minutes? Check your spam folder and the address you typed. If you already have an account, the mail tells you how to sign in.",
+  },
+  verifyEmail: {
+    title: "Confirm your e-mail address",
+    heading: "Confirm your e-mail address",
+    intro: "Confirm {{email}} as your account's address and continue.",
+    submit: "Confirm and continue",
+  },
+  verifyNotice: {
+    body: "Confirm your e-mail address ({{email}}) to create organizations: open the link we mailed you.",
+    resend: "Send the link again",
+    resent: "A new link is on its way to {{email}}. Only the newest link works.",
+  },
+  profile: {
+    nameLabel: "Name",
+    saveName: "Save name",
+    nameSaved: "Your name was saved.",
+    emailTitle: "E-mail address",
+    emailIntro:
+      "We mail a link to the new address; your address changes when you open it while signed in. We tell the old address afterwards.",
+    newEmail: "New e-mail address",
+    currentPassword: "Your password",
+    changeEmail: "Send confirmation link",
+    emailSent:
+      "If {{email}} can take this account, a confirmation link is on its way there. It works once, for {{hours}} hours. Until you open it, your address stays {{current}}.",
+  },
+  emailChange: {
+    title: "Confirm your new e-mail address",
+    heading: "Confirm your new e-mail address",
+    intro: "Change your account's address from {{current}} to {{email}}?",
+    submit: "Change my address",
+    done: "Your address is now {{email}}. We told your old address about the change.",
+    backToAccount: "Back to your account",
   },
   twoFactorStep: {
     title: "Two-factor authentication",

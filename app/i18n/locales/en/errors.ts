@@ -29,7 +29,6 @@ export default {
     minutes_other: "{{count}} minutes",
   },
   invalidCredentials: "The e-mail address or password is incorrect.",
-  emailTaken: "An account with this e-mail address already exists.",
   slugTaken: "This slug is already in use.",
   changedMeanwhile: "Something this change refers to was removed meanwhile (perhaps in another tab). Reload the page and try again.",
   field: {
@@ -113,6 +112,22 @@ export default {
   },
   passwordReset: {
     invalidLink: "This link does not work anymore. Request a new one.",
+  },
+  signUp: {
+    inviteOnly: "Accounts on this KeyLedger are by invitation only. Ask an organization's owner or admin to invite you.",
+    invitedAddressOnly: "This invitation is for {{email}}. Sign up with that address to accept it.",
+    domainNotAllowed: "Sign-up here is open to addresses at {{domains}} only. For another address, ask to be invited.",
+  },
+  emailVerification: {
+    invalidLink: "This link does not work anymore. Links work once, for 24 hours, and only the newest one. Sign in to send a new one.",
+    otherAccount: "This link confirms another account's address. Sign out first, then open the link again.",
+    required: "Confirm your e-mail address before you create an organization: open the link we mailed you.",
+  },
+  emailChange: {
+    invalidLink: "This link does not work anymore: it was used, replaced by a newer one, or has expired. Nothing was changed.",
+    otherAccount: "This link is for another account. Sign in with the account that asked for the change. Nothing was changed.",
+    addressTaken: "Another account has this address by now, so your address stays as it is.",
+    sameAddress: "This already is your account's address.",
   },
   supportLog: {
     badDate: "Dates must be real calendar dates in the form YYYY-MM-DD.",
