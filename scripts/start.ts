@@ -69,7 +69,8 @@ async function main() {
   member@acme.test     member of Acme
   owner@globex.test    owner of Globex (Team plan, no audit export)
   staff@platform.test  platform admin, member of no organization; two-factor code from the
-                       demo-only TOTP secret KEYLEDGERSTAFFDEMOTOTPSECRETKEYA\n`);
+                       demo-only TOTP secret KEYLEDGERSTAFFDEMOTOTPSECRETKEYA
+  Also in Acme's 90 days of history: diego@acme.test (admin), priya@acme.test (member).\n`);
   }
 
   const shutdown = async (signal: string) => {

@@ -25,7 +25,7 @@ beforeAll(async () => {
   cookies.member = await sessionOf("member@acme.test", ids.acme);
   cookies.globexOwner = await sessionOf("owner@globex.test", ids.globex);
   server = await startProductionServer(process.env.DATABASE_URL!);
-}, 90_000);
+}, 180_000);
 
 afterAll(async () => {
   await server?.stop();
