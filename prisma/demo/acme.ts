@@ -2,7 +2,7 @@
 // leaving, removed and one account deleted; a payment that failed and recovered, a cancel and a
 // resume; exports; long-lived keys (rotated, expiring soon, expired, revoked) and a deploy
 // pipeline that issues a short-lived key per deploy and revokes it, and rotates its own key
-// every two working hours. Owner Olivia, admins Adam and Diego do the work.
+// every three working hours. Owner Olivia, admins Adam and Diego do the work.
 import { API_KEY_SCOPES } from "../../app/access/api-key-scopes.ts";
 import type { DemoWorld } from "./world.ts";
 
@@ -106,13 +106,13 @@ export function planAcme(world: DemoWorld, random: () => number): void {
   );
   at(5, 15, 30, () => world.issueKey(DIEGO, ACME, "Data warehouse", { scopes: ["audit:view", "billing:view"] }));
 
-  // The deploy pipeline (Diego's automation): its own key rotated every two working hours, and one
+  // The deploy pipeline (Diego's automation): its own key rotated every three working hours, and one
   // short-lived key per deploy, revoked when the deploy is done.
   at(79, 9, 0, () => world.issueKey(DIEGO, ACME, "CI deploy", { scopes: ["organization:read"], lastUsedAt: ago(40 * 60_000) }));
   for (let daysAgo = 78; daysAgo >= 1; daysAgo--) {
     if (!isWeekday(t.day(daysAgo))) continue;
-    for (let hour = 9; hour <= 19; hour += 2) at(daysAgo, hour, 0, () => world.rotateKey(DIEGO, ACME, "CI deploy"));
-    const deploys = 4 + Math.floor(random() * 6);
+    for (let hour = 9; hour <= 18; hour += 3) at(daysAgo, hour, 0, () => world.rotateKey(DIEGO, ACME, "CI deploy"));
+    const deploys = 3 + Math.floor(random() * 5);
     for (let n = 1; n <= deploys; n++) {
       const start = t.day(daysAgo, 8, 0).getTime() + (n - 1) * 50 * 60_000 + Math.floor(random() * 20) * 60_000;
       const label = `deploy-${isoDay(t.day(daysAgo))}-${n}`;
