@@ -48,6 +48,7 @@ beforeAll(async () => {
   child = spawnBuiltApp(startEnv({ PORT: String(port), EMBEDDED_POSTGRES_PORT: String(pgPort), EMBEDDED_POSTGRES_DIR: dataDir }), {
     outboxDir: join(dataDir, "outbox"),
     stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
   });
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
@@ -62,7 +63,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (child && child.exitCode === null) {
     const exited = exitOf(child);
-    child.kill("SIGTERM");
+    process.kill(-child.pid!, "SIGTERM");
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
   }
   rmSync(dataDir, { recursive: true, force: true });
@@ -98,4 +99,13 @@ describe("the embedded demo's start", () => {
     expect(said).toContain("HOST: HOST must be an IPv4 or IPv6 address or a host name");
     expect(said).not.toMatch(/at .*\.ts:\d+/);
   }, 60_000);
+
+  it("stops on Ctrl-C with one line: the terminal's SIGINT reaches the whole group, the embedded PostgreSQL too", async () => {
+    const before = output.length;
+    const exited = exitOf(child);
+    process.kill(-child.pid!, "SIGINT");
+    expect(await exited).toBe(0);
+    const stopping = output.slice(before).trim();
+    expect(stopping).toBe("SIGINT received, shutting down…");
+  }, 30_000);
 });
