@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseEnv, signUpPolicy } from "./env.server";
+import { ConfigError, isLoopbackHost, parseEnv, signUpPolicy } from "./env.server";
 
 describe("configuration", () => {
   it("accepts a minimal environment and applies defaults", () => {
@@ -62,5 +62,50 @@ describe("configuration", () => {
     expect(() => parseEnv({ ...base, SIGNUP_POLICY: "domains:example,good.example,-bad.example" })).toThrow(
       /malformed domains \(example, -bad\.example\)/,
     );
+  });
+
+  describe("HOST", () => {
+    const base = { DATABASE_URL: "postgres://x/y" };
+
+    it("defaults to this machine only on the embedded demo database, to every interface otherwise", () => {
+      expect(parseEnv({ ...base, KEYLEDGER_EMBEDDED_DATABASE: "true" }).HOST).toBe("127.0.0.1");
+      expect(parseEnv({ ...base, KEYLEDGER_EMBEDDED_DATABASE: "false" }).HOST).toBe("0.0.0.0");
+      expect(parseEnv(base).HOST).toBe("0.0.0.0");
+      expect(parseEnv({ ...base, KEYLEDGER_EMBEDDED_DATABASE: "true", HOST: "" }).HOST).toBe("127.0.0.1");
+    });
+
+    it("takes IPv4, IPv6 (bracketed too) and host names", () => {
+      const host = (HOST: string) => parseEnv({ ...base, KEYLEDGER_EMBEDDED_DATABASE: "true", HOST }).HOST;
+      expect(host("0.0.0.0")).toBe("0.0.0.0");
+      expect(host("192.168.1.20")).toBe("192.168.1.20");
+      expect(host("::")).toBe("::");
+      expect(host("::1")).toBe("::1");
+      expect(host("[::1]")).toBe("::1");
+      expect(host("fe80::1%eth0")).toBe("fe80::1%eth0");
+      expect(host("localhost")).toBe("localhost");
+      expect(host(" keys.internal.example.com ")).toBe("keys.internal.example.com");
+    });
+
+    it.each([
+      "999.1.1.1",
+      "127.1",
+      "1.2.3",
+      "http://localhost",
+      "localhost:3000",
+      "0.0.0.0/0",
+      "my host",
+      "-bad.example",
+      "a..b",
+      ":::1",
+      "*",
+      "x".repeat(64),
+    ])("refuses %s with a message naming HOST", (HOST) => {
+      expect(() => parseEnv({ ...base, HOST })).toThrow(/HOST: HOST must be an IPv4 or IPv6 address or a host name/);
+    });
+
+    it("knows which addresses only this machine reaches", () => {
+      for (const host of ["127.0.0.1", "127.0.0.2", "::1", "localhost"]) expect(isLoopbackHost(host)).toBe(true);
+      for (const host of ["0.0.0.0", "::", "192.168.1.20", "keys.example.com"]) expect(isLoopbackHost(host)).toBe(false);
+    });
   });
 });

@@ -1,4 +1,5 @@
 // Configuration, validated once at boot. Each bad variable gets its own clear message.
+import { isIP } from "node:net";
 import { z } from "zod";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -43,7 +44,12 @@ const schema = z.object({
     .min(1, "PORT must be between 1 and 65535.")
     .max(65535, "PORT must be between 1 and 65535.")
     .default(3000),
-  HOST: z.string().min(1).default("0.0.0.0"),
+  /** Unset: the default depends on the database (listenHost below). */
+  HOST: z
+    .string()
+    .transform((v) => v.trim().replace(/^\[(.*)\]$/, "$1"))
+    .refine(isListenHost, "HOST must be an IPv4 or IPv6 address or a host name, e.g. 127.0.0.1, 0.0.0.0, :: or localhost.")
+    .optional(),
   APP_ORIGIN: z
     .url({ error: "APP_ORIGIN must be an absolute URL such as https://keys.example.com." })
     .refine((v) => /^https?:\/\//.test(v), "APP_ORIGIN must start with http:// or https://.")
@@ -85,7 +91,32 @@ const schema = z.object({
     .transform((v) => v === "true"),
 });
 
-export type Env = z.infer<typeof schema>;
+/** RFC 1123 host name: dot-separated labels of letters, digits and inner hyphens. */
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+function isListenHost(value: string): boolean {
+  // A string of digits and dots that is no IPv4 address (999.1.1.1, 127.1) is a typo, not a name.
+  if (/^[\d.]+$/.test(value)) return isIP(value) === 4;
+  return isIP(value) !== 0 || HOST_NAME.test(value);
+}
+
+type ParsedEnv = z.infer<typeof schema>;
+export type Env = Omit<ParsedEnv, "HOST"> & { HOST: string };
+
+/**
+ * Where the server listens when HOST is unset. The embedded demo database comes with published
+ * passwords and a published two-factor secret for a platform admin, so the demo answers on this
+ * machine only; a deployment with its own database listens on every interface, as containers and
+ * platforms expect (docs/decisions/0033-demo-data-and-safe-start.md).
+ */
+export function defaultHost(embeddedDatabase: boolean): string {
+  return embeddedDatabase ? "127.0.0.1" : "0.0.0.0";
+}
+
+/** True for addresses only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  return host === "localhost" || host === "::1" || (isIP(host) === 4 && host.startsWith("127."));
+}
 
 export class ConfigError extends Error {}
 
@@ -96,7 +127,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     const lines = result.error.issues.map((issue) => `  - ${issue.path.join(".")}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
-  return result.data;
+  return { ...result.data, HOST: result.data.HOST ?? defaultHost(result.data.KEYLEDGER_EMBEDDED_DATABASE) };
 }
 
 let cached: Env | undefined;

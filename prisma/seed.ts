@@ -1,79 +1,120 @@
 // Demo data of docs/contract.md. `npm run db:seed` loads it into DATABASE_URL and refuses to run twice;
 // `npm start` loads it on the first start of the embedded database.
+//
+// The accounts are written here; everything that happens in the organizations (founding, people,
+// plans, keys, exports: about 90 days, a few thousand audit events) is told by prisma/demo/ through
+// the domain functions, then moved back in time by prisma/demo/backdate.ts
+// (docs/decisions/0033-demo-data-and-safe-start.md).
 import { randomUUID } from "node:crypto";
 import { decodeBase32IgnorePadding } from "@oslojs/encoding";
 import pg from "pg";
 import { hashPassword } from "../app/auth/password.server.ts";
+import { env } from "../app/env.server.ts";
+import { planAcme } from "./demo/acme.ts";
+import { DEMO_EXTRA_USERS, DEMO_ORGANIZATIONS, DEMO_PASSWORD, DEMO_STAFF_TOTP_SECRET, DEMO_USERS } from "./demo/accounts.ts";
+import { backdate } from "./demo/backdate.ts";
+import { planGlobex } from "./demo/globex.ts";
+import { seededRandom, Timeline } from "./demo/timeline.ts";
+import { DemoWorld } from "./demo/world.ts";
 
-export const DEMO_PASSWORD = "correct-horse-battery-staple";
+export { DEMO_EXTRA_USERS, DEMO_ORGANIZATIONS, DEMO_PASSWORD, DEMO_STAFF_TOTP_SECRET, DEMO_USERS };
 
-/** The demo platform admin's TOTP secret, published in docs/contract.md: demo data only, never a real account's. */
-export const DEMO_STAFF_TOTP_SECRET = "KEYLEDGERSTAFFDEMOTOTPSECRETKEYA";
+const SEED_LOCK = "SELECT pg_advisory_lock(hashtext('keyledger-demo-seed'))";
+const SEED_UNLOCK = "SELECT pg_advisory_unlock(hashtext('keyledger-demo-seed'))";
+const ALL_USERS = [...DEMO_USERS, ...DEMO_EXTRA_USERS];
 
-export const DEMO_ORGANIZATIONS = [
-  { slug: "acme", name: "Acme", planId: "enterprise" },
-  { slug: "globex", name: "Globex", planId: "team" },
-] as const;
-
-export const DEMO_USERS = [
-  { email: "owner@acme.test", name: "Olivia Owner", org: "acme", role: "owner", platformAdmin: false },
-  { email: "admin@acme.test", name: "Adam Admin", org: "acme", role: "admin", platformAdmin: false },
-  { email: "member@acme.test", name: "Mia Member", org: "acme", role: "member", platformAdmin: false },
-  { email: "owner@globex.test", name: "Gustav Globex", org: "globex", role: "owner", platformAdmin: false },
-  { email: "staff@platform.test", name: "Sam Staff", org: null, role: null, platformAdmin: true },
-] as const;
-
-/** Loads the demo data; returns false (and changes nothing) when it is already there. */
-export async function seedDemoData(databaseUrl: string): Promise<boolean> {
+/**
+ * Loads the demo data; returns false (and changes nothing) when it is already there. The domain
+ * functions it runs use this process's database (DATABASE_URL), which must be `databaseUrl`.
+ */
+export async function seedDemoData(databaseUrl: string, now = new Date()): Promise<boolean> {
+  if (env().DATABASE_URL !== databaseUrl) throw new Error("seedDemoData: databaseUrl must be this process's DATABASE_URL.");
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await client.query("BEGIN");
-    // Serialize concurrent seeders; the check below then sees the winner's rows.
-    await client.query("SELECT pg_advisory_xact_lock(hashtext('keyledger-demo-seed'))");
-    const existing = await client.query("SELECT 1 FROM organizations WHERE slug = $1", ["acme"]);
-    if (existing.rowCount) {
-      await client.query("ROLLBACK");
-      return false;
+    // Serialize concurrent seeders for the whole run; the check below then sees the winner's rows.
+    await client.query(SEED_LOCK);
+    const existing = await client.query(
+      "SELECT 1 FROM organizations WHERE slug = ANY($1) UNION ALL SELECT 1 FROM users WHERE email = ANY($2)",
+      [DEMO_ORGANIZATIONS.map((o) => o.slug), ALL_USERS.map((u) => u.email)],
+    );
+    if (existing.rowCount) return false;
+    const userIds = await insertAccounts(client);
+    const timeline = new Timeline(now);
+    const world = new DemoWorld(timeline, userIds);
+    try {
+      const random = seededRandom(20261125);
+      planAcme(world, random);
+      planGlobex(world, random);
+      await timeline.run();
+      await world.finish();
+      await backdate(client, {
+        organizationIds: [...world.organizations.values()],
+        userIds: [...userIds.values()],
+        steps: timeline.steps,
+        keys: [...world.keys.values()],
+        start: timeline.day(90, 8, 0),
+      });
+      await checkEndState(client, world);
+    } catch (error) {
+      // Nothing half-told stays behind: the organizations take their keys, events and
+      // memberships with them; then the accounts go.
+      await client.query("DELETE FROM organizations WHERE id = ANY($1::uuid[])", [[...world.organizations.values()]]).catch(() => {});
+      await client.query("DELETE FROM users WHERE id = ANY($1::uuid[])", [[...userIds.values()]]).catch(() => {});
+      throw error;
     }
-    const passwordHash = await hashPassword(DEMO_PASSWORD);
-    const orgIds = new Map<string, string>();
-    for (const org of DEMO_ORGANIZATIONS) {
+    return true;
+  } finally {
+    await client.query(SEED_UNLOCK).catch(() => {});
+    await client.end();
+  }
+}
+
+/** The accounts, committed first: the story's sessions and checks read them on other connections. */
+async function insertAccounts(client: pg.Client): Promise<Map<string, string>> {
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const ids = new Map<string, string>();
+  await client.query("BEGIN");
+  try {
+    for (const user of ALL_USERS) {
       const id = randomUUID();
-      orgIds.set(org.slug, id);
-      await client.query("INSERT INTO organizations (id, name, slug, plan_id) VALUES ($1, $2, $3, $4)", [
-        id,
-        org.name,
-        org.slug,
-        org.planId,
-      ]);
-    }
-    for (const user of DEMO_USERS) {
-      const id = randomUUID();
+      ids.set(user.email, id);
+      const platformAdmin = "platformAdmin" in user && user.platformAdmin;
       // Platform admins need two-factor (docs/decisions/0026-support-console.md): the demo one is
       // enrolled with the published demo secret.
-      const totpKey = user.platformAdmin ? Buffer.from(decodeBase32IgnorePadding(DEMO_STAFF_TOTP_SECRET)) : null;
+      const totpKey = platformAdmin ? Buffer.from(decodeBase32IgnorePadding(DEMO_STAFF_TOTP_SECRET)) : null;
       await client.query(
         `INSERT INTO users (id, email, name, password_hash, is_platform_admin, totp_key, two_factor_enabled_at, email_verified_at)
          VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $6::bytea IS NULL THEN NULL ELSE now() END, now())`,
-        [id, user.email, user.name, passwordHash, user.platformAdmin, totpKey],
+        [id, user.email, user.name, passwordHash, platformAdmin, totpKey],
       );
-      if (user.org) {
-        await client.query("INSERT INTO memberships (id, organization_id, user_id, role) VALUES ($1, $2, $3, $4)", [
-          randomUUID(),
-          orgIds.get(user.org),
-          id,
-          user.role,
-        ]);
-      }
     }
     await client.query("COMMIT");
-    return true;
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
     throw error;
-  } finally {
-    await client.end();
+  }
+  return ids;
+}
+
+/** The story must leave the organizations and memberships the contract lists. */
+async function checkEndState(client: pg.Client, world: DemoWorld) {
+  const { rows } = await client.query<{ email: string; slug: string; role: string }>(
+    `SELECT u.email, o.slug, m.role::text AS role FROM memberships m JOIN users u ON u.id = m.user_id
+     JOIN organizations o ON o.id = m.organization_id WHERE o.id = ANY($1::uuid[])`,
+    [[...world.organizations.values()]],
+  );
+  rows.sort((a, b) => a.email.localeCompare(b.email));
+  const expected = ALL_USERS.filter((u) => u.org !== null)
+    .map((u) => ({ email: u.email, slug: u.org, role: u.role }))
+    .sort((a, b) => a.email.localeCompare(b.email));
+  const orgs = await client.query<{ slug: string; name: string; plan_id: string }>(
+    "SELECT slug, name, plan_id FROM organizations WHERE id = ANY($1::uuid[]) ORDER BY slug",
+    [[...world.organizations.values()]],
+  );
+  const expectedOrgs = DEMO_ORGANIZATIONS.map((o) => ({ slug: o.slug, name: o.name, plan_id: o.planId }));
+  if (JSON.stringify(rows) !== JSON.stringify(expected) || JSON.stringify(orgs.rows) !== JSON.stringify(expectedOrgs)) {
+    throw new Error(`the demo story ended elsewhere than docs/contract.md says: ${JSON.stringify({ rows, orgs: orgs.rows })}`);
   }
 }
 
@@ -84,10 +125,12 @@ if (isMain) {
     console.error("DATABASE_URL is not set.");
     process.exit(1);
   }
-  const seeded = await seedDemoData(url);
+  const { disconnectDb } = await import("../app/db.server.ts");
+  const startedAt = performance.now();
+  const seeded = await seedDemoData(url).finally(() => disconnectDb());
   if (!seeded) {
     console.error("The demo data is already loaded; refusing to load it twice.");
     process.exit(1);
   }
-  console.log("Loaded the demo data.");
+  console.log(`Loaded the demo data in ${((performance.now() - startedAt) / 1000).toFixed(1)} s.`);
 }

@@ -5,7 +5,7 @@
 // loads demo data by itself.
 import { existsSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { ConfigError, parseEnv, publicOrigin } from "../app/env.server.ts";
+import { ConfigError, isLoopbackHost, parseEnv, publicOrigin } from "../app/env.server.ts";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./lib/embedded-postgres.ts";
 import { migrate } from "./lib/migrate.ts";
 import { installProcessGuards } from "../server/process-guards.ts";
@@ -38,8 +38,11 @@ async function main() {
 
   if (usingEmbedded) {
     const { seedDemoData } = await import("../prisma/seed.ts");
-    const seeded = await seedDemoData(env.DATABASE_URL);
-    if (seeded) console.log("Loaded the demo data.");
+    const { disconnectDb } = await import("../app/db.server.ts");
+    const seedingStarted = performance.now();
+    // The seed's connections (it runs the domain functions from source) are not the server's.
+    const seeded = await seedDemoData(env.DATABASE_URL).finally(() => disconnectDb());
+    if (seeded) console.log(`Loaded the demo data (${((performance.now() - seedingStarted) / 1000).toFixed(1)} s).`);
   }
 
   const app = dev ? await startDevServer(env.TRUST_PROXY) : await startBuiltServer(env.TRUST_PROXY);
@@ -52,6 +55,7 @@ async function main() {
   const url = publicOrigin(env);
   const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
   console.log(`\nKeyLedger is ready at ${url} (started in ${seconds} s)`);
+  console.log(whereItListens(env.HOST, env.PORT, usingEmbedded));
   const outbox = app.hooks.mailOutboxDir();
   console.log(
     outbox
@@ -65,7 +69,8 @@ async function main() {
   member@acme.test     member of Acme
   owner@globex.test    owner of Globex (Team plan, no audit export)
   staff@platform.test  platform admin, member of no organization; two-factor code from the
-                       demo-only TOTP secret KEYLEDGERSTAFFDEMOTOTPSECRETKEYA\n`);
+                       demo-only TOTP secret KEYLEDGERSTAFFDEMOTOTPSECRETKEYA
+  Also in Acme's 90 days of history: diego@acme.test (admin), priya@acme.test (member).\n`);
   }
 
   const shutdown = async (signal: string) => {
@@ -79,6 +84,21 @@ async function main() {
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+/** Where the server listens, and on the demo database what that means (docs/decisions/0033-demo-data-and-safe-start.md). */
+function whereItListens(host: string, port: number, demo: boolean): string {
+  const address = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  if (isLoopbackHost(host)) {
+    return demo
+      ? `Listening on ${address}: this machine only. To open it to your network, start with HOST=0.0.0.0,\n` +
+          "but only on a network you trust: the demo accounts' passwords and two-factor secret below are public."
+      : `Listening on ${address}: this machine only (HOST=0.0.0.0 opens it to your network).`;
+  }
+  return demo
+    ? `Listening on ${address} (HOST), reachable from your network: anyone who reaches it can sign in\n` +
+        "with the public demo accounts below."
+    : `Listening on ${address}.`;
 }
 
 async function startBuiltServer(trustProxy: boolean) {

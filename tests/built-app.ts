@@ -14,10 +14,18 @@ export function hasBuild(): boolean {
 }
 
 /** Starts the built app with `env`; mail is written as .eml files to `outboxDir`, never sent by SMTP. */
-export function spawnBuiltApp(env: NodeJS.ProcessEnv, options: { outboxDir: string; stdio: StdioOptions }): ChildProcess {
+export function spawnBuiltApp(
+  env: NodeJS.ProcessEnv,
+  options: {
+    outboxDir: string;
+    stdio: StdioOptions;
+    /** A process group of its own, as a terminal's foreground job. */ detached?: boolean;
+  },
+): ChildProcess {
   return spawn(process.execPath, [join(root, "node_modules", "tsx", "dist", "cli.mjs"), join(root, "scripts", "start.ts")], {
     cwd: root,
     env: { ...env, NODE_ENV: "production", SMTP_URL: "", MAIL_OUTBOX_DIR: options.outboxDir },
     stdio: options.stdio,
+    detached: options.detached ?? false,
   });
 }

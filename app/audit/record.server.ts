@@ -78,6 +78,20 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/**
+ * The hash an event's contents are compared by when an idempotency key comes again. The
+ * correlation id is not part of the contents: a retry of one operation may come from a different
+ * request, and must still count as the same event.
+ */
+export function auditContentHash(contents: {
+  action: string;
+  actor: { kind: string; id: string };
+  target: { type: string; id: string };
+  details: object;
+}): string {
+  return createHash("sha256").update(canonicalJson(contents)).digest("hex");
+}
+
 export interface RecordedAuditEvent {
   id: string;
   /** False when an event with the same idempotency key and contents already existed. */
@@ -103,11 +117,7 @@ export async function recordAuditEvent(tx: Tx, input: AuditEventInput): Promise<
   }
 
   const details = parsed.data as object;
-  // The correlation id is not part of the contents: a retry of one operation may come from a
-  // different request, and must still count as the same event.
-  const contentHash = createHash("sha256")
-    .update(canonicalJson({ action: input.action, actor: input.actor, target: input.target, details }))
-    .digest("hex");
+  const contentHash = auditContentHash({ action: input.action, actor: input.actor, target: input.target, details });
   const row = {
     id: uuidv7(),
     organizationId: input.organizationId,

@@ -48,8 +48,12 @@ export function loggableError(error: unknown): { type: string; message: string; 
 function workerLogger(logger: Pino | undefined): Logger {
   return new Logger((scope) => (level, message, meta) => {
     if (!logger) return;
+    // 57P01: the database is shutting down. Ctrl-C in a terminal reaches the embedded PostgreSQL
+    // too (same process group), which then ends the worker's connections while the app stops it:
+    // expected, not an error (the shared pool ignores it too, app/db.server.ts).
+    const databaseStopping = (meta?.error as { code?: unknown } | undefined)?.code === "57P01";
     // Job payloads never reach the log: only the worker's own message and the job's name and id.
-    logger[PINO_LEVEL[String(level)] ?? "info"](
+    logger[databaseStopping ? "debug" : (PINO_LEVEL[String(level)] ?? "info")](
       { job: scope.taskIdentifier, jobId: scope.jobId, ...(meta?.error ? { err: loggableError(meta.error) } : {}) },
       message,
     );

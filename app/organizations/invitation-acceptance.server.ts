@@ -17,11 +17,16 @@ export function newInvitationToken(): { token: string; hash: Uint8Array<ArrayBuf
   return { token, hash: hashInvitationToken(token) };
 }
 
-/** What the accept page shows for a link, without changing anything. */
+/**
+ * What the accept page shows for a link, without changing anything. Only a link that can still be
+ * accepted shows the invitation: unknown, expired, used, canceled and replaced links are all one
+ * "invalid", so the page cannot be used to tell a once-valid token from a guessed one, nor to read
+ * whom an old link invited where (docs/decisions/0033-demo-data-and-safe-start.md).
+ */
 export type InvitationPreview =
   | { state: "invalid" }
   | {
-      state: "pending" | "expired" | "accepted";
+      state: "pending";
       organizationName: string;
       email: string;
       role: Role;
@@ -42,9 +47,9 @@ export async function previewInvitation(token: string): Promise<InvitationPrevie
       invitedBy: { select: { name: true } },
     },
   });
-  if (!row || row.status === "canceled" || row.status === "expired") return { state: "invalid" };
+  if (!row || row.status !== "pending" || isExpired(row)) return { state: "invalid" };
   return {
-    state: row.status === "accepted" ? "accepted" : isExpired(row) ? "expired" : "pending",
+    state: "pending",
     organizationName: row.organization.name,
     email: row.email,
     role: row.role,

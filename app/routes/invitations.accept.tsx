@@ -3,14 +3,13 @@
 // in as someone else: say so, and offer to sign in with the invited address. Thin: the rules live in
 // app/organizations/invitation-acceptance.server.ts.
 import { useTranslation } from "~/i18n/use-translation";
-import { Form, href, Link, redirect, useNavigation } from "react-router";
+import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/invitations.accept";
 import { AuthLayout } from "~/components/auth-layout";
 import { ErrorPage } from "~/components/error-page";
 import { FormErrors } from "~/components/form-errors";
 import { titleMeta } from "~/components/page-title";
 import { Alert, Button, ButtonLink } from "~/components/ui";
-import { useFormats } from "~/components/use-formats";
 import { translatorFor } from "~/i18n/i18next.server";
 import { signInHref } from "~/lib/safe-redirect";
 import { acceptInvitation, previewInvitation } from "~/organizations/invitation-acceptance.server";
@@ -37,13 +36,16 @@ export async function loader(args: Route.LoaderArgs) {
   const token = (url.searchParams.get("token") ?? "").slice(0, 200);
   const auth = getAuth(args.context);
   const signedInEmail = auth && isFullyAuthenticated(auth) ? auth.user.email : null;
-  return {
+  const invitation = await previewInvitation(token);
+  const page = {
     title: translatorFor(args.context)("organizations:accept.title"),
     token,
     returnTo: `${url.pathname}?token=${encodeURIComponent(token)}`,
-    invitation: await previewInvitation(token),
+    invitation,
     signedInEmail,
   };
+  // One answer for every link that cannot be accepted (unknown, expired, used, canceled, replaced).
+  return data(page, { status: invitation.state === "invalid" ? 404 : 200 });
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -61,14 +63,20 @@ export async function action(args: Route.ActionArgs) {
 export default function AcceptInvitation({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("organizations");
   const { t: tc } = useTranslation("common");
-  const formats = useFormats();
   const busy = useNavigation().state !== "idle";
   const { invitation, signedInEmail, returnTo } = loaderData;
   const errors = actionData && "error" in actionData ? (actionData.error?.[""] ?? undefined) : undefined;
   if (invitation.state === "invalid") {
     return (
       <AuthLayout heading={t("accept.heading")}>
-        <Alert tone="error">{t("accept.invalid")}</Alert>
+        <div className="space-y-5" data-testid="accept-invitation">
+          <Alert tone="error">{t("accept.invalid")}</Alert>
+          {signedInEmail ? (
+            <ButtonLink to={href("/dashboard")} className="w-full">
+              {t("accept.toDashboard")}
+            </ButtonLink>
+          ) : null}
+        </div>
       </AuthLayout>
     );
   }
@@ -84,17 +92,6 @@ export default function AcceptInvitation({ loaderData, actionData }: Route.Compo
       <div className="space-y-5 [overflow-wrap:anywhere]" data-testid="accept-invitation">
         <p className="text-sm text-slate-700">{t("accept.body", values)}</p>
         <p className="text-sm text-slate-500">{t("accept.forAddress", { email: invitation.email })}</p>
-        {invitation.state === "expired" ? (
-          <Alert tone="warning">{t("accept.expired", { date: formats.date(invitation.expiresAt) })}</Alert>
-        ) : null}
-        {invitation.state === "accepted" ? (
-          <>
-            <Alert tone="info">{t("accept.alreadyAccepted")}</Alert>
-            <ButtonLink to={href("/dashboard")} className="w-full">
-              {t("accept.toDashboard")}
-            </ButtonLink>
-          </>
-        ) : null}
         {invitation.state === "pending" && signedInEmail === invitation.email ? (
           <Form method="post" className="space-y-4">
             <FormErrors errors={errors} />

@@ -20,8 +20,10 @@ test("downloads the filtered log as CSV in English and as NDJSON in German", asy
   const [header, ...rows] = csv.split("\r\n");
   expect(header).toBe(COLUMNS);
   expect(rows.at(-1)).toBe("");
-  // Only what the filter selects: earlier exports, if any (the file never holds its own event).
-  for (const row of rows.slice(0, -1)) expect(row).toContain(',"audit.exported",');
+  // Only what the filter selects: the demo history's earlier exports (the file never holds its own
+  // event). The action is the third column; the id and the time before it hold no commas.
+  expect(rows.length).toBeGreaterThan(1);
+  for (const row of rows.slice(0, -1)) expect(row.split(",")[2]).toBe("audit.exported");
   // The page stays where it was.
   await expect(page).toHaveURL(new RegExp(`${AUDIT_PATH}\\?action=audit\\.exported$`));
 

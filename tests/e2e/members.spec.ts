@@ -56,7 +56,7 @@ const TEXT = {
     welcome: (name: string) => `Welcome, ${name}`,
     yourRole: "Your role: Member",
     noOrganization: "No organization yet",
-    alreadyAccepted: "This invitation has already been accepted.",
+    usedLink: "This invitation link is not valid.",
     roleOf: (name: string) => `Role of ${name}`,
     changeRole: "Change role",
     roleChanged: (name: string) => `${name} is now Admin.`,
@@ -99,7 +99,7 @@ const TEXT = {
     welcome: (name: string) => `Willkommen, ${name}`,
     yourRole: "Ihre Rolle: Mitglied",
     noOrganization: "Noch keine Organisation",
-    alreadyAccepted: "Diese Einladung wurde bereits angenommen.",
+    usedLink: "Dieser Einladungslink ist nicht gültig.",
     roleOf: (name: string) => `Rolle von ${name}`,
     changeRole: "Rolle ändern",
     roleChanged: (name: string) => `${name} ist jetzt Administrator.`,
@@ -250,9 +250,9 @@ for (const lng of ["en", "de"] as const) {
       await expect(invitee.page.getByRole("heading", { level: 1 })).toHaveText(text.welcome(name));
       await expect(invitee.page.getByTestId("active-organization")).toHaveText(ORGANIZATION);
       await expect(invitee.page.getByText(text.yourRole, { exact: true })).toBeVisible();
-      // The link has done its work.
-      await invitee.page.goto(link.href);
-      await expect(invitee.page.getByTestId("accept-invitation")).toContainText(text.alreadyAccepted);
+      // The link has done its work: the same 404 as any unknown link.
+      expect((await invitee.page.goto(link.href))?.status()).toBe(404);
+      await expect(invitee.page.getByTestId("accept-invitation")).toContainText(text.usedLink);
       await expect(invitee.page.getByRole("button", { name: text.join })).toHaveCount(0);
     });
 

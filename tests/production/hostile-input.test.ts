@@ -189,7 +189,7 @@ beforeAll(async () => {
     );
   }
   server = await startProductionServer(databaseUrl);
-}, 90_000);
+}, 180_000);
 
 afterAll(async () => {
   await server?.stop();

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSession } from "~/auth/session.server";
 import { prisma } from "~/db.server";
+import { newInvitationToken } from "~/organizations/invitation-acceptance.server";
 import { seedDemoData } from "../../prisma/seed.ts";
 import { IMAGES } from "../images";
 import { startProductionServer, type ProductionServer } from "./production-server.ts";
@@ -24,7 +25,7 @@ beforeAll(async () => {
   cookies.member = await sessionOf("member@acme.test", ids.acme);
   cookies.globexOwner = await sessionOf("owner@globex.test", ids.globex);
   server = await startProductionServer(process.env.DATABASE_URL!);
-}, 90_000);
+}, 180_000);
 
 afterAll(async () => {
   await server?.stop();
@@ -120,14 +121,45 @@ describe("pages without JavaScript", () => {
     expect(memberView).toContain("owner@acme.test");
   });
 
-  it("the accept page answers any token with a page (never 500), keeps out of caches, and says an unknown link is not valid", async () => {
+  it("the accept page answers any bad token with a translated 404 page (never 500), keeps out of caches, and says the link is not valid", async () => {
     for (const token of ["", "x", "A".repeat(43), "%00", "<script>", "🙂".repeat(50)]) {
       const page = await fetch(`${server.origin}/invitations/accept?token=${encodeURIComponent(token)}`, {
         headers: { "Accept-Language": "de" },
       });
-      expect(page.status, token).toBe(200);
+      expect(page.status, token).toBe(404);
       expect(page.headers.get("cache-control")).toBe("no-store");
       expect(await page.text()).toContain("Dieser Einladungslink ist nicht gültig.");
+    }
+  });
+
+  it("answers an expired or used invitation link exactly as an unknown one (404, nothing of the invitation), a valid one with 200", async () => {
+    const owner = await prisma.user.findUniqueOrThrow({ where: { email: "owner@acme.test" }, select: { id: true } });
+    const invite = async (email: string, status: "pending" | "accepted", expiresAt: Date) => {
+      const { token, hash } = newInvitationToken();
+      await prisma.invitation.create({
+        data: { organizationId: ids.acme, email, role: "member", status, invitedById: owner.id, expiresAt, tokenHash: hash },
+      });
+      return token;
+    };
+    const later = new Date(Date.now() + 86_400_000);
+    const page = async (token: string) => {
+      const response = await fetch(`${server.origin}/invitations/accept?token=${encodeURIComponent(token)}`, {
+        headers: { "Accept-Language": "en" },
+      });
+      const html = await response.text();
+      return { status: response.status, html, card: html.match(/data-testid="accept-invitation".*?<\/div>/s)?.[0] };
+    };
+    const valid = await page(await invite("valid-link@example.com", "pending", later));
+    expect(valid.status).toBe(200);
+    expect(valid.html).toContain("valid-link@example.com");
+    const unknown = await page(newInvitationToken().token);
+    const expired = await page(await invite("expired-link@example.com", "pending", new Date(Date.now() - 1000)));
+    const used = await page(await invite("used-link@example.com", "accepted", later));
+    for (const answer of [unknown, expired, used]) {
+      expect(answer.status).toBe(404);
+      expect(answer.card).toContain("This invitation link is not valid.");
+      expect(answer.card).toBe(unknown.card);
+      expect(answer.html).not.toMatch(/expired-link|used-link|Olivia/);
     }
   });
 

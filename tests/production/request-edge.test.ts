@@ -28,7 +28,7 @@ beforeAll(async () => {
       `session=${(await createSession(user.id, { twoFactorVerified: false, activeOrganizationId: member.memberships[0]!.organizationId })).token}`;
   }
   server = await startProductionServer(process.env.DATABASE_URL!);
-}, 90_000);
+}, 180_000);
 
 afterAll(async () => {
   await server?.stop();

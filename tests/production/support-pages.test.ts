@@ -28,7 +28,7 @@ beforeAll(async () => {
   await prisma.user.update({ where: { email: "admin@acme.test" }, data: { isPlatformAdmin: true } });
   cookies.adminWithoutTwoFactor = await sessionCookie("admin@acme.test", ids.acme);
   server = await startProductionServer(process.env.DATABASE_URL!);
-}, 90_000);
+}, 180_000);
 
 afterAll(async () => {
   await server?.stop();

@@ -143,11 +143,9 @@ export default {
     signUp: "Konto anlegen",
     otherAccount: "Sie sind als {{current}} angemeldet, die Einladung gilt aber für {{email}}.",
     signInAs: "Als {{email}} anmelden",
-    expired: "Diese Einladung ist am {{date}} abgelaufen. Bitten Sie die Person, die Sie eingeladen hat, um eine neue.",
-    alreadyAccepted: "Diese Einladung wurde bereits angenommen.",
     toDashboard: "Zur Übersicht",
     invalid:
-      "Dieser Einladungslink ist nicht gültig. Vielleicht wurde die Einladung zurückgezogen, durch eine neuere E-Mail ersetzt oder der Link falsch übernommen. Bitten Sie die Person, die Sie eingeladen hat, sie erneut zu senden.",
+      "Dieser Einladungslink ist nicht gültig. Vielleicht ist die Einladung abgelaufen, wurde schon angenommen, zurückgezogen oder durch eine neuere E-Mail ersetzt, oder der Link wurde falsch übernommen. Bitten Sie die Person, die Sie eingeladen hat, um eine neue Einladung.",
   },
   delete: {
     title: "Organisation löschen",

@@ -139,11 +139,9 @@ export default {
     signUp: "Create one",
     otherAccount: "You are signed in as {{current}}, but this invitation is for {{email}}.",
     signInAs: "Sign in as {{email}}",
-    expired: "This invitation expired on {{date}}. Ask the person who invited you for a new one.",
-    alreadyAccepted: "This invitation has already been accepted.",
     toDashboard: "Go to the dashboard",
     invalid:
-      "This invitation link is not valid. It may have been canceled, replaced by a newer invitation mail, or mistyped. Ask the person who invited you to send it again.",
+      "This invitation link is not valid. It may have expired, been used already, been canceled or replaced by a newer invitation mail, or been mistyped. Ask the person who invited you for a new invitation.",
   },
   delete: {
     title: "Delete the organization",

@@ -1,0 +1,205 @@
+// The demo story's hands: every change goes through the same domain functions, behind the same
+// access checks, as a page or procedure would call them, so the history obeys the product's rules
+// (limits, locks, idempotency, strict event details). What the story records about keys (their
+// planned expiry and last use) is kept here for backdate.ts.
+import { authorizeAuditExport, authorizeOrganization } from "../../app/access/organization-access.server.ts";
+import type { ApiKeyScope } from "../../app/access/api-key-scopes.ts";
+import { deleteAccount } from "../../app/accounts/account-deletion.server.ts";
+import { issueKey, revokeKey, rotateKey } from "../../app/api-keys/api-keys.server.ts";
+import { parseAuditExportQuery } from "../../app/audit/audit-query.ts";
+import { exportAuditLog } from "../../app/audit/export/export-audit-log.server.ts";
+import { cancelSubscription, checkout, receiveProviderEvent, resumeSubscription } from "../../app/billing/billing.server.ts";
+import { billingSetupFrom } from "../../app/billing/provider.server.ts";
+import { createSession, validateSessionToken, type Auth } from "../../app/auth/session.server.ts";
+import { prisma } from "../../app/db.server.ts";
+import type { Role } from "../../app/generated/prisma/enums.ts";
+import { reset } from "../../app/lib/rate-limit.server.ts";
+import { acceptInvitation, newInvitationToken } from "../../app/organizations/invitation-acceptance.server.ts";
+import { cancelInvitation, invitationMailJobKey, inviteMember } from "../../app/organizations/invitations.server.ts";
+import { leaveOrganization, removeMember, updateMemberRole } from "../../app/organizations/members.server.ts";
+import { createOrganization, switchActiveOrganization, updateOrganizationSettings } from "../../app/organizations/organizations.server.ts";
+import type { OrganizationUpdate } from "../../app/organizations/schemas.ts";
+import { DEMO_PASSWORD } from "./accounts.ts";
+import type { Timeline } from "./timeline.ts";
+
+/** The demo runs on the development payment provider, whatever this process's configuration. */
+const DEMO_BILLING = billingSetupFrom({ embeddedDatabase: true });
+
+/** What backdate.ts needs to know about a key beyond its events. */
+export interface KeyFacts {
+  id: string;
+  /** Planned expiry (the key was issued with the same lifetime, counted from now). */
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+export class DemoWorld {
+  private readonly sessions = new Map<string, Auth>();
+  readonly keys = new Map<string, KeyFacts>();
+  readonly organizations = new Map<string, string>();
+  /** Rate-limit keys the story used; their counters are cleared at the end (the story's hours are not today's). */
+  private readonly limited: [Parameters<typeof reset>[0], string][] = [];
+  private eventCounter = 0;
+
+  constructor(
+    readonly timeline: Timeline,
+    readonly userIds: ReadonlyMap<string, string>,
+  ) {}
+
+  userId(email: string): string {
+    const id = this.userIds.get(email);
+    if (!id) throw new Error(`no demo user ${email}`);
+    return id;
+  }
+
+  /** A signed-in session of the person (two-factor checked, as after a full sign-in). */
+  async as(email: string): Promise<Auth> {
+    let auth = this.sessions.get(email);
+    if (!auth) {
+      const { token } = await createSession(this.userId(email), { twoFactorVerified: true });
+      auth = (await validateSessionToken(token))!;
+      this.sessions.set(email, auth);
+    }
+    return auth;
+  }
+
+  organizationId(slug: string): string {
+    const id = this.organizations.get(slug);
+    if (!id) throw new Error(`no demo organization ${slug}`);
+    return id;
+  }
+
+  private async member(email: string, slug: string): Promise<Auth> {
+    const auth = await this.as(email);
+    const organizationId = this.organizationId(slug);
+    if (auth.session.activeOrganizationId !== organizationId) await switchActiveOrganization(auth, organizationId);
+    return auth;
+  }
+
+  /** Founds an organization; `slug` is its slug today (the story may have founded it under another). */
+  async createOrganization(email: string, slug: string, name: string, foundingSlug = slug) {
+    const created = await createOrganization(await this.as(email), { name, slug: foundingSlug });
+    this.organizations.set(slug, created.id);
+  }
+
+  async updateSettings(email: string, slug: string, update: OrganizationUpdate) {
+    const access = await authorizeOrganization(await this.member(email, slug), this.organizationId(slug), "organization:update");
+    await updateOrganizationSettings(access, update);
+  }
+
+  private async keyManager(email: string, slug: string) {
+    return authorizeOrganization(await this.member(email, slug), this.organizationId(slug), "apiKey:manage");
+  }
+
+  /** Issues a key under `label`; `lifetimeDays` from its issue in the story. */
+  async issueKey(email: string, slug: string, label: string, input: { scopes: ApiKeyScope[]; lifetimeDays?: number; lastUsedAt?: Date }) {
+    const issuedAt = this.timeline.current();
+    const lifetime = input.lifetimeDays === undefined ? null : input.lifetimeDays * 24 * 60 * 60 * 1000;
+    const { key } = await issueKey(await this.keyManager(email, slug), {
+      name: label,
+      scopes: input.scopes,
+      expiresAt: lifetime === null ? null : new Date(Date.now() + lifetime),
+    });
+    this.keys.set(label, {
+      id: key.id,
+      expiresAt: lifetime === null ? null : new Date(issuedAt.getTime() + lifetime),
+      lastUsedAt: input.lastUsedAt ?? null,
+    });
+  }
+
+  private key(label: string): KeyFacts {
+    const key = this.keys.get(label);
+    if (!key) throw new Error(`no demo key ${label}`);
+    return key;
+  }
+
+  async rotateKey(email: string, slug: string, label: string) {
+    const key = this.key(label);
+    // The rule the domain checks against today's clock, checked against the story's.
+    if (key.expiresAt && key.expiresAt <= this.timeline.current()) throw new Error(`demo key ${label} rotated after its expiry`);
+    await rotateKey(await this.keyManager(email, slug), key.id);
+  }
+
+  async revokeKey(email: string, slug: string, label: string) {
+    await revokeKey(await this.keyManager(email, slug), this.key(label).id);
+  }
+
+  /** Invites, and stands in for the mail's delivery: the link's token is set as the mail job
+   * sets it, and the job is dropped, so no mail goes to demo addresses. Returns the link's token. */
+  async invite(email: string, slug: string, invitee: string, role: Role): Promise<{ id: string; token: string }> {
+    const access = await authorizeOrganization(await this.member(email, slug), this.organizationId(slug), "member:manage");
+    const { invitation } = await inviteMember(access, { email: invitee, role }, { language: "en", origin: "http://localhost:3000" });
+    this.limited.push(["invitation.inviter", access.user.id], ["invitation.organization", access.organization.id]);
+    const { token, hash } = newInvitationToken();
+    await prisma.invitation.update({
+      where: { id: invitation.id },
+      data: { tokenHash: hash, lastSentAt: new Date() },
+      select: { id: true },
+    });
+    await prisma.$executeRaw`SELECT graphile_worker.remove_job(${invitationMailJobKey(invitation.id)})`;
+    return { id: invitation.id, token };
+  }
+
+  async accept(email: string, token: string) {
+    await acceptInvitation(await this.as(email), token);
+  }
+
+  async cancelInvitation(email: string, slug: string, invitationId: string) {
+    const access = await authorizeOrganization(await this.member(email, slug), this.organizationId(slug), "member:manage");
+    await cancelInvitation(access, invitationId);
+  }
+
+  async changeRole(email: string, slug: string, memberEmail: string, role: Role) {
+    const access = await authorizeOrganization(await this.member(email, slug), this.organizationId(slug), "member:manage");
+    await updateMemberRole(access, this.userId(memberEmail), role);
+  }
+
+  async removeMember(email: string, slug: string, memberEmail: string) {
+    const access = await authorizeOrganization(await this.member(email, slug), this.organizationId(slug), "member:manage");
+    await removeMember(access, this.userId(memberEmail));
+  }
+
+  async leave(email: string, slug: string) {
+    await leaveOrganization(await authorizeOrganization(await this.member(email, slug), this.organizationId(slug)));
+  }
+
+  async deleteAccount(email: string) {
+    await deleteAccount(await this.as(email), { confirm: email, password: DEMO_PASSWORD });
+    this.sessions.delete(email);
+  }
+
+  private billingOwner = async (email: string, slug: string) =>
+    authorizeOrganization(await this.member(email, slug), this.organizationId(slug), "billing:manage");
+
+  async checkout(email: string, slug: string, planId: string) {
+    await checkout(await this.billingOwner(email, slug), planId, DEMO_BILLING);
+  }
+
+  async cancelPlan(email: string, slug: string) {
+    await cancelSubscription(await this.billingOwner(email, slug), DEMO_BILLING);
+  }
+
+  async resumePlan(email: string, slug: string) {
+    await resumeSubscription(await this.billingOwner(email, slug), DEMO_BILLING);
+  }
+
+  /** A payment provider event, delivered as the development provider delivers it. */
+  async providerEvent(slug: string, type: "payment_failed" | "payment_recovered" | "refund" | "dispute") {
+    const id = `evt_demo_${slug}_${++this.eventCounter}`;
+    await receiveProviderEvent(new Headers(), JSON.stringify({ id, type, organizationId: this.organizationId(slug) }), DEMO_BILLING);
+  }
+
+  /** Downloads the log as an owner or admin does (`search` as in the export link), and discards the file. */
+  async exportLog(email: string, slug: string, search: string) {
+    const access = await authorizeAuditExport(await this.member(email, slug), this.organizationId(slug));
+    const file = await exportAuditLog(access, parseAuditExportQuery(search));
+    await new Response(file.body).arrayBuffer();
+    this.limited.push(["audit.export.user", access.user.id], ["audit.export.organization", access.organization.id]);
+  }
+
+  /** Clears the rate-limit counters the story filled, and signs every demo session out. */
+  async finish() {
+    for (const [policy, key] of this.limited) await reset(policy, key);
+    await prisma.session.deleteMany({ where: { userId: { in: [...this.userIds.values()] } } });
+  }
+}
