@@ -29,21 +29,28 @@ export function CopyButton({ value, label }: { value: string; /** The accessible
   return (
     <span className="inline-flex items-center gap-1.5 align-middle">
       <button type="button" onClick={copy} aria-label={label} title={label} className={buttonClass("ghost", "px-1.5", "sm")}>
-        <svg viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.6" aria-hidden="true" className="h-4 w-4">
-          {state === "copied" ? (
-            <path d="m4.5 10.5 3.5 3.5 7.5-8" strokeLinecap="round" strokeLinejoin="round" />
-          ) : (
-            <>
-              <rect x="7" y="7" width="9.5" height="9.5" rx="1.5" />
-              <path d="M13 7V4.5A1.5 1.5 0 0 0 11.5 3h-7A1.5 1.5 0 0 0 3 4.5v7A1.5 1.5 0 0 0 4.5 13H7" />
-            </>
-          )}
-        </svg>
+        <CopyIcon copied={state === "copied"} />
       </button>
       {/* Always in the page, so the change of its text is announced. */}
       <span role="status" className={state === "failed" ? "text-xs text-red-700" : "text-xs font-medium text-emerald-700"}>
         {state === "copied" ? t("copy.copied") : state === "failed" ? t("copy.failed") : ""}
       </span>
     </span>
+  );
+}
+
+/** Two overlapping sheets, or a check mark once copied (also the issued secret's copy button). */
+export function CopyIcon({ copied }: { copied: boolean }) {
+  return (
+    <svg viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.6" aria-hidden="true" className="h-4 w-4">
+      {copied ? (
+        <path d="m4.5 10.5 3.5 3.5 7.5-8" strokeLinecap="round" strokeLinejoin="round" />
+      ) : (
+        <>
+          <rect x="7" y="7" width="9.5" height="9.5" rx="1.5" />
+          <path d="M13 7V4.5A1.5 1.5 0 0 0 11.5 3h-7A1.5 1.5 0 0 0 3 4.5v7A1.5 1.5 0 0 0 4.5 13H7" />
+        </>
+      )}
+    </svg>
   );
 }

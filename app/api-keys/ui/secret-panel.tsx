@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import { Alert, Button, ButtonLink, Card } from "~/components/ui";
+import { CopyIcon } from "~/components/copy-button";
 import { useHydrated } from "~/components/use-hydrated";
 import { KEYS_PAGE_PATH, type KeyActionOutcome } from "./key-page";
 
@@ -49,16 +50,7 @@ export function SecretPanel({ result }: { result: Extract<KeyActionOutcome, { se
               />
               {hydrated ? (
                 <Button type="button" variant="secondary" onClick={copy} className="shrink-0 md:min-w-28" aria-live="polite">
-                  <svg viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.6" aria-hidden="true" className="h-4 w-4">
-                    {copyState === "copied" ? (
-                      <path d="m4.5 10.5 3.5 3.5 7.5-8" strokeLinecap="round" strokeLinejoin="round" />
-                    ) : (
-                      <>
-                        <rect x="7" y="7" width="9.5" height="9.5" rx="1.5" />
-                        <path d="M13 7V4.5A1.5 1.5 0 0 0 11.5 3h-7A1.5 1.5 0 0 0 3 4.5v7A1.5 1.5 0 0 0 4.5 13H7" />
-                      </>
-                    )}
-                  </svg>
+                  <CopyIcon copied={copyState === "copied"} />
                   {copyState === "copied" ? t("secret.copied") : t("secret.copy")}
                 </Button>
               ) : null}
