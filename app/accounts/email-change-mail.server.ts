@@ -2,8 +2,8 @@
 // address already has an account, a note saying so and changing nothing), and the notice to the
 // old address once the change is done.
 import { href } from "react-router";
-import type { Task } from "graphile-worker";
 import { z } from "zod";
+import { taskWithPayload } from "~/jobs/queue.server";
 import { prisma } from "~/db.server";
 import { supportedLanguages, type Language } from "~/i18n/config";
 import { fixedT } from "~/i18n/i18next.server";
@@ -63,43 +63,39 @@ export function emailChangedNotice(language: Language, content: { name: string; 
   });
 }
 
-export const sendEmailChangeMail: Task = async (rawPayload, helpers) => {
-  const payload = changePayload.safeParse(rawPayload);
-  if (!payload.success) {
-    helpers.logger.error("e-mail change job with an unreadable payload: dropped");
-    return;
-  }
-  const { userId, newEmail, language, origin } = payload.data;
-  const user = await prisma.user.findUnique({ where: { id: userId }, select: { name: true } });
-  if (!user) return;
-  const messageId = `<email-change-${helpers.job.id}@keyledger>`;
-  const taken = await prisma.user.findUnique({ where: { email: newEmail }, select: { id: true } });
-  if (taken) {
-    await sendMail({ to: newEmail, ...emailTakenMail(language, { origin }), messageId });
-    return;
-  }
-  const { token, hash } = newEmailToken();
-  const madeAt = new Date();
-  const mail = emailChangeMail(language, {
-    name: user.name,
-    newEmail,
-    url: emailChangeUrl(origin, token),
-    expiresAt: new Date(madeAt.getTime() + EMAIL_CHANGE_LINK_LIFETIME),
-  });
-  await sendMail({ to: newEmail, ...mail, messageId });
-  if (!(await storeEmailChange(userId, newEmail, hash, madeAt)))
-    helpers.logger.info("account deleted while its e-mail change mail was sent: the link does not work");
-};
+export const sendEmailChangeMail = taskWithPayload(
+  "e-mail change",
+  changePayload,
+  async ({ userId, newEmail, language, origin }, helpers) => {
+    const user = await prisma.user.findUnique({ where: { id: userId }, select: { name: true } });
+    if (!user) return;
+    const messageId = `<email-change-${helpers.job.id}@keyledger>`;
+    const taken = await prisma.user.findUnique({ where: { email: newEmail }, select: { id: true } });
+    if (taken) {
+      await sendMail({ to: newEmail, ...emailTakenMail(language, { origin }), messageId });
+      return;
+    }
+    const { token, hash } = newEmailToken();
+    const madeAt = new Date();
+    const mail = emailChangeMail(language, {
+      name: user.name,
+      newEmail,
+      url: emailChangeUrl(origin, token),
+      expiresAt: new Date(madeAt.getTime() + EMAIL_CHANGE_LINK_LIFETIME),
+    });
+    await sendMail({ to: newEmail, ...mail, messageId });
+    if (!(await storeEmailChange(userId, newEmail, hash, madeAt)))
+      helpers.logger.info("account deleted while its e-mail change mail was sent: the link does not work");
+  },
+);
 
-export const sendEmailChangedNotice: Task = async (rawPayload, helpers) => {
-  const payload = noticePayload.safeParse(rawPayload);
-  if (!payload.success) {
-    helpers.logger.error("e-mail changed notice job with an unreadable payload: dropped");
-    return;
-  }
-  const { userId, oldEmail, language, origin } = payload.data;
-  const user = await prisma.user.findUnique({ where: { id: userId }, select: { name: true, email: true } });
-  if (!user) return;
-  const mail = emailChangedNotice(language, { name: user.name, newEmail: user.email, origin });
-  await sendMail({ to: oldEmail, ...mail, messageId: `<email-changed-${helpers.job.id}@keyledger>` });
-};
+export const sendEmailChangedNotice = taskWithPayload(
+  "e-mail changed notice",
+  noticePayload,
+  async ({ userId, oldEmail, language, origin }, helpers) => {
+    const user = await prisma.user.findUnique({ where: { id: userId }, select: { name: true, email: true } });
+    if (!user) return;
+    const mail = emailChangedNotice(language, { name: user.name, newEmail: user.email, origin });
+    await sendMail({ to: oldEmail, ...mail, messageId: `<email-changed-${helpers.job.id}@keyledger>` });
+  },
+);

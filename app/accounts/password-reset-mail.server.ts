@@ -3,8 +3,8 @@
 // message, so a link that was never delivered never works. A job for an address with no account
 // (or an account deleted since) sends nothing.
 import { href } from "react-router";
-import type { Task } from "graphile-worker";
 import { z } from "zod";
+import { taskWithPayload } from "~/jobs/queue.server";
 import { prisma } from "~/db.server";
 import { supportedLanguages, type Language } from "~/i18n/config";
 import { fixedT } from "~/i18n/i18next.server";
@@ -39,13 +39,7 @@ export function passwordResetMail(language: Language, content: { name: string; u
   });
 }
 
-export const sendPasswordResetMail: Task = async (rawPayload, helpers) => {
-  const payload = payloadSchema.safeParse(rawPayload);
-  if (!payload.success) {
-    helpers.logger.error("password reset job with an unreadable payload: dropped");
-    return;
-  }
-  const { userId, language, origin } = payload.data;
+export const sendPasswordResetMail = taskWithPayload("password reset", payloadSchema, async ({ userId, language, origin }, helpers) => {
   if (!userId) return;
   const user = await prisma.user.findUnique({ where: { id: userId }, select: { email: true, name: true } });
   if (!user) return;
@@ -59,4 +53,4 @@ export const sendPasswordResetMail: Task = async (rawPayload, helpers) => {
   await sendMail({ to: user.email, ...mail, messageId: `<password-reset-${helpers.job.id}@keyledger>` });
   if (!(await storeResetToken(userId, hash, madeAt)))
     helpers.logger.info("account deleted while its reset mail was sent: the link does not work");
-};
+});

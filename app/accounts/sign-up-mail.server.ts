@@ -3,8 +3,8 @@
 // has an account, a note to that account's owner instead (with links to sign in and to reset the
 // password). A job whose account is gone by the time it runs sends nothing.
 import { href } from "react-router";
-import type { Task } from "graphile-worker";
 import { z } from "zod";
+import { taskWithPayload } from "~/jobs/queue.server";
 import { prisma } from "~/db.server";
 import { supportedLanguages, type Language } from "~/i18n/config";
 import { fixedT } from "~/i18n/i18next.server";
@@ -53,37 +53,33 @@ export function signUpAttemptMail(language: Language, content: { name: string; o
   });
 }
 
-export const sendVerificationMail: Task = async (rawPayload, helpers) => {
-  const payload = payloadSchema.safeParse(rawPayload);
-  if (!payload.success) {
-    helpers.logger.error("verification mail job with an unreadable payload: dropped");
-    return;
-  }
-  const { userId, language, origin, redirectTo } = payload.data;
-  const user = await prisma.user.findUnique({ where: { id: userId }, select: { email: true, name: true, emailVerifiedAt: true } });
-  // Verified meanwhile (another link, an invitation, a reset): nothing left to prove.
-  if (!user || user.emailVerifiedAt) return;
-  const { token, hash } = newEmailToken();
-  const madeAt = new Date();
-  const mail = verificationMail(language, {
-    name: user.name,
-    url: verificationUrl(origin, token, redirectTo),
-    expiresAt: new Date(madeAt.getTime() + VERIFICATION_LINK_LIFETIME),
-  });
-  await sendMail({ to: user.email, ...mail, messageId: `<email-verification-${helpers.job.id}@keyledger>` });
-  if (!(await storeVerificationToken(userId, user.email, hash, madeAt)))
-    helpers.logger.info("account deleted while its verification mail was sent: the link does not work");
-};
+export const sendVerificationMail = taskWithPayload(
+  "verification mail",
+  payloadSchema,
+  async ({ userId, language, origin, redirectTo }, helpers) => {
+    const user = await prisma.user.findUnique({ where: { id: userId }, select: { email: true, name: true, emailVerifiedAt: true } });
+    // Verified meanwhile (another link, an invitation, a reset): nothing left to prove.
+    if (!user || user.emailVerifiedAt) return;
+    const { token, hash } = newEmailToken();
+    const madeAt = new Date();
+    const mail = verificationMail(language, {
+      name: user.name,
+      url: verificationUrl(origin, token, redirectTo),
+      expiresAt: new Date(madeAt.getTime() + VERIFICATION_LINK_LIFETIME),
+    });
+    await sendMail({ to: user.email, ...mail, messageId: `<email-verification-${helpers.job.id}@keyledger>` });
+    if (!(await storeVerificationToken(userId, user.email, hash, madeAt)))
+      helpers.logger.info("account deleted while its verification mail was sent: the link does not work");
+  },
+);
 
-export const sendSignUpAttemptMail: Task = async (rawPayload, helpers) => {
-  const payload = payloadSchema.safeParse(rawPayload);
-  if (!payload.success) {
-    helpers.logger.error("sign-up attempt mail job with an unreadable payload: dropped");
-    return;
-  }
-  const { userId, language, origin } = payload.data;
-  const user = await prisma.user.findUnique({ where: { id: userId }, select: { email: true, name: true, deletedAt: true } });
-  if (!user || user.deletedAt) return;
-  const mail = signUpAttemptMail(language, { name: user.name, origin });
-  await sendMail({ to: user.email, ...mail, messageId: `<sign-up-attempt-${helpers.job.id}@keyledger>` });
-};
+export const sendSignUpAttemptMail = taskWithPayload(
+  "sign-up attempt mail",
+  payloadSchema,
+  async ({ userId, language, origin }, helpers) => {
+    const user = await prisma.user.findUnique({ where: { id: userId }, select: { email: true, name: true, deletedAt: true } });
+    if (!user || user.deletedAt) return;
+    const mail = signUpAttemptMail(language, { name: user.name, origin });
+    await sendMail({ to: user.email, ...mail, messageId: `<sign-up-attempt-${helpers.job.id}@keyledger>` });
+  },
+);

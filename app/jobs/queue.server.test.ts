@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { loggableError } from "./queue.server";
+import type { JobHelpers } from "graphile-worker";
+import { z } from "zod";
+import { loggableError, taskWithPayload } from "./queue.server";
 
 describe("loggableError", () => {
   it("keeps the kind and codes of a mail server's refusal but blanks every address", () => {
@@ -25,5 +27,29 @@ describe("loggableError", () => {
   it("describes things that are not errors without failing", () => {
     expect(loggableError("boom")).toEqual({ type: "Error", message: "boom" });
     expect(loggableError(null)).toEqual({ type: "Error", message: "null" });
+  });
+});
+
+describe("taskWithPayload", () => {
+  const schema = z.object({ userId: z.string() });
+
+  function helpersLogging(lines: string[]) {
+    return { logger: { error: (line: string) => lines.push(line) } } as unknown as JobHelpers;
+  }
+
+  it("runs with the parsed payload", async () => {
+    const seen: unknown[] = [];
+    const task = taskWithPayload("test mail", schema, async (payload) => void seen.push(payload));
+    await task({ userId: "u1", extra: true }, helpersLogging([]));
+    expect(seen).toEqual([{ userId: "u1" }]);
+  });
+
+  it("drops a payload that does not parse with one line naming the job, never the payload", async () => {
+    const lines: string[] = [];
+    let ran = false;
+    const task = taskWithPayload("test mail", schema, async () => void (ran = true));
+    await task({ userId: 42, secret: "do-not-log" }, helpersLogging(lines));
+    expect(ran).toBe(false);
+    expect(lines).toEqual(["test mail job with an unreadable payload: dropped"]);
   });
 });

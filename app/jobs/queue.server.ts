@@ -4,8 +4,9 @@
 // a worker; graphile-worker locks a job row while one worker runs it (SKIP LOCKED), so several
 // instances never run one job at the same time, and a failed job is retried with exponential
 // backoff (about e^attempt seconds).
-import { Logger, run, runOnce, type Runner, type TaskList } from "graphile-worker";
+import { Logger, run, runOnce, type JobHelpers, type Runner, type Task, type TaskList } from "graphile-worker";
 import type { Logger as Pino } from "pino";
+import type { z } from "zod";
 import { pool, type Tx } from "~/db.server";
 
 export interface JobOptions {
@@ -22,6 +23,23 @@ export async function enqueueJob(tx: Tx, task: string, payload: Record<string, u
       job_key => ${options.jobKey ?? null}::text,
       max_attempts => ${options.maxAttempts ?? null}::int
     )).id`;
+}
+
+/** A task whose payload is checked first: a payload that does not parse will not get better by
+ * retrying, so the job is dropped with one error line naming `what` (never the payload itself). */
+export function taskWithPayload<S extends z.ZodType>(
+  what: string,
+  schema: S,
+  run: (payload: z.infer<S>, helpers: JobHelpers) => Promise<void>,
+): Task {
+  return async (rawPayload, helpers) => {
+    const payload = schema.safeParse(rawPayload);
+    if (!payload.success) {
+      helpers.logger.error(`${what} job with an unreadable payload: dropped`);
+      return;
+    }
+    await run(payload.data, helpers);
+  };
 }
 
 const PINO_LEVEL: Record<string, "error" | "warn" | "info" | "debug"> = { error: "error", warning: "warn", info: "info", debug: "debug" };

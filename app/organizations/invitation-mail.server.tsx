@@ -6,8 +6,8 @@
 // send wins, and the link in that mail then does not work. The job's payload holds no token, so
 // none is ever stored in plain text.
 import { href } from "react-router";
-import type { Task } from "graphile-worker";
 import { z } from "zod";
+import { taskWithPayload } from "~/jobs/queue.server";
 import { prisma } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
 import { fixedT } from "~/i18n/i18next.server";
@@ -53,14 +53,7 @@ export function invitationMail(language: (typeof supportedLanguages)[number], co
   });
 }
 
-export const sendInvitationMail: Task = async (rawPayload, helpers) => {
-  const payload = payloadSchema.safeParse(rawPayload);
-  // A payload we cannot read will not get better by retrying.
-  if (!payload.success) {
-    helpers.logger.error("invitation mail job with an unreadable payload: dropped");
-    return;
-  }
-  const { invitationId, language, origin } = payload.data;
+export const sendInvitationMail = taskWithPayload("invitation mail", payloadSchema, async ({ invitationId, language, origin }, helpers) => {
   const stillOpen = { id: invitationId, status: "pending" as const, expiresAt: { gt: new Date() } };
   const invitation = await prisma.invitation.findFirst({
     where: stillOpen,
@@ -86,4 +79,4 @@ export const sendInvitationMail: Task = async (rawPayload, helpers) => {
     data: { tokenHash: hash, lastSentAt: madeAt },
   });
   if (stored.count === 0) helpers.logger.info("invitation closed or sent again while its mail was sent: this mail's link does not work");
-};
+});
