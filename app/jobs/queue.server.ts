@@ -83,7 +83,9 @@ export function startWorker(tasks: TaskList, logger?: Pino): Promise<Runner> {
   return run({
     pgPool: pool(),
     taskList: tasks,
-    crontab: "",
+    // No cron jobs. An empty `crontab` counts as unset and sends the worker looking for a ./crontab
+    // file, which logs "Failed to read crontab file" in every start banner; an empty list does not.
+    parsedCronItems: [],
     concurrency: 2,
     pollInterval: 2_000,
     noHandleSignals: true,

@@ -25,9 +25,8 @@ import { translatorFor } from "~/i18n/i18next.server";
 import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
 import { mailDeliveryFor } from "~/web/mail-delivery.server";
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return titleMeta(loaderData?.title);
-}
+// No `meta`: the title is rendered with the page (below), because after sending it must read
+// "Check your inbox" like the heading, and a route's meta never sees the action's answer.
 
 /** A refusal's Retry-After (a sign-up flood) reaches the page's answer too, not only the data. */
 export function headers({ actionHeaders }: Route.HeadersArgs) {
@@ -93,9 +92,11 @@ export default function SignUp({ actionData, loaderData }: Route.ComponentProps)
       </Link>
     </>
   );
+  const title = <title>{titleMeta(sent ? t("signupSent.heading") : loaderData.title)[0]?.title}</title>;
   if (sent) {
     return (
       <AuthLayout heading={t("signupSent.heading")} footer={footer}>
+        {title}
         <div className="space-y-4 [overflow-wrap:anywhere]" data-testid="signup-sent">
           <Alert tone="success">{t("signupSent.body", { email: sent.sentTo, hours: sent.hours })}</Alert>
           <p className="text-sm text-slate-600">{t("signupSent.hint")}</p>
@@ -106,12 +107,14 @@ export default function SignUp({ actionData, loaderData }: Route.ComponentProps)
   if (loaderData.closed) {
     return (
       <AuthLayout heading={t("signup.heading")} footer={footer}>
+        {title}
         <Alert tone="info">{t("signupPolicy.inviteOnly")}</Alert>
       </AuthLayout>
     );
   }
   return (
     <AuthLayout heading={t("signup.heading")} footer={footer}>
+      {title}
       <Form method="post" className="space-y-5 [overflow-wrap:anywhere]" {...getFormProps(form)}>
         {loaderData.invited ? <Alert tone="info">{t("signupPolicy.invited", { email: loaderData.invited })}</Alert> : null}
         {!loaderData.invited && loaderData.domains ? (

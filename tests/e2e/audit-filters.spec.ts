@@ -162,3 +162,30 @@ test("the list says how long ago, with the exact time on hover and in the drawer
   await expect(row.locator(".audit-label")).toHaveText(["Zeit", "Aktion", "Akteur", "Ziel"]);
   for (const label of await row.locator(".audit-label").all()) expect((await label.boundingBox())?.width).toBeGreaterThan(20);
 });
+
+test("at 1280 px the applied filters stay readable beside 'Filter zurücksetzen' in German", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, demo.acmeAdmin);
+  await page.goto(`${AUDIT_PATH}?lng=de&action=invitation.accepted&from=2026-01-01&to=2026-12-31`);
+  await expect(page.getByTestId("audit-clear-filters")).toBeVisible();
+  // Each select's chosen label fits its box (text width measured in the select's own font), so
+  // it reads "Einladung angenommen", not "Einla…"; the date fields keep room for a whole date.
+  const select = page.getByLabel("Aktion");
+  await expect(select.locator("option:checked")).toHaveText("Einladung angenommen");
+  await select.selectOption({ label: "API-Schlüssel ausgestellt" });
+  for (const control of [select, page.getByLabel("Akteur")]) {
+    const room = await control.evaluate((element: HTMLSelectElement) => {
+      const style = getComputedStyle(element);
+      const context = document.createElement("canvas").getContext("2d")!;
+      context.font = style.font;
+      const text = context.measureText(element.selectedOptions[0]?.text ?? "").width;
+      const inner = element.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return inner - text;
+    });
+    expect(room, "room left in the select for its chosen label").toBeGreaterThanOrEqual(0);
+  }
+  for (const label of ["Von (UTC)", "Bis (UTC)"]) {
+    const box = await page.getByLabel(label).boundingBox();
+    expect(box!.width, label).toBeGreaterThanOrEqual(150);
+  }
+});

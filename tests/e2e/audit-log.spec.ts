@@ -34,6 +34,8 @@ test("an owner sees settings changes with current names, details on demand, and 
   await expect(drawer).toBeVisible();
   await expect(drawer).toHaveAccessibleName("Organization settings changed");
   await expect(drawer).toContainText("Renamed Org");
+  // The actor's kind is a label before the name, as the target's is; no "(User)" under the address.
+  await expect(drawer.getByTestId("audit-drawer-actor")).toHaveText(new RegExp(`^User ${user.name}${user.email.replace(/[.]/g, "\\.")}$`));
   await expect(page).toHaveURL(/event=/);
   await drawer.getByRole("button", { name: "Close" }).click();
   await expect(drawer).toBeHidden();

@@ -12,8 +12,12 @@ test.describe("accounts", () => {
     await page.getByLabel("E-mail address").fill(email);
     await page.getByLabel("Password", { exact: true }).fill("a-long-enough-passphrase");
     await page.getByLabel("Repeat password").fill("a-long-enough-passphrase");
+    await expect(page).toHaveTitle("Create account · KeyLedger");
     await page.getByRole("button", { name: "Create account" }).click();
     await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
+    // The tab says so too (one title, not the form's left over), while the reader is in their mail.
+    await expect(page).toHaveTitle("Check your inbox · KeyLedger");
+    expect(await page.locator("title").count()).toBe(1);
     await expect(page.getByTestId("signup-sent")).toContainText(`We sent a mail to ${email}`);
     // Not signed in until the address is confirmed.
     await page.goto("/dashboard");

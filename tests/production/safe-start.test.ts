@@ -18,7 +18,8 @@ let port = 0;
 /** Everything but DATABASE_URL and HOST from this process (the test runner sets both). */
 function startEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const { DATABASE_URL: _url, HOST: _host, ...rest } = process.env;
-  return { ...rest, LOG_LEVEL: "warn", APP_ORIGIN: "", ...extra };
+  // LOG_LEVEL as `npm start` has it, so the banner is tested as people see it.
+  return { ...rest, LOG_LEVEL: "info", APP_ORIGIN: "", ...extra };
 }
 
 function exitOf(process: ChildProcess): Promise<number | null> {
@@ -82,6 +83,11 @@ describe("the embedded demo's start", () => {
       .map((address) => address!.address);
     for (const address of others) expect(await accepts(address, port), address).toBe(false);
     expect(output).toMatch(/Loaded the demo data \(\d+\.\d s\)/);
+  });
+
+  it("prints no alarming line a new user would stumble on (the job worker has no crontab to look for)", () => {
+    expect(output).not.toMatch(/crontab/i);
+    expect(output).not.toMatch(/"level":"(warn|error|fatal)"/);
   });
 
   it("refuses a HOST that is no address or host name, naming HOST, with exit code 1", async () => {

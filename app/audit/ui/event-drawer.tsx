@@ -34,9 +34,13 @@ function DrawerBody({ event, now }: { event: AuditEventDetail; now: string }) {
       </div>
       <div>
         <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("page.actor")}</dt>
-        <dd>
-          {nameView(t, event.actor, event.actorId, event.actorKind)}{" "}
-          <span className="text-xs text-slate-500">({t(`actorKinds.${event.actorKind}`, { defaultValue: event.actorKind })})</span>
+        {/* The kind as a label before the name, as the target's is (not "(User)" on a line of its
+            own under the address); the system actor's name already says "System". */}
+        <dd data-testid="audit-drawer-actor">
+          {event.actorKind === "system" ? null : (
+            <span className="audit-kind">{t(`actorKinds.${event.actorKind}`, { defaultValue: event.actorKind })}</span>
+          )}{" "}
+          {nameView(t, event.actor, event.actorId, event.actorKind)}
         </dd>
       </div>
       <div>

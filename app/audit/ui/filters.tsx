@@ -142,14 +142,17 @@ export function FiltersCard({
         method="get"
         autoComplete="off"
         onSubmit={submitWithoutEmpty}
-        className="grid gap-4 sm:grid-cols-2 xl:grid-cols-[repeat(4,minmax(0,1fr))_auto] xl:items-end"
+        className="grid gap-4 sm:grid-cols-2 xl:grid-cols-[minmax(0,3fr)_minmax(0,3fr)_minmax(0,2fr)_minmax(0,2fr)] xl:items-end 2xl:grid-cols-[minmax(0,3fr)_minmax(0,3fr)_minmax(0,2fr)_minmax(0,2fr)_auto]"
         data-testid="audit-filters"
       >
         {AUDIT_FILTER_NAMES.map((name) => (
           <FilterControl key={name} name={name} filters={filters} actors={actors} unknown={unknown} />
         ))}
         {perPage === DEFAULT_AUDIT_PAGE_SIZE ? null : <input type="hidden" name="perPage" value={perPage} />}
-        <div className="flex flex-wrap gap-2 sm:col-span-2 xl:col-span-1">
+        {/* Below the controls up to 2xl, and the selects wider than the dates: beside them, Apply and
+            "Clear filters" (wider in German) squeezed the selects at 1280 px until they read
+            "Einla…", hiding what the URL applies. */}
+        <div className="flex flex-wrap gap-2 sm:col-span-2 xl:col-span-4 2xl:col-span-1">
           <Button type="submit" className="whitespace-nowrap">
             {t("page.apply")}
           </Button>

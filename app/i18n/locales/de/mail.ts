@@ -17,7 +17,7 @@ export default {
     greeting: "Hallo {{name}},",
     body: "Willkommen bei KeyLedger. Bestätigen Sie, dass dies Ihre Adresse ist, um Ihr Konto fertig anzulegen.",
     action: "Adresse bestätigen",
-    linkIntro: "Oder öffnen Sie diesen Link:",
+    linkIntro: "Öffnen Sie diesen Link, um Ihre Adresse zu bestätigen:",
     expiry: "Der Link funktioniert einmal, {{hours}} Stunden lang (bis {{date}} UTC).",
     ignore:
       "Wenn Sie sich nicht bei KeyLedger registriert haben, ignorieren Sie diese E-Mail: Ohne den Link kann das Konto keine Organisationen erstellen.",
@@ -36,7 +36,7 @@ export default {
     greeting: "Hallo {{name}},",
     body: "Sie möchten die Adresse Ihres KeyLedger-Kontos auf {{email}} ändern. Öffnen Sie den Link, während Sie angemeldet sind, um das zu bestätigen.",
     action: "Neue Adresse bestätigen",
-    linkIntro: "Oder öffnen Sie diesen Link:",
+    linkIntro: "Öffnen Sie diesen Link, um die neue Adresse zu bestätigen:",
     expiry: "Der Link funktioniert einmal, {{hours}} Stunden lang (bis {{date}} UTC).",
     ignore: "Wenn Sie das nicht angefragt haben, ignorieren Sie diese E-Mail: Es ändert sich nichts.",
   },
@@ -61,7 +61,7 @@ export default {
     greeting: "Hallo {{name}},",
     body: "Jemand (hoffentlich Sie) hat angefragt, das Passwort Ihres KeyLedger-Kontos zurückzusetzen.",
     action: "Neues Passwort wählen",
-    linkIntro: "Oder öffnen Sie diesen Link:",
+    linkIntro: "Öffnen Sie diesen Link, um ein neues Passwort zu wählen:",
     expiry:
       "Der Link funktioniert einmal, {{minutes}} Minuten lang (bis {{date}} UTC). Wenn Sie ihn nutzen, wird Ihr Konto überall abgemeldet.",
     ignore: "Wenn Sie das nicht angefragt haben, ignorieren Sie diese E-Mail: Ihr Passwort bleibt unverändert.",
