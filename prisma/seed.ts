@@ -10,12 +10,10 @@ import { decodeBase32IgnorePadding } from "@oslojs/encoding";
 import pg from "pg";
 import { hashPassword } from "../app/auth/password.server.ts";
 import { env } from "../app/env.server.ts";
-import { planAcme } from "./demo/acme.ts";
 import { DEMO_EXTRA_USERS, DEMO_ORGANIZATIONS, DEMO_PASSWORD, DEMO_STAFF_TOTP_SECRET, DEMO_USERS } from "./demo/accounts.ts";
 import { backdate } from "./demo/backdate.ts";
-import { planGlobex } from "./demo/globex.ts";
-import { seededRandom, Timeline } from "./demo/timeline.ts";
-import { DemoWorld } from "./demo/world.ts";
+import { LANES, runLane, type LaneName } from "./demo/lanes.ts";
+import { Timeline } from "./demo/timeline.ts";
 
 export { DEMO_EXTRA_USERS, DEMO_ORGANIZATIONS, DEMO_PASSWORD, DEMO_STAFF_TOTP_SECRET, DEMO_USERS };
 
@@ -40,27 +38,41 @@ export async function seedDemoData(databaseUrl: string, now = new Date()): Promi
     );
     if (existing.rowCount) return false;
     const userIds = await insertAccounts(client);
-    const timeline = new Timeline(now);
-    const world = new DemoWorld(timeline, userIds);
+    let failed = false;
     try {
-      const random = seededRandom(20261125);
-      planAcme(world, random);
-      planGlobex(world, random);
-      await timeline.run();
-      await world.finish();
+      // The organizations' stories at the same time (prisma/demo/lanes.ts): one waits on the
+      // database while the other runs.
+      const outcomes = await Promise.allSettled(
+        (Object.keys(LANES) as LaneName[]).map((name) =>
+          runLane(name, userIds, now, () => failed).catch((error: unknown) => {
+            failed = true; // the other lanes stop after their current step
+            throw error;
+          }),
+        ),
+      );
+      const lanes = outcomes.map((outcome) => {
+        if (outcome.status === "rejected") throw outcome.reason;
+        return outcome.value;
+      });
+      const timeline = new Timeline(now);
       await backdate(client, {
-        organizationIds: [...world.organizations.values()],
+        lanes,
         userIds: [...userIds.values()],
-        steps: timeline.steps,
-        keys: [...world.keys.values()],
+        keys: lanes.flatMap((lane) => lane.keys),
         start: timeline.day(90, 8, 0),
       });
-      await checkEndState(client, world);
+      await checkEndState(
+        client,
+        lanes.map((lane) => lane.organizationId),
+      );
     } catch (error) {
-      // Nothing half-told stays behind: the organizations take their keys, events and
-      // memberships with them; then the accounts go.
-      await client.query("DELETE FROM organizations WHERE id = ANY($1::uuid[])", [[...world.organizations.values()]]).catch(() => {});
-      await client.query("DELETE FROM users WHERE id = ANY($1::uuid[])", [[...userIds.values()]]).catch(() => {});
+      // Nothing half-told stays behind: every organization the new accounts are in was made by
+      // this run; they take their keys, events and memberships with them; then the accounts go.
+      const users = [...userIds.values()];
+      await client
+        .query("DELETE FROM organizations WHERE id IN (SELECT organization_id FROM memberships WHERE user_id = ANY($1::uuid[]))", [users])
+        .catch(() => {});
+      await client.query("DELETE FROM users WHERE id = ANY($1::uuid[])", [users]).catch(() => {});
       throw error;
     }
     return true;
@@ -98,11 +110,11 @@ async function insertAccounts(client: pg.Client): Promise<Map<string, string>> {
 }
 
 /** The story must leave the organizations and memberships the contract lists. */
-async function checkEndState(client: pg.Client, world: DemoWorld) {
+async function checkEndState(client: pg.Client, organizationIds: string[]) {
   const { rows } = await client.query<{ email: string; slug: string; role: string }>(
     `SELECT u.email, o.slug, m.role::text AS role FROM memberships m JOIN users u ON u.id = m.user_id
      JOIN organizations o ON o.id = m.organization_id WHERE o.id = ANY($1::uuid[])`,
-    [[...world.organizations.values()]],
+    [organizationIds],
   );
   rows.sort((a, b) => a.email.localeCompare(b.email));
   const expected = ALL_USERS.filter((u) => u.org !== null)
@@ -110,7 +122,7 @@ async function checkEndState(client: pg.Client, world: DemoWorld) {
     .sort((a, b) => a.email.localeCompare(b.email));
   const orgs = await client.query<{ slug: string; name: string; plan_id: string }>(
     "SELECT slug, name, plan_id FROM organizations WHERE id = ANY($1::uuid[]) ORDER BY slug",
-    [[...world.organizations.values()]],
+    [organizationIds],
   );
   const expectedOrgs = DEMO_ORGANIZATIONS.map((o) => ({ slug: o.slug, name: o.name, plan_id: o.planId }));
   if (JSON.stringify(rows) !== JSON.stringify(expected) || JSON.stringify(orgs.rows) !== JSON.stringify(expectedOrgs)) {

@@ -20,12 +20,16 @@ export const DEMO_USERS = [
   { email: "staff@platform.test", name: "Sam Staff", org: null, role: null, platformAdmin: true },
 ] as const;
 
-/** More people in Acme's history (README, Demo accounts: extras). Frank deletes his account in
- * the story, so only his events remain. */
+/** More people in the organizations' history (README, Demo accounts: extras). Frank deletes his
+ * account in the story, so only his events remain. */
 export const DEMO_EXTRA_USERS = [
   { email: "diego@acme.test", name: "Diego Díaz", org: "acme", role: "admin" },
   { email: "priya@acme.test", name: "Priya Patel", org: "acme", role: "member" },
   { email: "erin@acme.test", name: "Erin Example", org: null, role: null },
   { email: "ivan@acme.test", name: "Ivan Intern", org: null, role: null },
   { email: "frank@acme.test", name: "Frank Former", org: null, role: null },
+  { email: "hana@globex.test", name: "Hana Hoshino", org: "globex", role: "admin" },
+  { email: "luis@globex.test", name: "Luis Lopez", org: "globex", role: "member" },
+  { email: "noor@globex.test", name: "Noor Nasser", org: "globex", role: "member" },
+  { email: "tom@globex.test", name: "Tom Temp", org: null, role: null },
 ] as const;

@@ -63,6 +63,25 @@ export function planAcme(world: DemoWorld, random: () => number): void {
   at(35, 16, 0, () => world.exportLog(ADMIN, ACME, "?format=csv&action=member.role_changed"));
   at(12, 9, 0, () => world.exportLog(OWNER, ACME, `?format=json&actorId=${world.userId(ADMIN)}`));
   at(3, 14, 15, () => world.exportLog(ADMIN, ACME, "?format=csv"));
+  // The weekly compliance export, Monday mornings since Enterprise.
+  for (let daysAgo = 79; daysAgo >= 1; daysAgo--) {
+    if (t.day(daysAgo).getUTCDay() !== 1) continue;
+    const from = isoDay(t.day(daysAgo + 7));
+    at(daysAgo, 8, 45, () => world.exportLog(OWNER, ACME, `?format=csv&from=${from}&to=${isoDay(t.day(daysAgo + 1))}`));
+  }
+
+  // Contractors invited for a project and never taken on: the invitation canceled a few days later.
+  const contractors = ["design@studio.example", "qa@testers.example", "sre@oncall.example", "docs@writers.example", "audit@kpmg.example"];
+  contractors.forEach((email, n) => {
+    const daysAgo = 68 - n * 12;
+    invite(daysAgo, 11, n % 2 ? OWNER : ADMIN, email, "member");
+    at(daysAgo - 3, 16, 30, () => world.cancelInvitation(ADMIN, ACME, tokens.get(email)!.id));
+  });
+  // Priya covers the on-call admin role for a week now and then.
+  for (const daysAgo of [66, 58]) {
+    at(daysAgo, 9, 10, () => world.changeRole(OWNER, ACME, "priya@acme.test", "admin"));
+    at(daysAgo - 7, 9, 10, () => world.changeRole(OWNER, ACME, "priya@acme.test", "member"));
+  }
 
   // Long-lived keys, one in every state.
   const all = [...API_KEY_SCOPES];
@@ -78,7 +97,7 @@ export function planAcme(world: DemoWorld, random: () => number): void {
       lastUsedAt: ago(15 * 60_000),
     }),
   );
-  for (let daysAgo = 78; daysAgo >= 1; daysAgo -= 7) at(daysAgo, 7, 0, () => world.rotateKey(ADMIN, ACME, "Billing worker"));
+  for (let daysAgo = 78; daysAgo >= 1; daysAgo -= 3.5) at(Math.ceil(daysAgo), 7, 0, () => world.rotateKey(ADMIN, ACME, "Billing worker"));
   const staging = Math.ceil((t.now.getTime() - t.day(82, 10, 0).getTime()) / (24 * HOUR)) + 5;
   at(82, 10, 0, () => world.issueKey(ADMIN, ACME, "Staging", { scopes: all, lifetimeDays: staging, lastUsedAt: ago(3 * HOUR) }));
   at(72, 13, 0, () =>
@@ -106,19 +125,39 @@ export function planAcme(world: DemoWorld, random: () => number): void {
   );
   at(5, 15, 30, () => world.issueKey(DIEGO, ACME, "Data warehouse", { scopes: ["audit:view", "billing:view"] }));
 
+  planAcmePreviews(world, random);
+
   // The deploy pipeline (Diego's automation): its own key rotated every three working hours, and one
   // short-lived key per deploy, revoked when the deploy is done.
   at(79, 9, 0, () => world.issueKey(DIEGO, ACME, "CI deploy", { scopes: ["organization:read"], lastUsedAt: ago(40 * 60_000) }));
   for (let daysAgo = 78; daysAgo >= 1; daysAgo--) {
     if (!isWeekday(t.day(daysAgo))) continue;
     for (let hour = 9; hour <= 18; hour += 3) at(daysAgo, hour, 0, () => world.rotateKey(DIEGO, ACME, "CI deploy"));
-    const deploys = 3 + Math.floor(random() * 5);
+    const deploys = 5 + Math.floor(random() * 5);
     for (let n = 1; n <= deploys; n++) {
       const start = t.day(daysAgo, 8, 0).getTime() + (n - 1) * 50 * 60_000 + Math.floor(random() * 20) * 60_000;
       const label = `deploy-${isoDay(t.day(daysAgo))}-${n}`;
       const lastUsedAt = new Date(start + 2 * 60_000);
       t.plan(new Date(start), () => world.issueKey(DIEGO, ACME, label, { scopes: ["organization:read"], lifetimeDays: 1, lastUsedAt }));
       t.plan(new Date(start + (8 + Math.floor(random() * 25)) * 60_000), () => world.revokeKey(DIEGO, ACME, label));
+    }
+  }
+}
+
+/** Adam's preview environments: one short-lived key per pull request, revoked when it is merged. */
+export function planAcmePreviews(world: DemoWorld, random: () => number): void {
+  const t = world.timeline;
+  for (let daysAgo = 76; daysAgo >= 1; daysAgo--) {
+    if (!isWeekday(t.day(daysAgo))) continue;
+    const previews = 3 + Math.floor(random() * 4);
+    for (let n = 1; n <= previews; n++) {
+      const opened = t.day(daysAgo, 10, 0).getTime() + (n - 1) * 90 * 60_000 + Math.floor(random() * 60) * 60_000;
+      const label = `preview-pr-${4100 + Math.floor((76 - daysAgo) * 6 + n)}`;
+      const merged = opened + (20 + Math.floor(random() * 200)) * 60_000;
+      t.plan(new Date(opened), () =>
+        world.issueKey(ADMIN, ACME, label, { scopes: ["organization:read"], lifetimeDays: 7, lastUsedAt: new Date(opened + 5 * 60_000) }),
+      );
+      t.plan(new Date(Math.min(merged, t.now.getTime() - 60_000)), () => world.revokeKey(ADMIN, ACME, label));
     }
   }
 }

@@ -25,31 +25,61 @@ interface EventRow {
 }
 
 export interface History {
-  organizationIds: string[];
+  /** Each organization's steps, in story order (a lane's marks order only its own events). */
+  lanes: { organizationId: string; steps: Step[] }[];
   userIds: string[];
-  steps: Step[];
   keys: KeyFacts[];
   /** The story's start: accounts with no event of their own were made then. */
   start: Date;
 }
 
 export async function backdate(client: pg.Client, history: History): Promise<number> {
-  const orgs = history.organizationIds;
+  const expiryOf = new Map(history.keys.map((key) => [key.id, key.expiresAt]));
+  const moved: Moves = { oldIds: [], newIds: [], times: [], details: [], hashes: [] };
+  for (const lane of history.lanes) await planMoves(client, lane, expiryOf, moved);
+
+  await client.query("BEGIN");
+  try {
+    await client.query("ALTER TABLE audit_events DISABLE TRIGGER audit_events_append_only");
+    await client.query(
+      `UPDATE audit_events e SET id = v.new_id, created_at = v.at, details = v.details, content_hash = v.hash
+       FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::jsonb[], $5::text[]) AS v(old_id, new_id, at, details, hash)
+       WHERE e.id = v.old_id`,
+      [moved.oldIds, moved.newIds, moved.times, moved.details, moved.hashes],
+    );
+    await client.query("ALTER TABLE audit_events ENABLE TRIGGER audit_events_append_only");
+    await deriveTimestamps(client, history);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  }
+  return moved.oldIds.length;
+}
+
+interface Moves {
+  oldIds: string[];
+  newIds: string[];
+  times: string[];
+  details: string[];
+  hashes: string[];
+}
+
+/** Each of the lane's events, in id order, belongs to the first step whose mark lies above it. */
+async function planMoves(client: pg.Client, lane: History["lanes"][number], expiryOf: Map<string, Date | null>, moved: Moves) {
   const { rows } = await client.query<EventRow>(
     `SELECT id::text, action, actor_kind::text, actor_id, target_type, target_id, details
-     FROM audit_events WHERE organization_id = ANY($1::uuid[]) ORDER BY id`,
-    [orgs],
+     FROM audit_events WHERE organization_id = $1::uuid ORDER BY id`,
+    [lane.organizationId],
   );
-  const expiryOf = new Map(history.keys.map((key) => [key.id, key.expiresAt]));
-  const moved = { oldIds: [] as string[], newIds: [] as string[], times: [] as string[], details: [] as string[], hashes: [] as string[] };
   let step = 0;
   let inStep = 0;
   for (const row of rows) {
-    while (step < history.steps.length && row.id > history.steps[step]!.upTo) {
+    while (step < lane.steps.length && row.id > lane.steps[step]!.upTo) {
       step++;
       inStep = 0;
     }
-    const planned = history.steps[step];
+    const planned = lane.steps[step];
     if (!planned) throw new Error(`demo event ${row.id} (${row.action}) was written after the story's last step`);
     // A millisecond apart within a step, so a step's events keep their order.
     const at = planned.at.getTime() + inStep++;
@@ -72,29 +102,11 @@ export async function backdate(client: pg.Client, history: History): Promise<num
       }),
     );
   }
-
-  await client.query("BEGIN");
-  try {
-    await client.query("ALTER TABLE audit_events DISABLE TRIGGER audit_events_append_only");
-    await client.query(
-      `UPDATE audit_events e SET id = v.new_id, created_at = v.at, details = v.details, content_hash = v.hash
-       FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::jsonb[], $5::text[]) AS v(old_id, new_id, at, details, hash)
-       WHERE e.id = v.old_id`,
-      [moved.oldIds, moved.newIds, moved.times, moved.details, moved.hashes],
-    );
-    await client.query("ALTER TABLE audit_events ENABLE TRIGGER audit_events_append_only");
-    await deriveTimestamps(client, history);
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  }
-  return rows.length;
 }
 
 /** Every other row's times, from the events just moved (and the story's key facts). */
 async function deriveTimestamps(client: pg.Client, history: History) {
-  const orgs = history.organizationIds;
+  const orgs = history.lanes.map((lane) => lane.organizationId);
   const eventTime = (action: string, target: string) =>
     `(SELECT e.created_at FROM audit_events e WHERE e.organization_id = ANY($1::uuid[]) AND e.action = '${action}' AND e.target_id = ${target} ORDER BY e.created_at DESC LIMIT 1)`;
   // The activity chart's counts follow the events to their days.

@@ -49,10 +49,11 @@ export class Timeline {
     return this.running;
   }
 
-  /** Runs every planned change in story order, one after the other. */
-  async run(): Promise<void> {
+  /** Runs every planned change in story order, one after the other; stops early when `stopped` says so. */
+  async run(stopped: () => boolean = () => false): Promise<void> {
     const ordered = [...this.agenda].sort((a, b) => a.at.getTime() - b.at.getTime() || a.order - b.order);
     for (const step of ordered) {
+      if (stopped()) return;
       this.running = step.at;
       await step.run();
       this.steps.push({ at: step.at, upTo: uuidv7() });

@@ -12,6 +12,7 @@ const DAY = 24 * 60 * 60 * 1000;
 const now = new Date();
 let outcomes: boolean[] = [];
 let orgIds: string[] = [];
+let leftByFailedRun: Record<string, number> = {};
 
 interface EventRow {
   id: string;
@@ -35,13 +36,39 @@ const events = async () =>
     )
   ).rows;
 
+const rowCounts = async () =>
+  Object.fromEntries(
+    await Promise.all(
+      ["organizations", "users", "memberships", "invitations", "api_keys", "audit_events", "sessions"].map(
+        async (table) => [table, Number((await pool().query(`SELECT count(*) FROM ${table}`)).rows[0].count)] as const,
+      ),
+    ),
+  );
+
 beforeAll(async () => {
   const url = process.env.DATABASE_URL!;
+  // First a run that fails halfway: Globex's founding slug is taken, while Acme's story has begun.
+  const squatter = await prisma.organization.create({ data: { name: "Squatter", slug: "globex-corporation" }, select: { id: true } });
+  await expect(seedDemoData(url, now)).rejects.toThrow();
+  await prisma.organization.delete({ where: { id: squatter.id } });
+  leftByFailedRun = await rowCounts();
   outcomes = await Promise.all([seedDemoData(url, now), seedDemoData(url, now)]);
   orgIds = (await prisma.organization.findMany({ where: { slug: { in: ["acme", "globex"] } }, select: { id: true } })).map((o) => o.id);
 }, 240_000);
 
 describe("demo data", () => {
+  it("leaves nothing behind when the story fails halfway (both organizations' stories stop)", () => {
+    expect(leftByFailedRun).toEqual({
+      organizations: 0,
+      users: 0,
+      memberships: 0,
+      invitations: 0,
+      api_keys: 0,
+      audit_events: 0,
+      sessions: 0,
+    });
+  });
+
   it("loads once: of two seeders at once one loads and the other finds it loaded; a third refuses", async () => {
     expect([...outcomes].sort()).toEqual([false, true]);
     expect(await seedDemoData(process.env.DATABASE_URL!)).toBe(false);
@@ -69,9 +96,15 @@ describe("demo data", () => {
     }
   });
 
-  it("has over a thousand events of every catalog action, spread over the last 90 days, by several actors", async () => {
+  it("has a few thousand events of every catalog action, spread over the last 90 days, by several actors", async () => {
     const rows = await events();
-    expect(rows.length).toBeGreaterThan(1000);
+    expect(rows.length).toBeGreaterThan(2500);
+    // Both organizations lived: each has a history of its own, by more than one person.
+    for (const organizationId of orgIds) {
+      const own = rows.filter((e) => e.organization_id === organizationId);
+      expect(own.length).toBeGreaterThan(1000);
+      expect(new Set(own.filter((e) => e.actor_kind === "user").map((e) => e.actor_id)).size).toBeGreaterThanOrEqual(3);
+    }
     expect(new Set(rows.map((e) => e.action))).toEqual(new Set(AUDIT_ACTIONS));
     expect(rows[0]!.created_at.getTime()).toBeGreaterThan(now.getTime() - 91 * DAY);
     expect(rows[0]!.created_at.getTime()).toBeLessThan(now.getTime() - 89 * DAY);
@@ -81,7 +114,7 @@ describe("demo data", () => {
     const weeks = new Set(rows.map((e) => Math.floor((now.getTime() - e.created_at.getTime()) / (7 * DAY))));
     expect(weeks.size).toBeGreaterThanOrEqual(13);
     const users = new Set(rows.filter((e) => e.actor_kind === "user").map((e) => e.actor_id));
-    expect(users.size).toBeGreaterThanOrEqual(6);
+    expect(users.size).toBeGreaterThanOrEqual(10);
     expect(rows.some((e) => e.actor_kind === "system" && e.actor_id === "billing-provider")).toBe(true);
     // Someone whose account is gone acted (the log shows a deleted user).
     const existing = new Set((await prisma.user.findMany({ where: { id: { in: [...users] } }, select: { id: true } })).map((u) => u.id));
@@ -173,5 +206,13 @@ describe("demo data", () => {
       [...userIds, ...orgIds].map((id) => `%${id}%`),
     ]);
     expect(limits.rows).toEqual([]);
+  });
+
+  it("leaves the audit log's append-only guard on", async () => {
+    const trigger = await pool().query<{ tgenabled: string }>(
+      "SELECT tgenabled FROM pg_trigger WHERE tgname = 'audit_events_append_only' AND tgrelid = 'audit_events'::regclass",
+    );
+    expect(trigger.rows).toEqual([{ tgenabled: "O" }]);
+    await expect(pool().query("UPDATE audit_events SET details = details WHERE organization_id = $1::uuid", [orgIds[0]])).rejects.toThrow();
   });
 });
