@@ -25,7 +25,13 @@ const ALL_USERS = [...DEMO_USERS, ...DEMO_EXTRA_USERS];
  * Loads the demo data; returns false (and changes nothing) when it is already there. The domain
  * functions it runs use this process's database (DATABASE_URL), which must be `databaseUrl`.
  */
-export async function seedDemoData(databaseUrl: string, now = new Date()): Promise<boolean> {
+export async function seedDemoData(
+  databaseUrl: string,
+  now = new Date(),
+  {
+    repairInterrupted = false,
+  }: { /** Remove the leftovers of a run that was killed (the embedded start). */ repairInterrupted?: boolean } = {},
+): Promise<boolean> {
   if (env().DATABASE_URL !== databaseUrl) throw new Error("seedDemoData: databaseUrl must be this process's DATABASE_URL.");
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -36,7 +42,7 @@ export async function seedDemoData(databaseUrl: string, now = new Date()): Promi
       "SELECT 1 FROM organizations WHERE slug = ANY($1) UNION ALL SELECT 1 FROM users WHERE email = ANY($2)",
       [DEMO_ORGANIZATIONS.map((o) => o.slug), ALL_USERS.map((u) => u.email)],
     );
-    if (existing.rowCount) return false;
+    if (existing.rowCount && !(repairInterrupted && (await removeInterruptedRun(client)))) return false;
     const userIds = await insertAccounts(client);
     let failed = false;
     try {
@@ -80,6 +86,38 @@ export async function seedDemoData(databaseUrl: string, now = new Date()): Promi
     await client.query(SEED_UNLOCK).catch(() => {});
     await client.end();
   }
+}
+
+/**
+ * A run killed while telling the story (the process ended: no catch ran) leaves its accounts,
+ * committed first, and part of the story, never moved back in time: the last step, backdating, is
+ * one transaction, so a completed run is exactly one whose Acme history reaches back weeks. Such
+ * leftovers are removed (organizations of the demo accounts, then the accounts) so the start can
+ * load the demo again; returns whether it did. Only the embedded start asks: on a database of
+ * its own nobody else can have made these addresses.
+ */
+async function removeInterruptedRun(client: pg.Client): Promise<boolean> {
+  const told = await client.query(
+    `SELECT 1 FROM audit_events e JOIN organizations o ON o.id = e.organization_id
+     WHERE o.slug = $1 AND e.created_at < now() - interval '30 days' LIMIT 1`,
+    [DEMO_ORGANIZATIONS[0].slug],
+  );
+  if (told.rowCount) return false;
+  const emails = ALL_USERS.map((u) => u.email);
+  await client.query("BEGIN");
+  try {
+    await client.query(
+      `DELETE FROM organizations WHERE slug = ANY($1) OR id IN
+         (SELECT m.organization_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = ANY($2))`,
+      [DEMO_ORGANIZATIONS.map((o) => o.slug), emails],
+    );
+    await client.query("DELETE FROM users WHERE email = ANY($1)", [emails]);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  }
+  return true;
 }
 
 /** The accounts, committed first: the story's sessions and checks read them on other connections. */

@@ -41,7 +41,7 @@ async function main() {
     const { disconnectDb } = await import("../app/db.server.ts");
     const seedingStarted = performance.now();
     // The seed's connections (it runs the domain functions from source) are not the server's.
-    const seeded = await seedDemoData(env.DATABASE_URL).finally(() => disconnectDb());
+    const seeded = await seedDemoData(env.DATABASE_URL, new Date(), { repairInterrupted: true }).finally(() => disconnectDb());
     if (seeded) console.log(`Loaded the demo data (${((performance.now() - seedingStarted) / 1000).toFixed(1)} s).`);
   }
 
@@ -70,7 +70,8 @@ async function main() {
   owner@globex.test    owner of Globex (Team plan, no audit export)
   staff@platform.test  platform admin, member of no organization; two-factor code from the
                        demo-only TOTP secret KEYLEDGERSTAFFDEMOTOTPSECRETKEYA
-  Also in Acme's 90 days of history: diego@acme.test (admin), priya@acme.test (member).\n`);
+  Also in the 90 days of history: diego@acme.test (admin), priya@acme.test (member),
+                       hana@globex.test (admin), luis@globex.test, noor@globex.test (members).\n`);
   }
 
   const shutdown = async (signal: string) => {
