@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { forgetSignUpLimit } from "./database";
+import { forgetSignUpLimit, forgetVerification } from "./database";
 import { DEMO_PASSWORD, demo, signIn, signOut, signUp, submitSignIn, uniqueEmail } from "./helpers";
 import { verificationLink, waitForMail, waitForMails } from "./mail";
 
@@ -68,9 +68,17 @@ test.describe("accounts", () => {
     await page.getByLabel("Repeat password").fill("a-long-enough-passphrase");
     await page.getByRole("button", { name: "Create account" }).click();
     await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
-    await waitForMail(email);
+    // The password chosen at sign-up does not sign in before the address is confirmed, with the
+    // message a wrong password gets: otherwise signing up and signing in would tell a free address
+    // from a taken one.
     await submitSignIn(page, email, "a-long-enough-passphrase");
+    await expect(page.getByRole("alert")).toHaveText("The e-mail address or password is incorrect.");
+    const first = verificationLink(await waitForMail(email));
+    await page.goto(first.pathname + first.search);
+    await page.getByRole("button", { name: "Confirm and continue" }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
+    // An account signed in with its address not proven (as sessions from before verification were).
+    await forgetVerification(email);
     await page.goto("/dashboard/organizations/new");
     const notice = page.getByTestId("verify-address-notice");
     await expect(notice).toContainText(`Confirm your e-mail address (${email}) to create organizations`);
@@ -79,6 +87,7 @@ test.describe("accounts", () => {
     await expect(notice).toContainText(`A new link is on its way to ${email}`);
     // The newest link confirms; the page then offers the form.
     const link = verificationLink((await waitForMails(email, { count: 2 }))[1]!);
+    expect(link.search).not.toBe(first.search);
     await page.goto(link.pathname + link.search);
     await page.getByRole("button", { name: "Confirm and continue" }).click();
     await expect(page).toHaveURL(/\/dashboard$/);

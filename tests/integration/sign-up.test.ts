@@ -18,6 +18,7 @@ const { requestPasswordReset, resetPassword } = await import("~/accounts/passwor
 const { createOrganization } = await import("~/organizations/organizations.server");
 const { acceptInvitation, newInvitationToken } = await import("~/organizations/invitation-acceptance.server");
 const { validateSessionToken } = await import("~/auth/session.server");
+const { signIn } = await import("~/auth/sign-in.server");
 const { DomainError } = await import("~/lib/domain-error");
 const { createOrganizationWith, createUser, signedIn } = await import("../factories");
 
@@ -120,6 +121,30 @@ describe("sign-up with a taken and a free address", () => {
       signUp({ name: "X", email: fresh(), password: PASSWORD }, { policy: open, clientAddress: office, delivery }),
     );
     expect(flood.code).toBe("TOO_MANY_REQUESTS");
+  });
+
+  it("tells nothing later either: the password chosen at sign-up does not sign in until the address is proven", async () => {
+    // Otherwise signing up with someone's address and then signing in with the password just
+    // chosen would tell whether the address had an account before.
+    const taken = await createUser();
+    const free = fresh();
+    const probe = "the-prober's-own-choice";
+    for (const email of [taken.email, free])
+      await signUp({ name: "Probe", email, password: probe }, { policy: open, clientAddress: client(), delivery });
+    const answers = [];
+    for (const email of [taken.email, free]) {
+      const error = await refusal(signIn({ email, password: probe }, client()));
+      answers.push([error.code, error.messageKey]);
+    }
+    expect(answers).toEqual([
+      ["UNAUTHORIZED", "invalidCredentials"],
+      ["UNAUTHORIZED", "invalidCredentials"],
+    ]);
+    const created = await prisma.user.findUniqueOrThrow({ where: { email: free } });
+    expect(await prisma.session.count({ where: { userId: created.id } })).toBe(0);
+    // The mailed link proves the address; from then on the password works.
+    await verification.verifyEmail(await verificationToken(free), null);
+    expect((await signIn({ email: free, password: probe }, client())).token).toBeTruthy();
   });
 });
 
