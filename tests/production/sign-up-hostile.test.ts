@@ -122,6 +122,18 @@ describe("sign-up probed for taken addresses", () => {
     expect(await jobs()).toBe(jobsBefore);
     expect(await prisma.user.count({ where: { email: { contains: local.slice(-8) } } })).toBe(1);
   }, 60_000);
+
+  it("names the real limit for an address that is too long, in English and German", async () => {
+    const long = `${"a".repeat(64)}@${"b".repeat(60)}.${"c".repeat(60)}.${"d".repeat(60)}.${"e".repeat(60)}.test`;
+    for (const path of ["/signup", "/forgot-password", "/login"]) {
+      const fields = path === "/signup" ? signUpFields(long) : { email: long, password: "whatever-it-is" };
+      const english = await post(`${path}?lng=en`, fields);
+      expect(english.status).toBe(400);
+      expect(visibleText(await english.text())).toContain("Use at most 254 characters.");
+      const german = await post(`${path}?lng=de`, fields);
+      expect(visibleText(await german.text())).toContain("Verwenden Sie höchstens 254 Zeichen.");
+    }
+  }, 60_000);
 });
 
 describe("the verification link under attack", () => {
