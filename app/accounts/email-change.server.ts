@@ -63,6 +63,11 @@ export async function storeEmailChange(userId: string, newEmail: string, hash: s
   return stored > 0;
 }
 
+/** The job's side when the new address is taken: no link for it, and none left from an older request. */
+export async function forgetEmailChange(userId: string): Promise<void> {
+  await prisma.emailChange.deleteMany({ where: { userId } });
+}
+
 /** What a confirmation link would do, changing nothing: null when it does not work (anymore). */
 export async function emailChangeLinkTarget(token: string, now = new Date()): Promise<{ userId: string; newEmail: string } | null> {
   if (!LINK_TOKEN_PATTERN.test(token)) return null;

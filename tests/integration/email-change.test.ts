@@ -162,6 +162,20 @@ describe("a change of address", () => {
     expect(toFree!.subject).toBe("Confirm your new e-mail address for KeyLedger");
   });
 
+  it("ends an earlier link alike whether the newer request names a taken or a free address", async () => {
+    // Otherwise keeping a link to an address of one's own and then asking for another address would
+    // tell, by whether the kept link still works, if that other address has an account.
+    const owner = await createUser();
+    for (const probed of [owner.email, fresh("unused")]) {
+      const { auth, token } = await requested();
+      await change.requestEmailChange(auth, { newEmail: probed, currentPassword: TEST_PASSWORD }, delivery);
+      await deliverMail();
+      await mail.waitFor(probed);
+      const kept = await refusal(change.confirmEmailChange(auth, token, delivery));
+      expect([kept.code, kept.messageKey]).toEqual(["BAD_REQUEST", "emailChange.invalidLink"]);
+    }
+  });
+
   it("refuses with 409 when the new address got an account after the mail", async () => {
     const { user, auth, newEmail, token } = await requested();
     await createUser({ email: newEmail });
