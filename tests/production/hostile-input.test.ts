@@ -43,6 +43,10 @@ const WATCHED_TABLES: Record<string, string> = {
   // A provider event id is kept only with a change it made.
   billing_provider_events: "SELECT * FROM billing_provider_events",
   organization_logos: "SELECT id, organization_id, content_type, byte_size FROM organization_logos",
+  // Pending links: a refused request may neither add, replace nor use one.
+  email_verifications: "SELECT * FROM email_verifications",
+  email_changes: "SELECT * FROM email_changes",
+  password_resets: "SELECT * FROM password_resets",
   // No refused request may leave a mail behind to be sent.
   mail_jobs: "SELECT id, task_identifier FROM graphile_worker.jobs",
 };
