@@ -107,3 +107,7 @@ export const changeEmailFormSchema = z.object({
 
 /** A mailed link's token, as its confirmation form sends it back. */
 export const emailLinkFormSchema = z.object({ token: z.string().max(200), redirectTo: z.string().max(2048).optional() });
+
+/** The verification page's form: the link's token and the password chosen at sign-up (the link
+ * alone must not make an account someone else signed up with the address theirs). */
+export const verifyEmailFormSchema = emailLinkFormSchema.extend({ password: givenPasswordSchema });

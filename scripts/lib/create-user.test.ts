@@ -44,6 +44,8 @@ describe("createUserWithPasswordLink", () => {
     const user = await prisma.user.findUniqueOrThrow({ where: { id: result.userId }, include: { passwordReset: true } });
     expect(user).toMatchObject({ name: "Fay First", isPlatformAdmin: true });
     expect(user.emailVerifiedAt).not.toBeNull();
+    // Verified from the start: no verification link (which asks for the sign-up password) exists for it.
+    expect(await prisma.emailVerification.count({ where: { userId: result.userId } })).toBe(0);
     expect(user.passwordReset!.expiresAt.getTime() - user.passwordReset!.createdAt.getTime()).toBeGreaterThan(
       FIRST_PASSWORD_LINK_LIFETIME - 5_000,
     );

@@ -24,7 +24,15 @@ test.describe("accounts", () => {
     const link = verificationLink(mail);
     await page.goto(link.pathname + link.search);
     await expect(page.getByTestId("verify-email")).toContainText(email);
+    // The link alone is not enough: the password chosen at sign-up is asked for (focused), and a
+    // wrong one is refused without using the link up.
+    const password = page.getByLabel("Enter the password you chose when signing up");
+    await expect(password).toBeFocused();
+    await password.fill("not-the-chosen-passphrase");
     await page.getByRole("button", { name: "Confirm and continue" }).click();
+    await expect(page.getByTestId("verify-email")).toContainText("The password is incorrect.");
+    await page.getByLabel("Enter the password you chose when signing up").fill("a-long-enough-passphrase");
+    await page.keyboard.press("Enter");
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Welcome, Ada Lovelace");
     await expect(page.getByRole("link", { name: "Create an organization" })).toBeVisible();
@@ -75,6 +83,7 @@ test.describe("accounts", () => {
     await expect(page.getByRole("alert")).toHaveText("The e-mail address or password is incorrect.");
     const first = verificationLink(await waitForMail(email));
     await page.goto(first.pathname + first.search);
+    await page.getByLabel("Enter the password you chose when signing up").fill("a-long-enough-passphrase");
     await page.getByRole("button", { name: "Confirm and continue" }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
     // An account signed in with its address not proven (as sessions from before verification were).
@@ -89,6 +98,7 @@ test.describe("accounts", () => {
     const link = verificationLink((await waitForMails(email, { count: 2 }))[1]!);
     expect(link.search).not.toBe(first.search);
     await page.goto(link.pathname + link.search);
+    await page.getByLabel("Enter the password you chose when signing up").fill("a-long-enough-passphrase");
     await page.getByRole("button", { name: "Confirm and continue" }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
     await page.goto("/dashboard/organizations/new");

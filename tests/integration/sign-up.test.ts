@@ -143,7 +143,7 @@ describe("sign-up with a taken and a free address", () => {
     const created = await prisma.user.findUniqueOrThrow({ where: { email: free } });
     expect(await prisma.session.count({ where: { userId: created.id } })).toBe(0);
     // The mailed link proves the address; from then on the password works.
-    await verification.verifyEmail(await verificationToken(free), null);
+    await verification.verifyEmail({ token: await verificationToken(free), password: probe }, null, client());
     expect((await signIn({ email: free, password: probe }, client())).token).toBeTruthy();
   });
 });
@@ -232,11 +232,11 @@ describe("the verification link", () => {
     const { user, token } = await signedUp();
     const [welcome] = await mail.waitFor(user.email);
     expect(welcome!.text).toContain(`redirectTo=${encodeURIComponent("/dashboard/organizations/new")}`);
-    const result = await verification.verifyEmail(token, null);
+    const result = await verification.verifyEmail({ token, password: PASSWORD }, null, client());
     expect(result.signedIn).toBe(true);
     const auth = await validateSessionToken((result as { token: string }).token);
     expect(auth?.user).toMatchObject({ id: user.id, emailVerified: true });
-    const reused = await refusal(verification.verifyEmail(token, null));
+    const reused = await refusal(verification.verifyEmail({ token, password: PASSWORD }, null, client()));
     expect([reused.code, reused.messageKey]).toEqual(["BAD_REQUEST", "emailVerification.invalidLink"]);
     expect(await prisma.session.count({ where: { userId: user.id } })).toBe(1);
   });
@@ -245,14 +245,16 @@ describe("the verification link", () => {
     const { user, token } = await signedUp();
     await prisma.emailVerification.update({ where: { userId: user.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     for (const bad of [token, "short", "x".repeat(43)]) {
-      expect((await refusal(verification.verifyEmail(bad, null))).code).toBe("BAD_REQUEST");
+      expect((await refusal(verification.verifyEmail({ token: bad, password: PASSWORD }, null, client()))).code).toBe("BAD_REQUEST");
     }
     // Asking again replaces the link: the older one stops working.
     const { auth } = await signedIn(user.id);
     await verification.requestVerificationMail(auth, delivery);
     const second = await verificationToken(user.email, 2);
     await prisma.user.update({ where: { id: user.id }, data: { email: fresh("moved") } });
-    expect((await refusal(verification.verifyEmail(second, null))).messageKey).toBe("emailVerification.invalidLink");
+    expect((await refusal(verification.verifyEmail({ token: second, password: PASSWORD }, null, client()))).messageKey).toBe(
+      "emailVerification.invalidLink",
+    );
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).emailVerifiedAt).toBeNull();
   });
 
@@ -260,19 +262,19 @@ describe("the verification link", () => {
     const { user, token } = await signedUp();
     const other = await createUser();
     const { auth } = await signedIn(other.id);
-    const error = await refusal(verification.verifyEmail(token, auth));
+    const error = await refusal(verification.verifyEmail({ token, password: PASSWORD }, auth, client()));
     expect([error.code, error.messageKey]).toEqual(["FORBIDDEN", "emailVerification.otherAccount"]);
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).emailVerifiedAt).toBeNull();
     // The same account signed in keeps its session and is verified.
     const own = await signedIn(user.id);
-    expect(await verification.verifyEmail(token, own.auth)).toEqual({ signedIn: false });
+    expect(await verification.verifyEmail({ token, password: PASSWORD }, own.auth, client())).toEqual({ signedIn: false });
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).emailVerifiedAt).not.toBeNull();
   });
 
   it("asks an account with two-factor for its second step", async () => {
     const { user, token } = await signedUp();
     await prisma.user.update({ where: { id: user.id }, data: { twoFactorEnabledAt: new Date(), totpKey: Buffer.alloc(20, 1) } });
-    const result = await verification.verifyEmail(token, null);
+    const result = await verification.verifyEmail({ token, password: PASSWORD }, null, client());
     expect(result).toMatchObject({ signedIn: true, twoFactorPending: true });
   });
 });

@@ -376,8 +376,8 @@ describe("hostile input against the production server", () => {
         path: "/signup?redirectTo=/invitations/accept%3Ftoken%3Dx",
         fields: ["name", "email", "password", "confirmPassword", "redirectTo"],
       },
-      { path: "/verify-email?token=x", fields: ["token", "redirectTo"] },
-      { path: "/verify-email?token=x", cookie: "member", fields: ["token"] },
+      { path: "/verify-email?token=x", fields: ["token", "password", "redirectTo"] },
+      { path: "/verify-email?token=x", cookie: "member", fields: ["token", "password"] },
       { path: "/login/two-factor", cookie: "staff", fields: ["code"] },
       { path: "/dashboard/organizations/new", cookie: "owner", fields: ["name", "slug"] },
       {

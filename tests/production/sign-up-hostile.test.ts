@@ -149,7 +149,8 @@ describe("the verification link under attack", () => {
 
     // Another signed-in account cannot use it, and changes nothing.
     const other = await createUser();
-    const foreign = await post("/verify-email", { token }, { Cookie: await sessionCookie(other.id) });
+    const password = "the-probers-own-choice";
+    const foreign = await post("/verify-email", { token, password }, { Cookie: await sessionCookie(other.id) });
     expect(foreign.status).toBe(403);
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).emailVerifiedAt).toBeNull();
     // Duplicated or malformed tokens are a 400.
@@ -157,16 +158,18 @@ describe("the verification link under attack", () => {
       [
         ["token", token],
         ["token", token],
+        ["password", password],
       ],
-      { token: `${token}=` },
-      { token: token.slice(1) },
-      { token: "A".repeat(201) },
+      { token: `${token}=`, password },
+      { token: token.slice(1), password },
+      { token: "A".repeat(201), password },
+      { token },
     ] as const) {
       expect((await post("/verify-email", fields as Record<string, string>)).status).toBe(400);
     }
 
     const answers = await Promise.all(
-      Array.from({ length: 8 }, () => post("/verify-email", { token, redirectTo: "/\\evil.example/%2F%2Fx" })),
+      Array.from({ length: 8 }, () => post("/verify-email", { token, password, redirectTo: "/\\evil.example/%2F%2Fx" })),
     );
     const signedIn = answers.filter((a) => a.status === 302);
     expect(signedIn).toHaveLength(1);
