@@ -9,7 +9,7 @@ import { supportedLanguages, type Language } from "~/i18n/config";
 import { fixedT } from "~/i18n/i18next.server";
 import { composeMail, mailTime } from "~/mail/layout.server";
 import { sendMail } from "~/mail/mailer.server";
-import { EMAIL_CHANGE_LINK_LIFETIME, storeEmailChange } from "./email-change.server";
+import { EMAIL_CHANGE_LINK_LIFETIME, forgetEmailChange, storeEmailChange } from "./email-change.server";
 import { newEmailToken } from "./email-verification.server";
 
 const base = { userId: z.uuid(), language: z.enum(supportedLanguages), origin: z.url() };
@@ -73,6 +73,9 @@ export const sendEmailChangeMail = taskWithPayload(
     const taken = await prisma.user.findUnique({ where: { email: newEmail }, select: { id: true } });
     if (taken) {
       await sendMail({ to: newEmail, ...emailTakenMail(language, { origin }), messageId });
+      // The newest request replaces an older link here too, as a free address's new link does: were
+      // the older one kept, whether it still works would tell its holder this address is taken.
+      await forgetEmailChange(userId);
       return;
     }
     const { token, hash } = newEmailToken();

@@ -63,6 +63,11 @@ export async function storeEmailChange(userId: string, newEmail: string, hash: s
   return stored > 0;
 }
 
+/** The job's side when the new address is taken: no link for it, and none left from an older request. */
+export async function forgetEmailChange(userId: string): Promise<void> {
+  await prisma.emailChange.deleteMany({ where: { userId } });
+}
+
 /** What a confirmation link would do, changing nothing: null when it does not work (anymore). */
 export async function emailChangeLinkTarget(token: string, now = new Date()): Promise<{ userId: string; newEmail: string } | null> {
   if (!LINK_TOKEN_PATTERN.test(token)) return null;
@@ -93,8 +98,10 @@ export async function confirmEmailChange(auth: Auth, token: string, delivery: Ma
       if (!newEmail) throw new DomainError("BAD_REQUEST", "emailChange.invalidLink");
       const before = await tx.user.findUniqueOrThrow({ where: { id: auth.user.id }, select: { email: true } });
       await tx.user.update({ where: { id: auth.user.id }, data: { email: newEmail, emailVerifiedAt: now }, select: { id: true } });
-      // A verification link mailed to the old address proves nothing about the new one.
+      // Links mailed to the old address prove nothing about the new one, and a password-reset
+      // link there would hand the moved account to whoever still reads the old mailbox.
       await tx.emailVerification.deleteMany({ where: { userId: auth.user.id } });
+      await tx.passwordReset.deleteMany({ where: { userId: auth.user.id } });
       await enqueueJob(
         tx,
         SEND_EMAIL_CHANGED_NOTICE_TASK,

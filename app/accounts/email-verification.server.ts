@@ -3,14 +3,15 @@
 // Like a password reset: the mail job makes the token, sends it, and only then stores its SHA-256
 // (a link that was never delivered never works). A link works once, for VERIFICATION_LINK_LIFETIME,
 // and only while the account still has the address it was sent to; a newer mail replaces it.
-// Opening it marks the address verified and signs the person in (or, signed in as another
-// account, is refused and changes nothing).
+// Confirming it, with the password chosen at sign-up, marks the address verified and signs the
+// person in (or, signed in as another account, is refused and changes nothing).
 import { isVanishedReference, prisma } from "~/db.server";
+import { dummyPasswordHash, verifyPassword } from "~/auth/password.server";
 import { createSession, type Auth, type SessionDevice } from "~/auth/session.server";
 import { enqueueJob } from "~/jobs/queue.server";
 import { DomainError } from "~/lib/domain-error";
 import { LINK_TOKEN_PATTERN, linkTokenDigest, newLinkToken } from "~/lib/link-token";
-import { consume } from "~/lib/rate-limit.server";
+import { consume, refund, reset } from "~/lib/rate-limit.server";
 import type { MailDelivery } from "~/organizations/invitations.server";
 
 export const VERIFICATION_LINK_LIFETIME = 24 * 60 * 60 * 1000;
@@ -88,16 +89,37 @@ export async function verificationLinkTarget(token: string, now = new Date()): P
 export type VerifiedSignIn = { signedIn: false } | { signedIn: true; token: string; twoFactorPending: boolean };
 
 /**
- * Uses a verification link: the row is deleted in the transaction that marks the address
- * verified, so two uses cannot both succeed. Signed out, the person is signed in (the second
- * factor is still asked when enrolled); signed in as the same account, the session stays.
- * A used, replaced, expired or malformed link, or one whose account changed its address since,
- * is one 400; a link for another account than the signed-in one is a 403 that changes nothing.
+ * Uses a verification link together with the password chosen at sign-up. The link alone is not
+ * enough: whoever signed up chose that password, and the mail may reach an owner who never signed
+ * up, so confirming it must not hand the account (with a stranger's password) to its address
+ * (pre-hijacking, docs/decisions/0031-sign-up-policy-and-verified-addresses.md). The password is
+ * checked as at sign-in and counts against the same limits (`auth.signin.account` for the
+ * address, `auth.signin.address` for the client); a wrong one is the account page's 400 and
+ * leaves the link usable until it expires, so a typo does not burn it.
+ *
+ * The row is deleted in the transaction that marks the address verified, so two uses cannot both
+ * succeed. Signed out, the person is signed in (the second factor is still asked when enrolled);
+ * signed in as the same account, the session stays. A used, replaced, expired or malformed link,
+ * or one whose account changed its address since, is one 400; a link for another account than the
+ * signed-in one is a 403 that changes nothing.
  */
-export async function verifyEmail(token: string, auth: Auth | null, device?: SessionDevice, now = new Date()): Promise<VerifiedSignIn> {
+export async function verifyEmail(
+  input: { token: string; password: string },
+  auth: Auth | null,
+  clientAddress: string,
+  device?: SessionDevice,
+  now = new Date(),
+): Promise<VerifiedSignIn> {
+  const { token, password } = input;
   const target = await verificationLinkTarget(token, now);
   if (!target) throw new DomainError("BAD_REQUEST", "emailVerification.invalidLink");
   if (auth && auth.user.id !== target.userId) throw new DomainError("FORBIDDEN", "emailVerification.otherAccount");
+  await consume("auth.signin.address", clientAddress);
+  await consume("auth.signin.account", target.email);
+  const owner = await prisma.user.findUnique({ where: { id: target.userId }, select: { passwordHash: true } });
+  if (!(await verifyPassword(owner?.passwordHash ?? (await dummyPasswordHash()), password))) {
+    throw new DomainError("BAD_REQUEST", "account.passwordIncorrect");
+  }
   const user = await prisma.$transaction(async (tx) => {
     const used = await tx.$queryRaw<{ userId: string }[]>`
       DELETE FROM email_verifications v USING users u
@@ -111,6 +133,9 @@ export async function verifyEmail(token: string, auth: Auth | null, device?: Ses
       select: { id: true, twoFactorEnabledAt: true },
     });
   });
+  // As after a sign-in: only failures count against the limits.
+  await reset("auth.signin.account", target.email);
+  await refund("auth.signin.address", clientAddress);
   if (auth) return { signedIn: false };
   const { token: sessionToken } = await createSession(user.id, { twoFactorVerified: false, device });
   return { signedIn: true, token: sessionToken, twoFactorPending: user.twoFactorEnabledAt !== null };

@@ -4,7 +4,10 @@ import { asciiLowerCase, optionalInput, storedText } from "~/lib/text";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password-rules";
 import { errorKey } from "~/lib/error-key";
 
-export const emailSchema = storedText({ max: 254 })
+/** RFC 5321's longest address; the forms' "at most" message names it (it is not the fields' default). */
+export const EMAIL_MAX_LENGTH = 254;
+
+export const emailSchema = storedText({ max: EMAIL_MAX_LENGTH })
   .transform(asciiLowerCase)
   .pipe(z.email({ error: errorKey("field.email") }));
 
@@ -104,3 +107,7 @@ export const changeEmailFormSchema = z.object({
 
 /** A mailed link's token, as its confirmation form sends it back. */
 export const emailLinkFormSchema = z.object({ token: z.string().max(200), redirectTo: z.string().max(2048).optional() });
+
+/** The verification page's form: the link's token and the password chosen at sign-up (the link
+ * alone must not make an account someone else signed up with the address theirs). */
+export const verifyEmailFormSchema = emailLinkFormSchema.extend({ password: givenPasswordSchema });

@@ -1,5 +1,9 @@
 // Sign-in (sign-up is app/accounts/sign-up.server.ts). It answers one message for an unknown e-mail and a wrong password,
 // spends the same argon2 time on both, and limits failed attempts per account and per client address.
+// An account whose address was never proven does not sign in with its password either (the same
+// message): whoever signed it up chose that password, so if it worked, signing up with someone's
+// address and then signing in would tell whether the address was free before
+// (docs/decisions/0031-sign-up-policy-and-verified-addresses.md). Its mailed link signs it in.
 import { prisma } from "~/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { consume, refund, reset } from "~/lib/rate-limit.server";
@@ -30,10 +34,10 @@ export async function signIn(
   await consume("auth.signin.account", input.email);
   const user = await prisma.user.findUnique({
     where: { email: input.email },
-    select: { id: true, passwordHash: true, twoFactorEnabledAt: true, deletedAt: true },
+    select: { id: true, passwordHash: true, twoFactorEnabledAt: true, emailVerifiedAt: true, deletedAt: true },
   });
   const valid = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.password);
-  if (!user || user.deletedAt || !valid) throw new DomainError("UNAUTHORIZED", "invalidCredentials");
+  if (!user || user.deletedAt || !user.emailVerifiedAt || !valid) throw new DomainError("UNAUTHORIZED", "invalidCredentials");
   // Only failures count against the limits: a success clears the account's and refunds the address's.
   await reset("auth.signin.account", input.email);
   await refund("auth.signin.address", clientAddress);

@@ -4,7 +4,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { requestPasswordReset, RESET_LINK_LIFETIME } from "~/accounts/password-reset.server";
-import { forgotPasswordSchema } from "~/auth/schemas";
+import { EMAIL_MAX_LENGTH, forgotPasswordSchema } from "~/auth/schemas";
 import { AuthLayout, BackToSignIn } from "~/components/auth-layout";
 import { ErrorPage } from "~/components/error-page";
 import { FormErrors } from "~/components/form-errors";
@@ -59,6 +59,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
             label={t("login.email")}
             autoComplete="email"
             errors={fields.email.errors}
+            errorParams={{ max: EMAIL_MAX_LENGTH }}
             {...getInputProps(fields.email, { type: "email" })}
           />
           <Button type="submit" className="w-full" disabled={busy}>

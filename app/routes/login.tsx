@@ -10,7 +10,7 @@ import { signIn } from "~/auth/sign-in.server";
 import { isFullyAuthenticated } from "~/auth/session.server";
 import { sessionCookie } from "~/auth/cookies.server";
 import { getAuth, requireAnonymous } from "~/web/guards.server";
-import { signInSchema } from "~/auth/schemas";
+import { EMAIL_MAX_LENGTH, signInSchema } from "~/auth/schemas";
 import { AuthLayout } from "~/components/auth-layout";
 import { FormErrors } from "~/components/form-errors";
 import { Alert, Button, Field } from "~/components/ui";
@@ -88,6 +88,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           label={t("login.email")}
           autoComplete="email"
           errors={fields.email.errors}
+          errorParams={{ max: EMAIL_MAX_LENGTH }}
           {...getInputProps(fields.email, { type: "email" })}
         />
         <Field

@@ -16,7 +16,7 @@ import { sessionCookie } from "~/auth/cookies.server";
 import { requireAnonymous } from "~/web/guards.server";
 import { safeRedirectPath, signInHref } from "~/lib/safe-redirect";
 import { PASSWORD_MIN_LENGTH } from "~/auth/password-rules";
-import { signUpSchema } from "~/auth/schemas";
+import { EMAIL_MAX_LENGTH, signUpSchema } from "~/auth/schemas";
 import { AuthLayout } from "~/components/auth-layout";
 import { FormErrors } from "~/components/form-errors";
 import { Alert, Button, Field } from "~/components/ui";
@@ -133,6 +133,7 @@ export default function SignUp({ actionData, loaderData }: Route.ComponentProps)
           label={t("signup.email")}
           autoComplete="email"
           errors={fields.email.errors}
+          errorParams={{ max: EMAIL_MAX_LENGTH }}
           {...getInputProps(fields.email, { type: "email" })}
         />
         <Field

@@ -44,6 +44,8 @@ describe("createUserWithPasswordLink", () => {
     const user = await prisma.user.findUniqueOrThrow({ where: { id: result.userId }, include: { passwordReset: true } });
     expect(user).toMatchObject({ name: "Fay First", isPlatformAdmin: true });
     expect(user.emailVerifiedAt).not.toBeNull();
+    // Verified from the start: no verification link (which asks for the sign-up password) exists for it.
+    expect(await prisma.emailVerification.count({ where: { userId: result.userId } })).toBe(0);
     expect(user.passwordReset!.expiresAt.getTime() - user.passwordReset!.createdAt.getTime()).toBeGreaterThan(
       FIRST_PASSWORD_LINK_LIFETIME - 5_000,
     );
@@ -63,12 +65,15 @@ describe("createUserWithPasswordLink", () => {
       kind: "taken",
       email: taken.email,
     });
-    for (const email of ["not-an-address", "a@b", "two@@example.test", `${"x".repeat(250)}@example.test`]) {
+    // Besides the obvious, what sign-in's form would never accept (so the account could never sign
+    // in): a Cyrillic look-alike, a control character, a zero-width space, a right-to-left override.
+    const unusable = ["\u043ewner@example.test", "a\u0001b@example.test", "ow\u200bner@example.test", "a\u202eb@example.test"];
+    for (const email of ["not-an-address", "a@b", "two@@example.test", `${"x".repeat(250)}@example.test`, ...unusable]) {
       expect((await createUserWithPasswordLink(url(), "http://localhost:3000", { email })).kind).toBe("invalid");
     }
-    expect((await createUserWithPasswordLink(url(), "http://localhost:3000", { email: "ok@example.test", name: "a\u0000b" })).kind).toBe(
-      "invalid",
-    );
+    for (const name of ["a\u0000b", "Eve\u202eflow", "\u200b"]) {
+      expect((await createUserWithPasswordLink(url(), "http://localhost:3000", { email: "ok@example.test", name })).kind).toBe("invalid");
+    }
     expect(await prisma.user.count()).toBe(count);
   });
 });

@@ -8,6 +8,9 @@
 // whoever runs the command may hand it on rather than open it at once.
 import { randomUUID } from "node:crypto";
 import pg from "pg";
+import { z } from "zod";
+import { emailSchema } from "~/auth/schemas";
+import { storedText } from "~/lib/text";
 import { hashPassword } from "../../app/auth/password.server.ts";
 import { linkTokenDigest, newLinkToken } from "../../app/lib/link-token.ts";
 
@@ -24,25 +27,24 @@ export type CreateUserResult =
   | { kind: "invalid"; reason: string }
   | { kind: "taken"; email: string };
 
-/** The same shape sign-up accepts, without the app's schema (no i18n in a command). */
-const EMAIL_PATTERN =
-  /^[^\s@<>()[\]\\,;:"]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-
-export function normalizeEmail(raw: string): string {
-  return raw.trim().replace(/[A-Z]/g, (c) => c.toLowerCase());
-}
+/** Exactly the rules of sign-up and sign-in (app/auth/schemas.ts, app/lib/text.ts): an address the
+ * sign-in form would refuse (a look-alike letter, a control or invisible character) would make an
+ * account nobody can ever sign in to, and a name the app would refuse could not be saved again. */
+const commandInput = z.object({ email: emailSchema, name: storedText({ max: 80 }) });
 
 export async function createUserWithPasswordLink(
   databaseUrl: string,
   origin: string,
   options: CreateUserOptions,
 ): Promise<CreateUserResult> {
-  const email = normalizeEmail(options.email);
-  if (email.length > 254 || !EMAIL_PATTERN.test(email)) return { kind: "invalid", reason: `"${options.email}" is not an e-mail address.` };
-  const name = (options.name ?? email.slice(0, email.indexOf("@"))).trim();
-  if (name.length < 1 || name.length > 80 || [...name].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127)) {
-    return { kind: "invalid", reason: "The name must be 1 to 80 characters without control characters." };
+  const typed = options.email.trim();
+  const parsed = commandInput.safeParse({ email: typed, name: options.name ?? typed.slice(0, Math.max(typed.indexOf("@"), 0)) });
+  if (!parsed.success) {
+    return parsed.error.issues.some((issue) => issue.path[0] === "email")
+      ? { kind: "invalid", reason: `"${options.email}" is not an e-mail address.` }
+      : { kind: "invalid", reason: "The name must be 1 to 80 characters without control or invisible characters." };
   }
+  const { email, name } = parsed.data;
   // Nobody knows this password: the account is usable only once the link has set one.
   const passwordHash = await hashPassword(newLinkToken());
   const token = newLinkToken();

@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { forgetSignUpLimit } from "./database";
+import { forgetSignUpLimit, forgetVerification } from "./database";
 import { DEMO_PASSWORD, demo, signIn, signOut, signUp, submitSignIn, uniqueEmail } from "./helpers";
 import { verificationLink, waitForMail, waitForMails } from "./mail";
 
@@ -28,7 +28,15 @@ test.describe("accounts", () => {
     const link = verificationLink(mail);
     await page.goto(link.pathname + link.search);
     await expect(page.getByTestId("verify-email")).toContainText(email);
+    // The link alone is not enough: the password chosen at sign-up is asked for (focused), and a
+    // wrong one is refused without using the link up.
+    const password = page.getByLabel("Enter the password you chose when signing up");
+    await expect(password).toBeFocused();
+    await password.fill("not-the-chosen-passphrase");
     await page.getByRole("button", { name: "Confirm and continue" }).click();
+    await expect(page.getByTestId("verify-email")).toContainText("The password is incorrect.");
+    await page.getByLabel("Enter the password you chose when signing up").fill("a-long-enough-passphrase");
+    await page.keyboard.press("Enter");
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Welcome, Ada Lovelace");
     await expect(page.getByRole("link", { name: "Create an organization" })).toBeVisible();
@@ -72,9 +80,18 @@ test.describe("accounts", () => {
     await page.getByLabel("Repeat password").fill("a-long-enough-passphrase");
     await page.getByRole("button", { name: "Create account" }).click();
     await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
-    await waitForMail(email);
+    // The password chosen at sign-up does not sign in before the address is confirmed, with the
+    // message a wrong password gets: otherwise signing up and signing in would tell a free address
+    // from a taken one.
     await submitSignIn(page, email, "a-long-enough-passphrase");
+    await expect(page.getByRole("alert")).toHaveText("The e-mail address or password is incorrect.");
+    const first = verificationLink(await waitForMail(email));
+    await page.goto(first.pathname + first.search);
+    await page.getByLabel("Enter the password you chose when signing up").fill("a-long-enough-passphrase");
+    await page.getByRole("button", { name: "Confirm and continue" }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
+    // An account signed in with its address not proven (as sessions from before verification were).
+    await forgetVerification(email);
     await page.goto("/dashboard/organizations/new");
     const notice = page.getByTestId("verify-address-notice");
     await expect(notice).toContainText(`Confirm your e-mail address (${email}) to create organizations`);
@@ -83,7 +100,9 @@ test.describe("accounts", () => {
     await expect(notice).toContainText(`A new link is on its way to ${email}`);
     // The newest link confirms; the page then offers the form.
     const link = verificationLink((await waitForMails(email, { count: 2 }))[1]!);
+    expect(link.search).not.toBe(first.search);
     await page.goto(link.pathname + link.search);
+    await page.getByLabel("Enter the password you chose when signing up").fill("a-long-enough-passphrase");
     await page.getByRole("button", { name: "Confirm and continue" }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
     await page.goto("/dashboard/organizations/new");

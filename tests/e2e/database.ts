@@ -44,3 +44,10 @@ export async function ageSessions(email: string, minutes: number): Promise<void>
 export async function forgetSignUpLimit(): Promise<void> {
   await withClient((client) => client.query("DELETE FROM rate_limits WHERE key LIKE 'auth.signup.address:%'"));
 }
+
+/** Marks the account's address as not proven, as an account signed in before issue 28 was (a
+ * password no longer signs such an account in: docs/decisions/0031-sign-up-policy-and-verified-addresses.md). */
+export async function forgetVerification(email: string): Promise<void> {
+  const result = await withClient((client) => client.query("UPDATE users SET email_verified_at = NULL WHERE email = $1", [email]));
+  if (result.rowCount !== 1) throw new Error(`No user ${email} in ${e2eDatabaseUrl()}`);
+}

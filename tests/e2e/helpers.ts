@@ -20,8 +20,8 @@ export function uniqueEmail(prefix = "user"): string {
 }
 
 /**
- * Signs up as a new person would: the form, "check your inbox", the mailed link, "Confirm and
- * continue", and the dashboard, signed in with a verified address.
+ * Signs up as a new person would: the form, "check your inbox", the mailed link, the password
+ * chosen at sign-up and "Confirm and continue", and the dashboard, signed in with a verified address.
  */
 export async function signUp(page: Page, options: { name?: string; email?: string; password?: string } = {}) {
   const user = {
@@ -40,6 +40,7 @@ export async function signUp(page: Page, options: { name?: string; email?: strin
   const link = verificationLink(await waitForMail(user.email));
   await page.goto(link.pathname + link.search);
   await expect(page.getByTestId("verify-email")).toContainText(user.email);
+  await page.getByLabel("Enter the password you chose when signing up").fill(user.password);
   await page.getByRole("button", { name: "Confirm and continue" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   return user;

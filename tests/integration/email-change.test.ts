@@ -13,6 +13,7 @@ const { prisma, pool } = await import("~/db.server");
 const { runDueJobs } = await import("~/jobs/queue.server");
 const { accountTasks } = await import("~/accounts/tasks.server");
 const change = await import("~/accounts/email-change.server");
+const { requestPasswordReset, resetPassword } = await import("~/accounts/password-reset.server");
 const { DomainError } = await import("~/lib/domain-error");
 const { createUser, signedIn, TEST_PASSWORD } = await import("../factories");
 
@@ -100,6 +101,19 @@ describe("a change of address", () => {
     expect([reused.code, reused.messageKey]).toEqual(["BAD_REQUEST", "emailChange.invalidLink"]);
   });
 
+  it("ends a password-reset link mailed to the old address: it would otherwise take over the moved account", async () => {
+    const { user, auth, token } = await requested();
+    const { passwordHash } = await prisma.user.findUniqueOrThrow({ where: { id: user.id } });
+    await requestPasswordReset(user.email, "10.8.0.1", delivery);
+    await deliverMail();
+    const resetMail = (await mail.waitFor(user.email)).find((m) => /reset-password\?token=/.test(m.text ?? ""));
+    const resetToken = /reset-password\?token=([A-Za-z0-9_-]+)/.exec(resetMail!.text ?? "")![1]!;
+    await change.confirmEmailChange(auth, token, delivery);
+    const stale = await refusal(resetPassword(resetToken, "someone-elses-new-password"));
+    expect([stale.code, stale.messageKey]).toEqual(["BAD_REQUEST", "passwordReset.invalidLink"]);
+    expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).passwordHash).toBe(passwordHash);
+  });
+
   it("refuses an expired or replaced link and another account's, changing nothing", async () => {
     const { user, auth, token } = await requested();
     const other = await createUser();
@@ -146,6 +160,20 @@ describe("a change of address", () => {
     expect((await prisma.user.findUniqueOrThrow({ where: { id: taken.id } })).email).toBe(taken.email);
     const [toFree] = await mail.waitFor(freeAddress);
     expect(toFree!.subject).toBe("Confirm your new e-mail address for KeyLedger");
+  });
+
+  it("ends an earlier link alike whether the newer request names a taken or a free address", async () => {
+    // Otherwise keeping a link to an address of one's own and then asking for another address would
+    // tell, by whether the kept link still works, if that other address has an account.
+    const owner = await createUser();
+    for (const probed of [owner.email, fresh("unused")]) {
+      const { auth, token } = await requested();
+      await change.requestEmailChange(auth, { newEmail: probed, currentPassword: TEST_PASSWORD }, delivery);
+      await deliverMail();
+      await mail.waitFor(probed);
+      const kept = await refusal(change.confirmEmailChange(auth, token, delivery));
+      expect([kept.code, kept.messageKey]).toEqual(["BAD_REQUEST", "emailChange.invalidLink"]);
+    }
   });
 
   it("refuses with 409 when the new address got an account after the mail", async () => {

@@ -18,6 +18,7 @@ const { requestPasswordReset, resetPassword } = await import("~/accounts/passwor
 const { createOrganization } = await import("~/organizations/organizations.server");
 const { acceptInvitation, newInvitationToken } = await import("~/organizations/invitation-acceptance.server");
 const { validateSessionToken } = await import("~/auth/session.server");
+const { signIn } = await import("~/auth/sign-in.server");
 const { DomainError } = await import("~/lib/domain-error");
 const { createOrganizationWith, createUser, signedIn } = await import("../factories");
 
@@ -121,6 +122,30 @@ describe("sign-up with a taken and a free address", () => {
     );
     expect(flood.code).toBe("TOO_MANY_REQUESTS");
   });
+
+  it("tells nothing later either: the password chosen at sign-up does not sign in until the address is proven", async () => {
+    // Otherwise signing up with someone's address and then signing in with the password just
+    // chosen would tell whether the address had an account before.
+    const taken = await createUser();
+    const free = fresh();
+    const probe = "the-prober's-own-choice";
+    for (const email of [taken.email, free])
+      await signUp({ name: "Probe", email, password: probe }, { policy: open, clientAddress: client(), delivery });
+    const answers = [];
+    for (const email of [taken.email, free]) {
+      const error = await refusal(signIn({ email, password: probe }, client()));
+      answers.push([error.code, error.messageKey]);
+    }
+    expect(answers).toEqual([
+      ["UNAUTHORIZED", "invalidCredentials"],
+      ["UNAUTHORIZED", "invalidCredentials"],
+    ]);
+    const created = await prisma.user.findUniqueOrThrow({ where: { email: free } });
+    expect(await prisma.session.count({ where: { userId: created.id } })).toBe(0);
+    // The mailed link proves the address; from then on the password works.
+    await verification.verifyEmail({ token: await verificationToken(free), password: probe }, null, client());
+    expect((await signIn({ email: free, password: probe }, client())).token).toBeTruthy();
+  });
 });
 
 describe("sign-up policies", () => {
@@ -207,11 +232,11 @@ describe("the verification link", () => {
     const { user, token } = await signedUp();
     const [welcome] = await mail.waitFor(user.email);
     expect(welcome!.text).toContain(`redirectTo=${encodeURIComponent("/dashboard/organizations/new")}`);
-    const result = await verification.verifyEmail(token, null);
+    const result = await verification.verifyEmail({ token, password: PASSWORD }, null, client());
     expect(result.signedIn).toBe(true);
     const auth = await validateSessionToken((result as { token: string }).token);
     expect(auth?.user).toMatchObject({ id: user.id, emailVerified: true });
-    const reused = await refusal(verification.verifyEmail(token, null));
+    const reused = await refusal(verification.verifyEmail({ token, password: PASSWORD }, null, client()));
     expect([reused.code, reused.messageKey]).toEqual(["BAD_REQUEST", "emailVerification.invalidLink"]);
     expect(await prisma.session.count({ where: { userId: user.id } })).toBe(1);
   });
@@ -220,14 +245,16 @@ describe("the verification link", () => {
     const { user, token } = await signedUp();
     await prisma.emailVerification.update({ where: { userId: user.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     for (const bad of [token, "short", "x".repeat(43)]) {
-      expect((await refusal(verification.verifyEmail(bad, null))).code).toBe("BAD_REQUEST");
+      expect((await refusal(verification.verifyEmail({ token: bad, password: PASSWORD }, null, client()))).code).toBe("BAD_REQUEST");
     }
     // Asking again replaces the link: the older one stops working.
     const { auth } = await signedIn(user.id);
     await verification.requestVerificationMail(auth, delivery);
     const second = await verificationToken(user.email, 2);
     await prisma.user.update({ where: { id: user.id }, data: { email: fresh("moved") } });
-    expect((await refusal(verification.verifyEmail(second, null))).messageKey).toBe("emailVerification.invalidLink");
+    expect((await refusal(verification.verifyEmail({ token: second, password: PASSWORD }, null, client()))).messageKey).toBe(
+      "emailVerification.invalidLink",
+    );
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).emailVerifiedAt).toBeNull();
   });
 
@@ -235,19 +262,19 @@ describe("the verification link", () => {
     const { user, token } = await signedUp();
     const other = await createUser();
     const { auth } = await signedIn(other.id);
-    const error = await refusal(verification.verifyEmail(token, auth));
+    const error = await refusal(verification.verifyEmail({ token, password: PASSWORD }, auth, client()));
     expect([error.code, error.messageKey]).toEqual(["FORBIDDEN", "emailVerification.otherAccount"]);
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).emailVerifiedAt).toBeNull();
     // The same account signed in keeps its session and is verified.
     const own = await signedIn(user.id);
-    expect(await verification.verifyEmail(token, own.auth)).toEqual({ signedIn: false });
+    expect(await verification.verifyEmail({ token, password: PASSWORD }, own.auth, client())).toEqual({ signedIn: false });
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).emailVerifiedAt).not.toBeNull();
   });
 
   it("asks an account with two-factor for its second step", async () => {
     const { user, token } = await signedUp();
     await prisma.user.update({ where: { id: user.id }, data: { twoFactorEnabledAt: new Date(), totpKey: Buffer.alloc(20, 1) } });
-    const result = await verification.verifyEmail(token, null);
+    const result = await verification.verifyEmail({ token, password: PASSWORD }, null, client());
     expect(result).toMatchObject({ signedIn: true, twoFactorPending: true });
   });
 });

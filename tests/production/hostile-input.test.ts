@@ -43,6 +43,10 @@ const WATCHED_TABLES: Record<string, string> = {
   // A provider event id is kept only with a change it made.
   billing_provider_events: "SELECT * FROM billing_provider_events",
   organization_logos: "SELECT id, organization_id, content_type, byte_size FROM organization_logos",
+  // Pending links: a refused request may neither add, replace nor use one.
+  email_verifications: "SELECT * FROM email_verifications",
+  email_changes: "SELECT * FROM email_changes",
+  password_resets: "SELECT * FROM password_resets",
   // No refused request may leave a mail behind to be sent.
   mail_jobs: "SELECT id, task_identifier FROM graphile_worker.jobs",
 };
@@ -372,8 +376,8 @@ describe("hostile input against the production server", () => {
         path: "/signup?redirectTo=/invitations/accept%3Ftoken%3Dx",
         fields: ["name", "email", "password", "confirmPassword", "redirectTo"],
       },
-      { path: "/verify-email?token=x", fields: ["token", "redirectTo"] },
-      { path: "/verify-email?token=x", cookie: "member", fields: ["token"] },
+      { path: "/verify-email?token=x", fields: ["token", "password", "redirectTo"] },
+      { path: "/verify-email?token=x", cookie: "member", fields: ["token", "password"] },
       { path: "/login/two-factor", cookie: "staff", fields: ["code"] },
       { path: "/dashboard/organizations/new", cookie: "owner", fields: ["name", "slug"] },
       {

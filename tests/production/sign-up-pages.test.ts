@@ -85,11 +85,27 @@ describe("sign-up without JavaScript", () => {
     const page = await fetch(`${open.origin}${path}`);
     expect([page.status, page.headers.get("cache-control")]).toEqual([200, "no-store"]);
     expect(await page.text()).toContain(free);
-    const confirmed = await post(open, path, { token });
+    // The page asks for the password chosen at sign-up; a wrong one is the translated 400 of
+    // every wrong password, signs nobody in, and leaves the link usable.
+    expect(visibleText(await (await fetch(`${open.origin}${path}&lng=de`)).text())).toContain(
+      "Geben Sie das Passwort ein, das Sie bei der Registrierung gewählt haben",
+    );
+    for (const [lng, message] of [
+      ["en", "The password is incorrect."],
+      ["de", "Das Passwort ist falsch."],
+    ] as const) {
+      const wrong = await post(open, `${path}&lng=${lng}`, { token, password: "not-the-one-chosen" });
+      // (`lng` sets the language cookie; no session cookie.)
+      expect([wrong.status, wrong.headers.get("set-cookie") ?? ""]).toEqual([400, expect.not.stringContaining("session=")]);
+      expect(visibleText(await wrong.text())).toContain(message);
+    }
+    const missing = await post(open, path, { token });
+    expect([missing.status, missing.headers.get("set-cookie")]).toEqual([400, null]);
+    const confirmed = await post(open, path, { token, password: "a-long-enough-pw" });
     expect([confirmed.status, confirmed.headers.get("location")]).toEqual([302, "/dashboard"]);
     expect(confirmed.headers.get("set-cookie")).toMatch(/^session=[a-z2-7]{32};/);
 
-    const reused = await post(open, path, { token });
+    const reused = await post(open, path, { token, password: "a-long-enough-pw" });
     expect([reused.status, reused.headers.get("set-cookie")]).toEqual([400, null]);
     const dead = await fetch(`${open.origin}${path}&lng=de`);
     expect(dead.status).toBe(400);

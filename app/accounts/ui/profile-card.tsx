@@ -7,7 +7,7 @@ import { useTranslation } from "~/i18n/use-translation";
 import { Alert, Button, Card, Field } from "~/components/ui";
 import { FormErrors } from "~/components/form-errors";
 import { validateOnSubmit } from "~/components/form-validation";
-import { changeEmailFormSchema, updateNameFormSchema } from "~/auth/schemas";
+import { changeEmailFormSchema, EMAIL_MAX_LENGTH, updateNameFormSchema } from "~/auth/schemas";
 import type { AccountActionData } from "./account-settings";
 
 export function ProfileCard({ user, actionData }: { user: { name: string; email: string }; actionData: AccountActionData | undefined }) {
@@ -62,6 +62,7 @@ export function ProfileCard({ user, actionData }: { user: { name: string; email:
             label={t("profile.newEmail")}
             autoComplete="email"
             errors={emailFields.newEmail.errors}
+            errorParams={{ max: EMAIL_MAX_LENGTH }}
             {...getInputProps(emailFields.newEmail, { type: "email" })}
           />
           <Field

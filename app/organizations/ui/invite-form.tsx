@@ -5,6 +5,7 @@ import { Form, useNavigation } from "react-router";
 import { FormErrors } from "~/components/form-errors";
 import { Button, Card, Field, controlClass, useFieldError } from "~/components/ui";
 import type { Role } from "~/generated/prisma/enums";
+import { EMAIL_MAX_LENGTH } from "~/auth/schemas";
 import { memberActionSchema } from "~/organizations/schemas";
 import { MEMBERS_PAGE_PATH } from "./members-page";
 import { validateOnSubmit } from "~/components/form-validation";
@@ -29,6 +30,7 @@ export function InviteForm({ roles, lastResult }: { roles: Role[]; lastResult: S
           <Field
             label={t("invite.email")}
             errors={fields.email.errors}
+            errorParams={{ max: EMAIL_MAX_LENGTH }}
             autoComplete="off"
             {...getInputProps(fields.email, { type: "email" })}
           />

@@ -110,6 +110,7 @@ export default {
     heading: "E-Mail-Adresse bestätigen",
     intro: "Bestätigen Sie {{email}} als Adresse Ihres Kontos und fahren Sie fort.",
     submit: "Bestätigen und fortfahren",
+    password: "Geben Sie das Passwort ein, das Sie bei der Registrierung gewählt haben",
   },
   verifyNotice: {
     body: "Bestätigen Sie Ihre E-Mail-Adresse ({{email}}), um Organisationen zu erstellen: Öffnen Sie den Link, den wir Ihnen gesendet haben.",

@@ -15,12 +15,12 @@ export default {
   verifyEmail: {
     subject: "Bestätigen Sie Ihre E-Mail-Adresse für KeyLedger",
     greeting: "Hallo {{name}},",
-    body: "Willkommen bei KeyLedger. Bestätigen Sie, dass dies Ihre Adresse ist, um Ihr Konto fertig anzulegen.",
+    body: "Willkommen bei KeyLedger. Bestätigen Sie, dass dies Ihre Adresse ist, um Ihr Konto fertig anzulegen: Die Seite fragt nach dem Passwort, das Sie bei der Registrierung gewählt haben.",
     action: "Adresse bestätigen",
     linkIntro: "Öffnen Sie diesen Link, um Ihre Adresse zu bestätigen:",
     expiry: "Der Link funktioniert einmal, {{hours}} Stunden lang (bis {{date}} UTC).",
     ignore:
-      "Wenn Sie sich nicht bei KeyLedger registriert haben, ignorieren Sie diese E-Mail: Ohne den Link kann das Konto keine Organisationen erstellen.",
+      "Wenn Sie sich nicht bei KeyLedger registriert haben, bestätigen Sie nichts und ignorieren Sie diese E-Mail: Dann hat jemand anderes Ihre Adresse verwendet. Unbestätigt kann sich das Konto weder anmelden noch Organisationen erstellen.",
   },
   signUpAttempt: {
     subject: "Jemand wollte sich mit Ihrer Adresse bei KeyLedger registrieren",

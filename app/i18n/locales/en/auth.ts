@@ -105,6 +105,7 @@ export default {
     heading: "Confirm your e-mail address",
     intro: "Confirm {{email}} as your account's address and continue.",
     submit: "Confirm and continue",
+    password: "Enter the password you chose when signing up",
   },
   verifyNotice: {
     body: "Confirm your e-mail address ({{email}}) to create organizations: open the link we mailed you.",

@@ -14,11 +14,12 @@ export default {
   verifyEmail: {
     subject: "Confirm your e-mail address for KeyLedger",
     greeting: "Hello {{name}},",
-    body: "Welcome to KeyLedger. Confirm that this is your address to finish creating your account.",
+    body: "Welcome to KeyLedger. Confirm that this is your address to finish creating your account: the page asks for the password you chose when signing up.",
     action: "Confirm my address",
     linkIntro: "Open this link to confirm your address:",
     expiry: "The link works once, for {{hours}} hours (until {{date}} UTC).",
-    ignore: "If you did not sign up for KeyLedger, ignore this e-mail: without the link, the account cannot create organizations.",
+    ignore:
+      "If you did not sign up for KeyLedger, do not confirm anything and ignore this e-mail: someone else used your address. Unconfirmed, the account can neither sign in nor create organizations.",
   },
   signUpAttempt: {
     subject: "Someone tried to sign up for KeyLedger with your address",
