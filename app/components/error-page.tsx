@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { KeyOf } from "~/i18n/keys";
 import { useTranslation } from "~/i18n/use-translation";
 import { href, isRouteErrorResponse, useLocation } from "react-router";
@@ -49,8 +50,9 @@ function SignInLink({ href, className }: { href: string; className?: string }) {
   );
 }
 
-/** An error inside the dashboard: the navigation stays, so the user can go elsewhere. */
-export function ErrorPanel({ error }: { error: unknown }) {
+/** An error inside the dashboard: the navigation stays, so the user can go elsewhere; `children`
+ * offers a way back where the page knows one. */
+export function ErrorPanel({ error, children }: { error: unknown; children?: ReactNode }) {
   const { title, message, label, signIn } = useRouteErrorText(error);
   return (
     <div className="rounded-xl bg-white px-6 py-10 text-center shadow-sm ring-1 ring-slate-200" role="alert">
@@ -59,6 +61,7 @@ export function ErrorPanel({ error }: { error: unknown }) {
       <h1 className="mt-2 text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
       <p className="mx-auto mt-3 max-w-md text-base leading-7 text-slate-600">{message}</p>
       {signIn ? <SignInLink href={signIn} className="mt-6" /> : null}
+      {children}
     </div>
   );
 }

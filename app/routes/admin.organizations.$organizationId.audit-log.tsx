@@ -14,7 +14,7 @@ import { redirectWithoutEmptyParameters } from "~/audit/audit-page.server";
 import { rpcQueries } from "~/client/rpc";
 import { supportAccessOf } from "~/access/organization-access.server";
 import { requireSupportTarget } from "~/web/guards.server";
-import { ErrorPanel } from "~/components/error-page";
+import { AuditErrorPanel } from "~/audit/ui/audit-error-panel";
 import { translatorFor } from "~/i18n/i18next.server";
 import { orHttpError } from "~/web/http-errors.server";
 import { presentGrant, supportAuditPage } from "~/support/support.server";
@@ -74,5 +74,5 @@ export default function AdminAuditLog({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <ErrorPanel error={error} />;
+  return <AuditErrorPanel error={error} />;
 }

@@ -2,7 +2,7 @@
 // Thin: parsing, reading and the view are shared with the platform-admin page.
 import { organizationTitleMeta } from "~/components/page-title";
 import type { Route } from "./+types/dashboard.organization-settings.audit-log";
-import { ErrorPanel } from "~/components/error-page";
+import { AuditErrorPanel } from "~/audit/ui/audit-error-panel";
 import { AuditLogView } from "~/audit/ui/audit-log-view";
 import type { AuditDetailQuery } from "~/audit/ui/event-drawer";
 import type { AuditExportOffer } from "~/audit/ui/export-card";
@@ -46,5 +46,5 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <ErrorPanel error={error} />;
+  return <AuditErrorPanel error={error} />;
 }

@@ -189,3 +189,12 @@ test("at 1280 px the applied filters stay readable beside 'Filter zurücksetzen'
     expect(box!.width, label).toBeGreaterThanOrEqual(150);
   }
 });
+
+test("an event that is not in the log answers 404 with a way back to the same filters", async ({ page }) => {
+  await signIn(page, demo.acmeOwner);
+  const response = await page.goto(`${AUDIT_PATH}?lng=en&action=api_key.rotated&event=${randomUUID()}`);
+  expect(response?.status()).toBe(404);
+  await page.getByRole("link", { name: "Back to the audit log" }).click();
+  await expect(page).toHaveURL(at("?lng=en&action=api_key.rotated"));
+  await expect(page.getByTestId("audit-events").locator("li").first()).toBeVisible();
+});
