@@ -60,9 +60,14 @@ export async function startMailServer(): Promise<TestMailServer> {
   return mailServer;
 }
 
+/** The token of the first `path?token=…` link in a mail's plain-text part. */
+export function linkToken(text: string | undefined, path: string): string {
+  const match = new RegExp(`${path.replace(/[.?]/g, "\\$&")}\\?token=([A-Za-z0-9_-]+)`).exec(text ?? "");
+  if (!match) throw new Error(`no ${path} link in: ${text}`);
+  return match[1]!;
+}
+
 /** The accept link's token from a received invitation mail (plain-text part). */
 export function tokenFrom(mail: ParsedMail): string {
-  const match = /\/invitations\/accept\?token=([A-Za-z0-9_-]+)/.exec(mail.text ?? "");
-  if (!match) throw new Error(`no accept link in: ${mail.text}`);
-  return match[1]!;
+  return linkToken(mail.text, "/invitations/accept");
 }

@@ -4,7 +4,8 @@
 // taken address answered like a free one (its mail says it has an account; nothing changes).
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { startMailServer } from "../smtp";
+import { failure } from "../failure";
+import { linkToken, startMailServer } from "../smtp";
 
 const mail = await startMailServer();
 process.env.SMTP_URL = mail.url;
@@ -14,7 +15,6 @@ const { runDueJobs } = await import("~/jobs/queue.server");
 const { accountTasks } = await import("~/accounts/tasks.server");
 const change = await import("~/accounts/email-change.server");
 const { requestPasswordReset, resetPassword } = await import("~/accounts/password-reset.server");
-const { DomainError } = await import("~/lib/domain-error");
 const { createUser, signedIn, TEST_PASSWORD } = await import("../factories");
 
 afterAll(() => mail.stop());
@@ -28,20 +28,7 @@ const fresh = (prefix = "new") => `${prefix}-${randomUUID().slice(0, 8)}@example
 const jobCount = async () => Number((await prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker.jobs`)[0]!.n);
 const auditEvents = () => prisma.auditEvent.count();
 
-async function refusal(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as InstanceType<typeof DomainError>;
-}
-
-function confirmToken(text: string | undefined): string {
-  const match = /\/dashboard\/account\/confirm-email\?token=([A-Za-z0-9_-]+)/.exec(text ?? "");
-  if (!match) throw new Error(`no confirmation link in: ${text}`);
-  return match[1]!;
-}
+const confirmToken = (text: string | undefined) => linkToken(text, "/dashboard/account/confirm-email");
 
 async function requested(newEmail = fresh()) {
   const user = await createUser({ name: "Carl Change" });
@@ -68,9 +55,9 @@ describe("a change of address", () => {
     const user = await createUser();
     const { auth } = await signedIn(user.id);
     const jobs = await jobCount();
-    const wrong = await refusal(change.requestEmailChange(auth, { newEmail: fresh(), currentPassword: "not-the-password" }, delivery));
+    const wrong = await failure(change.requestEmailChange(auth, { newEmail: fresh(), currentPassword: "not-the-password" }, delivery));
     expect([wrong.code, wrong.messageKey]).toEqual(["BAD_REQUEST", "account.wrongPassword"]);
-    const same = await refusal(change.requestEmailChange(auth, { newEmail: user.email, currentPassword: TEST_PASSWORD }, delivery));
+    const same = await failure(change.requestEmailChange(auth, { newEmail: user.email, currentPassword: TEST_PASSWORD }, delivery));
     expect([same.code, same.messageKey]).toEqual(["BAD_REQUEST", "emailChange.sameAddress"]);
     expect(await jobCount()).toBe(jobs);
   });
@@ -97,7 +84,7 @@ describe("a change of address", () => {
     expect(notice!.subject).toBe("Your KeyLedger address was changed");
     expect(notice!.text).toContain(newEmail);
 
-    const reused = await refusal(change.confirmEmailChange(auth, token, delivery));
+    const reused = await failure(change.confirmEmailChange(auth, token, delivery));
     expect([reused.code, reused.messageKey]).toEqual(["BAD_REQUEST", "emailChange.invalidLink"]);
   });
 
@@ -109,7 +96,7 @@ describe("a change of address", () => {
     const resetMail = (await mail.waitFor(user.email)).find((m) => /reset-password\?token=/.test(m.text ?? ""));
     const resetToken = /reset-password\?token=([A-Za-z0-9_-]+)/.exec(resetMail!.text ?? "")![1]!;
     await change.confirmEmailChange(auth, token, delivery);
-    const stale = await refusal(resetPassword(resetToken, "someone-elses-new-password"));
+    const stale = await failure(resetPassword(resetToken, "someone-elses-new-password"));
     expect([stale.code, stale.messageKey]).toEqual(["BAD_REQUEST", "passwordReset.invalidLink"]);
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).passwordHash).toBe(passwordHash);
   });
@@ -118,19 +105,19 @@ describe("a change of address", () => {
     const { user, auth, token } = await requested();
     const other = await createUser();
     const otherAuth = (await signedIn(other.id)).auth;
-    const foreign = await refusal(change.confirmEmailChange(otherAuth, token, delivery));
+    const foreign = await failure(change.confirmEmailChange(otherAuth, token, delivery));
     expect([foreign.code, foreign.messageKey]).toEqual(["FORBIDDEN", "emailChange.otherAccount"]);
     expect((await prisma.user.findUniqueOrThrow({ where: { id: other.id } })).email).toBe(other.email);
 
     await prisma.emailChange.update({ where: { userId: user.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    expect((await refusal(change.confirmEmailChange(auth, token, delivery))).code).toBe("BAD_REQUEST");
+    expect((await failure(change.confirmEmailChange(auth, token, delivery))).code).toBe("BAD_REQUEST");
 
     // A second request replaces the first link.
     const second = fresh();
     await change.requestEmailChange(auth, { newEmail: second, currentPassword: TEST_PASSWORD }, delivery);
     await deliverMail();
     const [mailed] = await mail.waitFor(second);
-    expect((await refusal(change.confirmEmailChange(auth, "A".repeat(43), delivery))).code).toBe("BAD_REQUEST");
+    expect((await failure(change.confirmEmailChange(auth, "A".repeat(43), delivery))).code).toBe("BAD_REQUEST");
     await expect(change.confirmEmailChange(auth, confirmToken(mailed!.text), delivery)).resolves.toBe(second);
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).email).toBe(second);
   });
@@ -171,7 +158,7 @@ describe("a change of address", () => {
       await change.requestEmailChange(auth, { newEmail: probed, currentPassword: TEST_PASSWORD }, delivery);
       await deliverMail();
       await mail.waitFor(probed);
-      const kept = await refusal(change.confirmEmailChange(auth, token, delivery));
+      const kept = await failure(change.confirmEmailChange(auth, token, delivery));
       expect([kept.code, kept.messageKey]).toEqual(["BAD_REQUEST", "emailChange.invalidLink"]);
     }
   });
@@ -179,7 +166,7 @@ describe("a change of address", () => {
   it("refuses with 409 when the new address got an account after the mail", async () => {
     const { user, auth, newEmail, token } = await requested();
     await createUser({ email: newEmail });
-    const error = await refusal(change.confirmEmailChange(auth, token, delivery));
+    const error = await failure(change.confirmEmailChange(auth, token, delivery));
     expect([error.code, error.messageKey]).toEqual(["CONFLICT", "emailChange.addressTaken"]);
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).email).toBe(user.email);
   });
@@ -188,7 +175,7 @@ describe("a change of address", () => {
     const user = await createUser();
     const { auth } = await signedIn(user.id);
     for (let i = 0; i < 5; i++) await change.requestEmailChange(auth, { newEmail: fresh(), currentPassword: TEST_PASSWORD }, delivery);
-    const error = await refusal(change.requestEmailChange(auth, { newEmail: fresh(), currentPassword: TEST_PASSWORD }, delivery));
+    const error = await failure(change.requestEmailChange(auth, { newEmail: fresh(), currentPassword: TEST_PASSWORD }, delivery));
     expect(error.code).toBe("TOO_MANY_REQUESTS");
   });
 });

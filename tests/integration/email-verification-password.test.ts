@@ -4,7 +4,8 @@
 // A wrong password changes nothing and keeps the link usable; attempts count as failed sign-ins.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { startMailServer } from "../smtp";
+import { failure } from "../failure";
+import { linkToken, startMailServer } from "../smtp";
 
 const mail = await startMailServer();
 process.env.SMTP_URL = mail.url;
@@ -17,7 +18,6 @@ const { verifyEmail } = await import("~/accounts/email-verification.server");
 const { requestPasswordReset, resetPassword } = await import("~/accounts/password-reset.server");
 const { signIn } = await import("~/auth/sign-in.server");
 const { createSession } = await import("~/auth/session.server");
-const { DomainError } = await import("~/lib/domain-error");
 
 afterAll(() => mail.stop());
 beforeEach(async () => {
@@ -29,21 +29,6 @@ const ATTACKERS = "the-attacker's-chosen-password";
 const OWNERS = "the-owner's-own-password";
 let counter = 0;
 const client = () => `10.11.${Math.floor(++counter / 200)}.${counter % 200}`;
-
-async function refusal(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as InstanceType<typeof DomainError>;
-}
-
-function linkToken(text: string | undefined, path: string): string {
-  const match = new RegExp(`${path}\\?token=([A-Za-z0-9_-]+)`).exec(text ?? "");
-  if (!match) throw new Error(`no ${path} link in: ${text}`);
-  return match[1]!;
-}
 
 /** An attacker signs up with a free address (the victim's) and a password of their choosing. */
 async function preHijacked() {
@@ -67,12 +52,12 @@ describe("confirming a verification link", () => {
     expect(mailText).toContain("If you did not sign up for KeyLedger, do not confirm anything and ignore this e-mail");
     // The owner, who never signed up, clicks "Confirm" with a password of their own: refused.
     for (const password of [OWNERS, "", ATTACKERS.toUpperCase()]) {
-      const error = await refusal(verifyEmail({ token, password }, null, client()));
+      const error = await failure(verifyEmail({ token, password }, null, client()));
       expect([error.code, error.messageKey]).toEqual(["BAD_REQUEST", "account.passwordIncorrect"]);
     }
     expect(await stateOf(user.id)).toEqual({ verifiedAt: null, sessions: 0, links: 1 });
     // The attacker's password still does not sign in: the address was never proven.
-    expect((await refusal(signIn({ email: user.email, password: ATTACKERS }, client()))).code).toBe("UNAUTHORIZED");
+    expect((await failure(signIn({ email: user.email, password: ATTACKERS }, client()))).code).toBe("UNAUTHORIZED");
     // Whoever chose the password and holds the mailbox (a real sign-up with a typo) gets through.
     const result = await verifyEmail({ token, password: ATTACKERS }, null, client());
     expect(result).toMatchObject({ signedIn: true, twoFactorPending: false });
@@ -85,18 +70,18 @@ describe("confirming a verification link", () => {
     const { user, token } = await preHijacked();
     const from = client();
     for (let i = 0; i < 10; i++) {
-      expect((await refusal(verifyEmail({ token, password: `guess-${i}-wrong` }, null, from))).code).toBe("BAD_REQUEST");
+      expect((await failure(verifyEmail({ token, password: `guess-${i}-wrong` }, null, from))).code).toBe("BAD_REQUEST");
     }
-    const limited = await refusal(verifyEmail({ token, password: ATTACKERS }, null, client()));
+    const limited = await failure(verifyEmail({ token, password: ATTACKERS }, null, client()));
     expect([limited.code, limited.messageKey]).toEqual(["TOO_MANY_REQUESTS", "rateLimited"]);
     // The same counter as the sign-in form's: it is blocked there too.
-    expect((await refusal(signIn({ email: user.email, password: ATTACKERS }, client()))).code).toBe("TOO_MANY_REQUESTS");
+    expect((await failure(signIn({ email: user.email, password: ATTACKERS }, client()))).code).toBe("TOO_MANY_REQUESTS");
     expect(await stateOf(user.id)).toEqual({ verifiedAt: null, sessions: 0, links: 1 });
   });
 
   it("clears the account's failures once the right password confirms", async () => {
     const { user, token } = await preHijacked();
-    for (let i = 0; i < 3; i++) await refusal(verifyEmail({ token, password: `typo-${i}` }, null, client()));
+    for (let i = 0; i < 3; i++) await failure(verifyEmail({ token, password: `typo-${i}` }, null, client()));
     await verifyEmail({ token, password: ATTACKERS }, null, client());
     const left = await pool().query("SELECT 1 FROM rate_limits WHERE key = $1", [`auth.signin.account:${user.email}`]);
     expect(left.rowCount).toBe(0);
@@ -114,9 +99,9 @@ describe("confirming a verification link", () => {
     expect(after.verifiedAt).not.toBeNull();
     expect(after.sessions).toBe(0);
     await expect(signIn({ email: user.email, password: OWNERS }, client())).resolves.toMatchObject({ twoFactorPending: false });
-    expect((await refusal(signIn({ email: user.email, password: ATTACKERS }, client()))).code).toBe("UNAUTHORIZED");
+    expect((await failure(signIn({ email: user.email, password: ATTACKERS }, client()))).code).toBe("UNAUTHORIZED");
     // The link the attacker may still hold is useless without the owner's new password.
-    const viaLink = await refusal(verifyEmail({ token, password: ATTACKERS }, null, client()));
+    const viaLink = await failure(verifyEmail({ token, password: ATTACKERS }, null, client()));
     expect(viaLink.messageKey).toMatch(/^(account\.passwordIncorrect|emailVerification\.invalidLink)$/);
   });
 });

@@ -4,7 +4,8 @@
 // its account and address), and organizations only for verified accounts.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { startMailServer } from "../smtp";
+import { failure } from "../failure";
+import { linkToken, startMailServer } from "../smtp";
 
 const mail = await startMailServer();
 process.env.SMTP_URL = mail.url;
@@ -19,7 +20,6 @@ const { createOrganization } = await import("~/organizations/organizations.serve
 const { acceptInvitation, newInvitationToken } = await import("~/organizations/invitation-acceptance.server");
 const { validateSessionToken } = await import("~/auth/session.server");
 const { signIn } = await import("~/auth/sign-in.server");
-const { DomainError } = await import("~/lib/domain-error");
 const { createOrganizationWith, createUser, signedIn } = await import("../factories");
 
 afterAll(() => mail.stop());
@@ -36,21 +36,6 @@ let addressCounter = 0;
 const client = () => `10.9.${Math.floor(++addressCounter / 200)}.${addressCounter % 200}`;
 const jobs = async () =>
   (await prisma.$queryRaw<{ task: string }[]>`SELECT task_identifier AS task FROM graphile_worker.jobs ORDER BY id`).map((j) => j.task);
-
-async function refusal(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as InstanceType<typeof DomainError>;
-}
-
-function linkToken(text: string | undefined, path: string): string {
-  const match = new RegExp(`${path}\\?token=([A-Za-z0-9_-]+)`).exec(text ?? "");
-  if (!match) throw new Error(`no ${path} link in: ${text}`);
-  return match[1]!;
-}
 
 async function verificationToken(email: string, nth = 1): Promise<string> {
   await deliverMail();
@@ -111,13 +96,13 @@ describe("sign-up with a taken and a free address", () => {
     for (const email of [taken.email, fresh()]) {
       for (let i = 0; i < 5; i++)
         await signUp({ name: "X", email, password: PASSWORD }, { policy: open, clientAddress: client(), delivery });
-      const error = await refusal(signUp({ name: "X", email, password: PASSWORD }, { policy: open, clientAddress: client(), delivery }));
+      const error = await failure(signUp({ name: "X", email, password: PASSWORD }, { policy: open, clientAddress: client(), delivery }));
       expect([error.code, error.messageKey]).toEqual(["TOO_MANY_REQUESTS", "rateLimited"]);
     }
     const office = client();
     for (let i = 0; i < 20; i++)
       await signUp({ name: "X", email: fresh(), password: PASSWORD }, { policy: open, clientAddress: office, delivery });
-    const flood = await refusal(
+    const flood = await failure(
       signUp({ name: "X", email: fresh(), password: PASSWORD }, { policy: open, clientAddress: office, delivery }),
     );
     expect(flood.code).toBe("TOO_MANY_REQUESTS");
@@ -133,7 +118,7 @@ describe("sign-up with a taken and a free address", () => {
       await signUp({ name: "Probe", email, password: probe }, { policy: open, clientAddress: client(), delivery });
     const answers = [];
     for (const email of [taken.email, free]) {
-      const error = await refusal(signIn({ email, password: probe }, client()));
+      const error = await failure(signIn({ email, password: probe }, client()));
       answers.push([error.code, error.messageKey]);
     }
     expect(answers).toEqual([
@@ -179,7 +164,7 @@ describe("sign-up policies", () => {
     const policy = { kind: "invite" as const };
     const errors = await Promise.all(
       [taken.email, `free-${randomUUID().slice(0, 8)}@c.example`].map((email) =>
-        refusal(signUp({ name: "X", email, password: PASSWORD }, { policy, clientAddress: client(), delivery })),
+        failure(signUp({ name: "X", email, password: PASSWORD }, { policy, clientAddress: client(), delivery })),
       ),
     );
     expect(errors.map((e) => [e.code, e.messageKey])).toEqual([
@@ -207,7 +192,7 @@ describe("sign-up policies", () => {
     // An expired invitation admits no one under "invite only".
     const late = fresh("late");
     const expired = await invitationFor(late, new Date(Date.now() - 1000));
-    const error = await refusal(
+    const error = await failure(
       signUp(
         { name: "L", email: late, password: PASSWORD, redirectTo: expired.redirectTo },
         { policy: { kind: "invite" }, clientAddress: client(), delivery },
@@ -236,7 +221,7 @@ describe("the verification link", () => {
     expect(result.signedIn).toBe(true);
     const auth = await validateSessionToken((result as { token: string }).token);
     expect(auth?.user).toMatchObject({ id: user.id, emailVerified: true });
-    const reused = await refusal(verification.verifyEmail({ token, password: PASSWORD }, null, client()));
+    const reused = await failure(verification.verifyEmail({ token, password: PASSWORD }, null, client()));
     expect([reused.code, reused.messageKey]).toEqual(["BAD_REQUEST", "emailVerification.invalidLink"]);
     expect(await prisma.session.count({ where: { userId: user.id } })).toBe(1);
   });
@@ -245,14 +230,14 @@ describe("the verification link", () => {
     const { user, token } = await signedUp();
     await prisma.emailVerification.update({ where: { userId: user.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     for (const bad of [token, "short", "x".repeat(43)]) {
-      expect((await refusal(verification.verifyEmail({ token: bad, password: PASSWORD }, null, client()))).code).toBe("BAD_REQUEST");
+      expect((await failure(verification.verifyEmail({ token: bad, password: PASSWORD }, null, client()))).code).toBe("BAD_REQUEST");
     }
     // Asking again replaces the link: the older one stops working.
     const { auth } = await signedIn(user.id);
     await verification.requestVerificationMail(auth, delivery);
     const second = await verificationToken(user.email, 2);
     await prisma.user.update({ where: { id: user.id }, data: { email: fresh("moved") } });
-    expect((await refusal(verification.verifyEmail({ token: second, password: PASSWORD }, null, client()))).messageKey).toBe(
+    expect((await failure(verification.verifyEmail({ token: second, password: PASSWORD }, null, client()))).messageKey).toBe(
       "emailVerification.invalidLink",
     );
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).emailVerifiedAt).toBeNull();
@@ -262,7 +247,7 @@ describe("the verification link", () => {
     const { user, token } = await signedUp();
     const other = await createUser();
     const { auth } = await signedIn(other.id);
-    const error = await refusal(verification.verifyEmail({ token, password: PASSWORD }, auth, client()));
+    const error = await failure(verification.verifyEmail({ token, password: PASSWORD }, auth, client()));
     expect([error.code, error.messageKey]).toEqual(["FORBIDDEN", "emailVerification.otherAccount"]);
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).emailVerifiedAt).toBeNull();
     // The same account signed in keeps its session and is verified.
@@ -283,7 +268,7 @@ describe("organizations need a verified address", () => {
   it("refuses an unverified account and lets it in once verified by link, invitation or password reset", async () => {
     const unverified = await createUser({ verified: false });
     const { auth } = await signedIn(unverified.id);
-    const error = await refusal(createOrganization(auth, { name: "Too Soon" }));
+    const error = await failure(createOrganization(auth, { name: "Too Soon" }));
     expect([error.code, error.messageKey]).toEqual(["FORBIDDEN", "emailVerification.required"]);
     expect(await prisma.membership.count({ where: { userId: unverified.id } })).toBe(0);
 
@@ -306,7 +291,7 @@ describe("organizations need a verified address", () => {
     const user = await createUser({ verified: false });
     const { auth } = await signedIn(user.id);
     for (let i = 0; i < 5; i++) await verification.requestVerificationMail(auth, delivery);
-    const error = await refusal(verification.requestVerificationMail(auth, delivery));
+    const error = await failure(verification.requestVerificationMail(auth, delivery));
     expect(error.code).toBe("TOO_MANY_REQUESTS");
     // One waiting job per account: five requests, one mail.
     await deliverMail();
