@@ -8,10 +8,11 @@
 import { isVanishedReference, prisma } from "~/db.server";
 import { dummyPasswordHash, verifyPassword } from "~/auth/password.server";
 import { createSession, type Auth, type SessionDevice } from "~/auth/session.server";
+import { clearSignInFailures, spendSignInAttempt } from "~/auth/sign-in.server";
 import { enqueueJob } from "~/jobs/queue.server";
 import { DomainError } from "~/lib/domain-error";
 import { LINK_TOKEN_PATTERN, linkTokenDigest, newLinkToken } from "~/lib/link-token";
-import { consume, refund, reset } from "~/lib/rate-limit.server";
+import { consume } from "~/lib/rate-limit.server";
 import type { MailDelivery } from "~/organizations/invitations.server";
 
 export const VERIFICATION_LINK_LIFETIME = 24 * 60 * 60 * 1000;
@@ -114,8 +115,7 @@ export async function verifyEmail(
   const target = await verificationLinkTarget(token, now);
   if (!target) throw new DomainError("BAD_REQUEST", "emailVerification.invalidLink");
   if (auth && auth.user.id !== target.userId) throw new DomainError("FORBIDDEN", "emailVerification.otherAccount");
-  await consume("auth.signin.address", clientAddress);
-  await consume("auth.signin.account", target.email);
+  await spendSignInAttempt(target.email, clientAddress);
   const owner = await prisma.user.findUnique({ where: { id: target.userId }, select: { passwordHash: true } });
   if (!(await verifyPassword(owner?.passwordHash ?? (await dummyPasswordHash()), password))) {
     throw new DomainError("BAD_REQUEST", "account.passwordIncorrect");
@@ -133,9 +133,7 @@ export async function verifyEmail(
       select: { id: true, twoFactorEnabledAt: true },
     });
   });
-  // As after a sign-in: only failures count against the limits.
-  await reset("auth.signin.account", target.email);
-  await refund("auth.signin.address", clientAddress);
+  await clearSignInFailures(target.email, clientAddress);
   if (auth) return { signedIn: false };
   const { token: sessionToken } = await createSession(user.id, { twoFactorVerified: false, device });
   return { signedIn: true, token: sessionToken, twoFactorPending: user.twoFactorEnabledAt !== null };

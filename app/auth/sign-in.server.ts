@@ -15,6 +15,20 @@ export interface SignedIn {
   twoFactorPending: boolean;
 }
 
+/** A password attempt as sign-in counts it: one point of the client's and one of the account's
+ * budget, taken before the password is checked (429 once either is spent). */
+export async function spendSignInAttempt(email: string, clientAddress: string): Promise<void> {
+  await consume("auth.signin.address", clientAddress);
+  await consume("auth.signin.account", email);
+}
+
+/** After a right password: only failures count, so the account's are cleared and the client's
+ * point is given back. */
+export async function clearSignInFailures(email: string, clientAddress: string): Promise<void> {
+  await reset("auth.signin.account", email);
+  await refund("auth.signin.address", clientAddress);
+}
+
 async function firstOrganizationOf(userId: string): Promise<string | null> {
   const membership = await prisma.membership.findFirst({
     where: { userId },
@@ -30,17 +44,14 @@ export async function signIn(
   previousSessionId?: string,
   device?: SessionDevice,
 ): Promise<SignedIn> {
-  await consume("auth.signin.address", clientAddress);
-  await consume("auth.signin.account", input.email);
+  await spendSignInAttempt(input.email, clientAddress);
   const user = await prisma.user.findUnique({
     where: { email: input.email },
     select: { id: true, passwordHash: true, twoFactorEnabledAt: true, emailVerifiedAt: true, deletedAt: true },
   });
   const valid = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.password);
   if (!user || user.deletedAt || !user.emailVerifiedAt || !valid) throw new DomainError("UNAUTHORIZED", "invalidCredentials");
-  // Only failures count against the limits: a success clears the account's and refunds the address's.
-  await reset("auth.signin.account", input.email);
-  await refund("auth.signin.address", clientAddress);
+  await clearSignInFailures(input.email, clientAddress);
   // A new session id on every sign-in: whatever session the browser held before is ended.
   if (previousSessionId) await invalidateSession(previousSessionId);
   const { token } = await createSession(user.id, {
