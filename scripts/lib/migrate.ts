@@ -3,11 +3,17 @@
 // checksum (SHA-256 of the file) and the advisory lock key are Prisma's own, so the two tools stay
 // interchangeable on one database. Unlike Prisma, each migration runs in one transaction with its
 // bookkeeping row: a failed migration leaves nothing half-applied.
+//
+// Except a file whose first line is NO_TRANSACTION_MARKER (docs/decisions/0039-housekeeping-plans-and-migrations.md):
+// it holds exactly one statement, run outside any transaction, so it can `CREATE INDEX
+// CONCURRENTLY` without stalling writes (scripts/lib/migrate-no-transaction.ts).
 import { createHash, randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { Logger, runMigrations } from "graphile-worker";
 import pg from "pg";
+import { isNoTransaction, runWithoutTransaction } from "./migrate-no-transaction.ts";
 
 /** The lock key Prisma Migrate uses, so a concurrent `prisma migrate deploy` waits for us. */
 const PRISMA_ADVISORY_LOCK = 72707369;
@@ -47,6 +53,28 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
   "applied_steps_count" INTEGER NOT NULL DEFAULT 0
 )`;
 
+/**
+ * Takes Prisma's advisory lock, trying again every `LOCK_RETRY_MS` rather than waiting inside
+ * `pg_advisory_lock`: a session blocked in that call holds a snapshot, and another instance's
+ * `CREATE INDEX CONCURRENTLY` waits for every older snapshot to end, so two instances starting
+ * together would deadlock (and PostgreSQL would cancel one of them, the index build perhaps).
+ */
+const LOCK_RETRY_MS = 250;
+async function takeMigrationLock(client: pg.Client) {
+  for (;;) {
+    const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [PRISMA_ADVISORY_LOCK]);
+    if (rows[0]?.locked) return;
+    await sleep(LOCK_RETRY_MS);
+  }
+}
+
+interface AppliedRow {
+  id: string;
+  migration_name: string;
+  checksum: string;
+  finished_at: Date | null;
+}
+
 /** Applies pending migrations; returns the names it applied. */
 export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promise<string[]> {
   const migrations = await readMigrations(dir);
@@ -54,17 +82,25 @@ export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promis
   await client.connect();
   const applied: string[] = [];
   try {
-    await client.query("SELECT pg_advisory_lock($1)", [PRISMA_ADVISORY_LOCK]);
+    await takeMigrationLock(client);
     await client.query(CREATE_TABLE);
-    const { rows } = await client.query<{ migration_name: string; checksum: string; finished_at: Date | null }>(
-      `SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL`,
+    const { rows } = await client.query<AppliedRow>(
+      `SELECT id, migration_name, checksum, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL`,
     );
-    const done = new Map(rows.map((r) => [r.migration_name, r]));
+    const files = new Map(migrations.map((m) => [m.name, m]));
+    // A started row that never finished: a transactional migration cannot leave one (its row
+    // commits with it), so someone else's tool did, and a person must look. A no-transaction
+    // migration leaves one when its process died or its statement failed: it is redone below.
+    const interrupted = new Map<string, AppliedRow>();
     for (const row of rows) {
-      if (!row.finished_at) {
+      if (row.finished_at) continue;
+      const file = files.get(row.migration_name);
+      if (!file || !isNoTransaction(file.sql)) {
         throw new MigrationError(`Migration ${row.migration_name} started but never finished; resolve it before migrating.`);
       }
+      interrupted.set(row.migration_name, row);
     }
+    const done = new Map(rows.filter((r) => r.finished_at).map((r) => [r.migration_name, r]));
     for (const migration of migrations) {
       const existing = done.get(migration.name);
       if (existing) {
@@ -76,18 +112,12 @@ export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promis
         }
         continue;
       }
-      await client.query("BEGIN");
-      try {
-        await client.query(migration.sql);
-        await client.query(
-          `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
-           VALUES ($1, $2, now(), $3, now(), 1)`,
-          [randomUUID(), migration.checksum, migration.name],
-        );
-        await client.query("COMMIT");
-      } catch (error) {
-        await client.query("ROLLBACK");
-        throw new MigrationError(`Migration ${migration.name} failed: ${(error as Error).message}`);
+      if (isNoTransaction(migration.sql)) {
+        await runWithoutTransaction(client, migration, interrupted.get(migration.name)?.id ?? null).catch((error: Error) => {
+          throw new MigrationError(`Migration ${migration.name} failed: ${error.message}`, { cause: error });
+        });
+      } else {
+        await runInTransaction(client, migration);
       }
       applied.push(migration.name);
     }
@@ -97,6 +127,23 @@ export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promis
   }
   if (dir === MIGRATIONS_DIR) await migrateJobQueue(databaseUrl);
   return applied;
+}
+
+/** The usual way: the file and its bookkeeping row in one transaction. */
+async function runInTransaction(client: pg.Client, migration: MigrationFile) {
+  await client.query("BEGIN");
+  try {
+    await client.query(migration.sql);
+    await client.query(
+      `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
+       VALUES ($1, $2, now(), $3, now(), 1)`,
+      [randomUUID(), migration.checksum, migration.name],
+    );
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK");
+    throw new MigrationError(`Migration ${migration.name} failed: ${(error as Error).message}`);
+  }
 }
 
 /** The job queue's own schema (graphile_worker), kept by graphile-worker's migrations, which take
