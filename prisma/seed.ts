@@ -170,11 +170,16 @@ async function checkEndState(client: pg.Client, organizationIds: string[]) {
 
 const isMain = process.argv[1] && import.meta.filename === (await import("node:fs")).realpathSync(process.argv[1]);
 if (isMain) {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    console.error("DATABASE_URL is not set.");
-    process.exit(1);
-  }
+  const { commandLine, requireDatabaseUrl } = await import("../scripts/lib/command-line.ts");
+  commandLine({
+    usage: `Usage: DATABASE_URL=postgresql://… npm run db:seed
+
+Loads the demo data (docs/contract.md) into DATABASE_URL, which must be migrated; refuses (exit 1)
+when it is already there. The role in DATABASE_URL must own the tables.
+
+  -h, --help    show this help`,
+  });
+  const url = requireDatabaseUrl();
   const { disconnectDb } = await import("../app/db.server.ts");
   const startedAt = performance.now();
   const seeded = await seedDemoData(url).finally(() => disconnectDb());

@@ -1,8 +1,8 @@
 // `npm run admin:create-user -- EMAIL [--name NAME] [--platform-admin]`: creates a verified account
 // in DATABASE_URL and prints a one-time link to choose its password (scripts/lib/create-user.ts).
 // Exit 0 with the link; 1 for a taken or invalid address, bad arguments or no database.
-import { parseArgs } from "node:util";
 import { ConfigError, parseEnv, publicOrigin } from "../app/env.server.ts";
+import { commandLine } from "./lib/command-line.ts";
 import { createUserWithPasswordLink, FIRST_PASSWORD_LINK_LIFETIME } from "./lib/create-user.ts";
 
 const USAGE = `Usage: DATABASE_URL=postgresql://… npm run admin:create-user -- EMAIL [--name NAME] [--platform-admin]
@@ -12,31 +12,18 @@ ${FIRST_PASSWORD_LINK_LIFETIME / 3_600_000} hours) where its owner chooses one. 
 
   --name NAME         the account's name (default: the part of EMAIL before the @)
   --platform-admin    make the account a platform admin (it must enrol two-factor before using the support console)
-  --help              show this help`;
+  -h, --help          show this help`;
 
 function fail(message: string): never {
   console.error(message);
   process.exit(1);
 }
 
-let args: ReturnType<typeof parse>;
-function parse() {
-  return parseArgs({
-    args: process.argv.slice(2),
-    allowPositionals: true,
-    options: { name: { type: "string" }, "platform-admin": { type: "boolean" }, help: { type: "boolean" } },
-  });
-}
-try {
-  args = parse();
-} catch (error) {
-  fail(`${(error as Error).message}\n\n${USAGE}`);
-}
-if (args.values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
-if (args.positionals.length !== 1) fail(USAGE);
+const args = commandLine({
+  usage: USAGE,
+  options: { name: { type: "string" }, "platform-admin": { type: "boolean" } },
+  positionals: { min: 1, max: 1 },
+});
 
 let origin: string;
 try {

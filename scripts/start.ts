@@ -9,10 +9,12 @@ import { ConfigError, isLoopbackHost, parseEnv, publicOrigin } from "../app/env.
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./lib/embedded-postgres.ts";
 import { migrate } from "./lib/migrate.ts";
 import { installProcessGuards } from "../server/process-guards.ts";
+import { commandLine } from "./lib/command-line.ts";
+import { START_USAGE } from "./lib/start-usage.ts";
 
 const root = join(import.meta.dirname, "..");
 const startedAt = performance.now();
-const dev = process.argv.includes("--dev");
+const dev = commandLine({ usage: START_USAGE, options: { dev: { type: "boolean" } } }).values.dev === true;
 process.env.NODE_ENV ??= dev ? "development" : "production";
 
 let embedded: EmbeddedDatabase | undefined;
