@@ -53,8 +53,8 @@ export const MAY_IMPORT = {
   audit: ["access", "auth", "plans", "components", "i18n", "lib", "platform"],
   organizations: ["access", "audit", "auth", "plans", "components", "i18n", "jobs", "mail", "lib", "platform"],
   "api-keys": ["access", "audit", "auth", "components", "i18n", "lib", "platform"],
-  // The support console: the audit log's reads, under a platform admin's access, recorded.
-  support: ["access", "audit", "auth", "components", "i18n", "lib", "platform"],
+  // The support console: the audit log's reads, under a platform admin's access, recorded; plan changes.
+  support: ["access", "audit", "auth", "billing", "plans", "components", "i18n", "lib", "platform"],
   // An account's life across organizations: the reset mail, and deletion (owners promoted, recorded).
   accounts: ["access", "audit", "auth", "organizations", "components", "i18n", "jobs", "mail", "lib", "platform"],
   web: [...domain, "i18n", "lib", "platform"],

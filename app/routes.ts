@@ -40,6 +40,7 @@ export default [
     route("organizations/:organizationId", "routes/admin.organizations.$organizationId.tsx"),
     route("organizations/:organizationId/access", "routes/admin.organizations.$organizationId.access.tsx"),
     route("organizations/:organizationId/audit-log", "routes/admin.organizations.$organizationId.audit-log.tsx"),
+    route("organizations/:organizationId/plan", "routes/admin.organizations.$organizationId.plan.tsx"),
     route("support-records", "routes/admin.support-records.tsx"),
     route("*", "routes/not-found.tsx", { id: "admin-not-found" }),
   ]),

@@ -10,7 +10,7 @@ import { planName } from "~/plans/catalog";
 import { useFormats } from "~/components/use-formats";
 import { organizationOverview } from "~/organizations/admin.server";
 import { ErrorPanel } from "~/components/error-page";
-import { ButtonLink, Card, PageHeader } from "~/components/ui";
+import { Alert, ButtonLink, Card, PageHeader } from "~/components/ui";
 import { presentGrant } from "~/support/support.server";
 import { SupportBanner } from "~/support/ui/support-banner";
 import { translatorFor } from "~/i18n/i18next.server";
@@ -27,6 +27,7 @@ export async function loader(args: Route.LoaderArgs) {
     title: `${name} · ${translatorFor(args.context)("admin:sections.label")}`,
     organization: { id, name, slug, planName: planName(planId), billingState, requireTwoFactor, ...overview },
     grant: target.grant ? presentGrant(target.grant) : null,
+    planChanged: new URL(args.request.url).searchParams.has("planChanged"),
   };
 }
 
@@ -49,6 +50,9 @@ export default function AdminOrganization({ loaderData }: Route.ComponentProps) 
         ← {t("organization.back")}
       </Link>
       {grant ? <SupportBanner organization={organization} grant={grant} /> : null}
+      {loaderData.planChanged ? (
+        <Alert tone="success">{t("setPlan.done", { organization: organization.name, plan: organization.planName })}</Alert>
+      ) : null}
       <PageHeader title={organization.name} description={organization.id} />
       <Card title={t("organization.overview")}>
         <dl className="grid gap-4 sm:grid-cols-2">
@@ -75,6 +79,11 @@ export default function AdminOrganization({ loaderData }: Route.ComponentProps) 
             </dd>
           </div>
         </dl>
+      </Card>
+      <Card title={t("setPlan.card")} description={t("setPlan.cardDescription")}>
+        <ButtonLink to={href("/admin/organizations/:organizationId/plan", { organizationId: organization.id })} variant="secondary">
+          {t("setPlan.open")}
+        </ButtonLink>
       </Card>
       <Card title={t("organization.auditLog")} description={t("organization.auditLogDescription")}>
         <p className="mb-4 text-sm text-slate-600">{t("organization.auditLogReason")}</p>

@@ -6,6 +6,7 @@ import { parseCalendarDay } from "~/lib/dates";
 import { isStorableText, optionalInput, storedText } from "~/lib/text";
 import { isUuid } from "~/lib/ids";
 import { errorKey } from "~/lib/error-key";
+import { isPlanId } from "~/plans/catalog";
 
 /** Why the admin needs to look (required): long enough to mean something to a later reader. */
 export const supportReasonSchema = storedText({ min: 10, max: 500 });
@@ -20,7 +21,13 @@ export type SupportAccessInput = z.output<typeof beginSupportAccessSchema>;
 export const beginSupportAccessInputSchema = beginSupportAccessSchema.extend({ organizationId: z.string().max(64) }).strict();
 
 /** What a support record says was done. Stable identifiers: stored, filtered on, translated. */
-export const SUPPORT_ACTIONS = ["access.opened", "audit_log.listed", "audit_log.actors_listed", "audit_event.viewed"] as const;
+export const SUPPORT_ACTIONS = [
+  "access.opened",
+  "audit_log.listed",
+  "audit_log.actors_listed",
+  "audit_event.viewed",
+  "billing.plan_set",
+] as const;
 export type SupportActionName = (typeof SUPPORT_ACTIONS)[number];
 
 const day = z.string().refine((value) => parseCalendarDay(value).ok, errorKey("supportLog.badDate"));
@@ -49,3 +56,16 @@ export const organizationSearchSchema = z.object({
   ),
   cursor: optionalInput(z.string().max(400, errorKey("organizationSearch.badCursor"))),
 });
+
+/** Setting an organization's plan from the console: the plan, why (required, as for access) and
+ * the ticket. `intent`: "review" shows the confirmation, "apply" changes the plan, "edit" goes
+ * back to the form with the same values. */
+export const supportSetPlanSchema = z
+  .object({
+    intent: z.enum(["review", "apply", "edit"]),
+    planId: z.string({ error: errorKey("supportPlan.choosePlan") }).refine(isPlanId, errorKey("billing.unknownPlan")),
+    reason: supportReasonSchema,
+    ticket: supportTicketSchema,
+  })
+  .strict();
+export type SupportSetPlanInput = z.output<typeof supportSetPlanSchema>;

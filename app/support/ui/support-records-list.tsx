@@ -6,6 +6,7 @@ import { LocalTime } from "~/components/local-time";
 import type { SupportRecord } from "~/support/support.server";
 import { AUDIT_FILTER_NAMES, AUDIT_FILTERS, type AuditFilterName } from "~/audit/audit-query";
 import { useActionLabel } from "~/audit/ui/row-labels";
+import { planName } from "~/plans/catalog";
 
 /** What a record says was viewed, as people read it: the list's filters by their labels (an
  * action by its name), or the event; each linked to the same view. */
@@ -39,6 +40,10 @@ function What({ record }: { record: SupportRecord }) {
         {t("records.event", { id: record.subject.slice(0, 8) })}
       </Link>
     );
+  }
+  if (record.action === "billing.plan_set" && record.subject) {
+    const [from = "", to = ""] = record.subject.split("→");
+    return <span>{t("setPlan.recordSubject", { from: planName(from), to: planName(to) })}</span>;
   }
   return <span className="text-slate-500">—</span>;
 }

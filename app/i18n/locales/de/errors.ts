@@ -149,6 +149,9 @@ export default {
     badCursor: "Dieser Seitenlink ist ungültig. Beginnen Sie wieder bei den neuesten Einträgen.",
     badFilter: "Die Filter für Administrator und Organisation erwarten IDs.",
   },
+  supportPlan: {
+    choosePlan: "Wählen Sie den neuen Tarif.",
+  },
   organizationSearch: {
     tooLong: "Suchen Sie nach höchstens 100 Zeichen.",
     badCursor: "Dieser Seitenlink ist ungültig. Beginnen Sie die Suche neu.",

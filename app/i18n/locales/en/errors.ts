@@ -135,6 +135,9 @@ export default {
     badCursor: "This page link is not valid. Start again from the newest records.",
     badFilter: "The admin and organization filters take ids.",
   },
+  supportPlan: {
+    choosePlan: "Choose the new plan.",
+  },
   organizationSearch: {
     tooLong: "Search for at most 100 characters.",
     badCursor: "This page link is not valid. Start the search again.",
