@@ -65,7 +65,7 @@ export default {
     confirmTitle: "Tarif von {{organization}} ändern?",
     confirmText: "Von {{from}} zu {{to}}. Der Abrechnungsstatus wird aktiv; der Zahlungsanbieter wird nicht gefragt.",
     confirmRecorded:
-      "Das Audit-Log der Organisation verzeichnet die Änderung durch „System (Support)“; das Support-Protokoll hält Ihren Namen, Grund und das Ticket fest.",
+      "Das Audit-Log der Organisation verzeichnet die Änderung durch „System“; das Support-Protokoll hält Ihren Namen, Grund und das Ticket fest.",
     confirmReason: "Grund",
     confirmTicket: "Ticket",
     confirm: "Tarif ändern",
@@ -102,7 +102,7 @@ export default {
   records: {
     title: "Support-Protokoll",
     description:
-      "Jeder geöffnete Support-Zugriff und jeder Einblick eines Plattform-Administrators in ein Audit-Log, ein Ereignis oder die Liste der Akteure. Den Organisationen wird es nie gezeigt.",
+      "Jeder geöffnete Support-Zugriff, jeder Einblick eines Plattform-Administrators in ein Audit-Log, ein Ereignis oder die Liste der Akteure und jede Tarifänderung durch ihn. Den Organisationen wird es nie gezeigt.",
     filters: "Filter",
     admin: "Administrator",
     anyAdmin: "Alle Administratoren",

@@ -103,7 +103,10 @@ export default {
       },
     },
     billing: {
-      plan_changed: { label: "Tarif geändert", description: "Ein Inhaber hat den Tarif der Organisation geändert." },
+      plan_changed: {
+        label: "Tarif geändert",
+        description: "Der Tarif der Organisation wurde geändert: von einem Inhaber, oder vom Betreiber oder Support (Akteur System).",
+      },
       canceled: {
         label: "Abonnement gekündigt",
         description: "Ein Inhaber hat den bezahlten Tarif gekündigt. Bezahlte Funktionen sind ausgesetzt, bis er fortgesetzt wird.",

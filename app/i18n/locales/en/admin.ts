@@ -61,8 +61,7 @@ export default {
     cancel: "Cancel",
     confirmTitle: "Change {{organization}}’s plan?",
     confirmText: "From {{from}} to {{to}}. The billing state becomes active; no payment provider is asked.",
-    confirmRecorded:
-      "The organization’s audit log records the change by “System (support)”; the support records keep your name, reason and ticket.",
+    confirmRecorded: "The organization’s audit log records the change by “System”; the support records keep your name, reason and ticket.",
     confirmReason: "Reason",
     confirmTicket: "Ticket",
     confirm: "Change the plan",
@@ -99,7 +98,7 @@ export default {
   records: {
     title: "Support records",
     description:
-      "Every support access opened and every audit log view, detail and actor list read by a platform admin. Never shown to the organizations.",
+      "Every support access opened, every audit log view, detail and actor list read and every plan changed by a platform admin. Never shown to the organizations.",
     filters: "Filters",
     admin: "Admin",
     anyAdmin: "Any admin",

@@ -89,7 +89,10 @@ export default {
       exported: { label: "Audit log exported", description: "Someone downloaded the audit log. The file itself is not stored." },
     },
     billing: {
-      plan_changed: { label: "Plan changed", description: "An owner changed the organization's plan." },
+      plan_changed: {
+        label: "Plan changed",
+        description: "The organization's plan changed: by an owner, or by the operator or support (actor System).",
+      },
       canceled: {
         label: "Subscription canceled",
         description: "An owner canceled the paid plan. Paid features are paused until it is resumed.",
