@@ -44,25 +44,37 @@ describe("databaseUnavailableReason on captured failures", () => {
   const cases = Object.entries(fixtures as Record<string, Captured>);
   it("covers every captured case", () => expect(cases.length).toBeGreaterThanOrEqual(28));
   for (const [name, captured] of cases) {
-    const want = name === "startup.57P03" ? "shuttingDownOrStarting" : expected[name.split(".")[0]];
+    const want = name === "startup.57P03" ? "shuttingDownOrStarting" : expected[name.slice(0, name.indexOf("."))];
     it(`${name} → ${want}`, () => expect(databaseUnavailableReason(rebuild(captured))).toBe(want));
   }
 });
 
 describe("real faults stay faults", () => {
   it.each([
-    ["a unique violation through Prisma", new Prisma.PrismaClientKnownRequestError("Unique constraint failed", { code: "P2002", clientVersion: "7" })],
+    [
+      "a unique violation through Prisma",
+      new Prisma.PrismaClientKnownRequestError("Unique constraint failed", { code: "P2002", clientVersion: "7" }),
+    ],
     ["a syntax error from pg", Object.assign(new DatabaseError('syntax error at or near "SELEC"', 0, "error"), { code: "42601" })],
     ["a deadlock", Object.assign(new DatabaseError("deadlock detected", 0, "error"), { code: "40P01" })],
-    ["a statement timeout (57014 is ours to fix, not an outage)", Object.assign(new DatabaseError("canceling statement", 0, "error"), { code: "57014" })],
+    [
+      "a statement timeout (57014 is ours to fix, not an outage)",
+      Object.assign(new DatabaseError("canceling statement", 0, "error"), { code: "57014" }),
+    ],
     ["a TypeError", new TypeError("Cannot read properties of undefined")],
-    ["an expired transaction (P2028, our own long transaction)", new Prisma.PrismaClientKnownRequestError("Transaction API error: Transaction already closed", { code: "P2028", clientVersion: "7" })],
+    [
+      "an expired transaction (P2028, our own long transaction)",
+      new Prisma.PrismaClientKnownRequestError("Transaction API error: Transaction already closed", { code: "P2028", clientVersion: "7" }),
+    ],
     ["a string", "Connection terminated unexpectedly"],
     ["nothing", undefined],
   ])("%s", (_, error) => expect(databaseUnavailableReason(error)).toBeNull());
 
   it("a pool timeout that Prisma reports as P2028 is one", () => {
-    const error = new Prisma.PrismaClientKnownRequestError("Transaction API error: Unable to start a transaction in the given time.", { code: "P2028", clientVersion: "7" });
+    const error = new Prisma.PrismaClientKnownRequestError("Transaction API error: Unable to start a transaction in the given time.", {
+      code: "P2028",
+      clientVersion: "7",
+    });
     expect(databaseUnavailableReason(error)).toBe("timeout");
   });
 

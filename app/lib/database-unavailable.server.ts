@@ -17,12 +17,7 @@
 
 /** Why the database could not serve the request (the warn line names it). */
 export type DatabaseUnavailableReason =
-  | "unreachable"
-  | "connectionLost"
-  | "timeout"
-  | "shuttingDownOrStarting"
-  | "tooManyConnections"
-  | "outOfResources";
+  "unreachable" | "connectionLost" | "timeout" | "shuttingDownOrStarting" | "tooManyConnections" | "outOfResources";
 
 /** Seconds a client is asked to wait (Retry-After): a restart or a failover takes a few. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
