@@ -174,3 +174,135 @@ describe("when the database has no connection left for the app", () => {
     expect((await page("/dashboard")).status).toBe(200);
   }, 60_000);
 });
+
+interface Outcome {
+  kind: "authenticate" | "issue" | "revoke" | "page";
+  status: number;
+  retryAfter: string | null;
+  startedAt: number;
+  endedAt: number;
+}
+
+describe("PostgreSQL crashed under load (immediate shutdown) and restarted", () => {
+  it("answers no 500, keeps the process up, recovers within 5 s and loses or half-writes nothing acknowledged", async () => {
+    await eventually(async () => (await authenticate()).status === 200, "the start of the run");
+    const creators = await Promise.all([newOwner(), newOwner()]);
+    const outcomes: Outcome[] = [];
+    const networkErrors: unknown[] = [];
+    const issued: { organizationId: string; keyId: string }[] = [];
+    const revoked: string[] = [];
+    let running = true;
+
+    async function timed(kind: Outcome["kind"], request: () => Promise<Response>): Promise<Response | null> {
+      const startedAt = Date.now();
+      try {
+        const response = await request();
+        outcomes.push({ kind, status: response.status, retryAfter: response.headers.get("retry-after"), startedAt, endedAt: Date.now() });
+        return response;
+      } catch (error) {
+        networkErrors.push(error);
+        return null;
+      }
+    }
+    async function loop(step: () => Promise<void>) {
+      while (running) await step();
+    }
+    const authenticateLoop = () =>
+      loop(async () => {
+        await (await timed("authenticate", () => authenticate()))?.arrayBuffer();
+      });
+    const pageLoop = () =>
+      loop(async () => {
+        await (await timed("page", () => page("/dashboard/organization-settings/api-keys")))?.arrayBuffer();
+      });
+    // Issue a key, then revoke it (an organization holds at most 25 unrevoked keys); a revoke that
+    // was refused is tried again first.
+    const keyLoop = (creator: (typeof creators)[number]) => {
+      const pending: string[] = [];
+      return loop(async () => {
+        const keyId = pending.shift();
+        if (keyId) {
+          const response = await timed("revoke", () =>
+            procedure("apiKey/revoke", creator.cookie, { organizationId: creator.organizationId, keyId }),
+          );
+          if (response?.status === 200) revoked.push(keyId);
+          else pending.unshift(keyId);
+          await response?.arrayBuffer();
+          if (response?.status !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
+          return;
+        }
+        const input = { organizationId: creator.organizationId, name: `load ${issued.length}`, scopes: ["organization:read"] };
+        const response = await timed("issue", () => procedure("apiKey/issue", creator.cookie, input));
+        if (response?.status === 200) {
+          const { json } = (await response.json()) as { json: { key: { id: string } } };
+          issued.push({ organizationId: creator.organizationId, keyId: json.key.id });
+          pending.push(json.key.id);
+        } else {
+          await response?.arrayBuffer();
+        }
+      });
+    };
+    const loops = [authenticateLoop(), authenticateLoop(), authenticateLoop(), pageLoop(), ...creators.map(keyLoop)];
+
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await db.crash();
+    const crashedAt = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 8_000));
+    // pg_ctl returns a moment after the server accepts connections: "during" ends when it starts.
+    const restartingAt = Date.now();
+    await db.restart();
+    const backAt = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    running = false;
+    await Promise.all(loops);
+
+    expect(networkErrors).toEqual([]);
+    expect(server.child.exitCode).toBeNull();
+    // The crash was felt (503s while it was down), and nothing answered 500 or another 5xx.
+    const during = outcomes.filter((o) => o.startedAt > crashedAt + 500 && o.endedAt < restartingAt);
+    expect(during.length).toBeGreaterThan(10);
+    expect(during.filter((o) => o.status !== 503)).toEqual([]);
+    expect(outcomes.filter((o) => o.status >= 500 && o.status !== 503)).toEqual([]);
+    expect(outcomes.filter((o) => o.status === 503 && o.retryAfter !== "5")).toEqual([]);
+    expect(outcomes.filter((o) => o.status !== 200 && o.status !== 503)).toEqual([]);
+    // authenticate answers again within 5 s of the database's return.
+    const firstBack = outcomes.find((o) => o.kind === "authenticate" && o.status === 200 && o.startedAt >= backAt);
+    expect(firstBack).toBeDefined();
+    expect(firstBack!.endedAt - backAt).toBeLessThan(5_000);
+    for (const kind of ["issue", "revoke", "page"] as const)
+      expect(
+        outcomes.some((o) => o.kind === kind && o.status === 200 && o.startedAt >= backAt),
+        `${kind} answered 200 after the return`,
+      ).toBe(true);
+
+    // Every acknowledged change is there with its audit event, and nothing is half-written: each
+    // key of these organizations has exactly one `api_key.issued` event, each revoked key one
+    // `api_key.revoked`, and no event names a key that is not there.
+    expect(issued.length).toBeGreaterThan(5);
+    const organizationIds = creators.map((c) => c.organizationId);
+    const { keys, events } = await db.admin(async (c) => ({
+      keys: (
+        await c.query<{ id: string; revoked: boolean }>(
+          "SELECT id, revoked_at IS NOT NULL AS revoked FROM api_keys WHERE organization_id = ANY($1::uuid[])",
+          [organizationIds],
+        )
+      ).rows,
+      events: (
+        await c.query<{ action: string; target_id: string }>(
+          "SELECT action, target_id FROM audit_events WHERE organization_id = ANY($1::uuid[]) AND action LIKE 'api_key.%'",
+          [organizationIds],
+        )
+      ).rows,
+    }));
+    const keyState = new Map(keys.map((k) => [k.id, k.revoked]));
+    for (const { keyId } of issued) expect(keyState.has(keyId)).toBe(true);
+    for (const keyId of revoked) expect(keyState.get(keyId)).toBe(true);
+    const count = (action: string, id: string) => events.filter((e) => e.action === action && e.target_id === id).length;
+    for (const [id, isRevoked] of keyState) {
+      expect(count("api_key.issued", id)).toBe(1);
+      expect(count("api_key.revoked", id)).toBe(isRevoked ? 1 : 0);
+    }
+    expect(events.filter((e) => !keyState.has(e.target_id))).toEqual([]);
+    expect(events.filter((e) => e.action !== "api_key.issued" && e.action !== "api_key.revoked")).toEqual([]);
+  }, 120_000);
+});
