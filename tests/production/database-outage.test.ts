@@ -3,6 +3,7 @@
 // the database answers 503 with Retry-After (a translated page, the RPC error shape, JSON), never
 // 500; the process stays up and recovers by itself; nothing acknowledged is lost and nothing is
 // half-written.
+import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { disconnectDb } from "~/db.server";
 import { createOrganizationWith, createUser, signedIn } from "../factories";
@@ -304,5 +305,13 @@ describe("PostgreSQL crashed under load (immediate shutdown) and restarted", () 
     }
     expect(events.filter((e) => !keyState.has(e.target_id))).toEqual([]);
     expect(events.filter((e) => e.action !== "api_key.issued" && e.action !== "api_key.revoked")).toEqual([]);
+
+    // The job worker is back by itself: its LISTEN connection was cut with the rest and reconnected
+    // (graphile-worker retries with backoff), and a job added now runs.
+    const listening = (c: pg.Client) =>
+      c.query("SELECT 1 FROM pg_stat_activity WHERE usename = $1 AND query LIKE 'LISTEN \"jobs:insert\"%'", [APP_ROLE]);
+    await eventually(async () => (await db.admin(listening)).rowCount === 1, "the worker's LISTEN", 60_000);
+    await db.admin((c) => c.query("SELECT graphile_worker.add_job('send-invitation-mail', '{}'::json)"));
+    await eventually(async () => server.output().includes("job with an unreadable payload: dropped"), "the job's run");
   }, 120_000);
 });
