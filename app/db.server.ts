@@ -17,10 +17,18 @@ interface Db {
 /** Exports running at once per process; more wait for a connection (app/audit/export/snapshot.server.ts). */
 export const EXPORT_CONNECTIONS = 10;
 
+/**
+ * How long a query waits for a connection: a new one to a server that does not answer, or a free
+ * one from a full pool. Without it a request on a dead database waits forever; with it, it fails
+ * and is answered 503 (app/lib/database-unavailable.server.ts, decision 0036). TCP keepalive finds
+ * idle connections a dead server or a network path dropped without a word.
+ */
+const CONNECTION_OPTIONS = { connectionTimeoutMillis: 5_000, keepAlive: true } satisfies pg.PoolConfig;
+
 const globalForDb = globalThis as typeof globalThis & { __db?: Db };
 
 function createDb(): Db {
-  const pool = new pg.Pool({ connectionString: env().DATABASE_URL, max: env().DATABASE_POOL_SIZE });
+  const pool = new pg.Pool({ connectionString: env().DATABASE_URL, max: env().DATABASE_POOL_SIZE, ...CONNECTION_OPTIONS });
   // An idle client that errors (e.g. the server restarted) must not crash the process.
   pool.on("error", (error: Error & { code?: string }) => {
     // 57P01: the server is shutting down (e.g. the embedded database stopping with the app).
@@ -52,7 +60,12 @@ export function pool(): pg.Pool {
 export function exportPool(): pg.Pool {
   const current = db();
   if (!current.exportPool) {
-    const created = new pg.Pool({ connectionString: env().DATABASE_URL, max: EXPORT_CONNECTIONS, idleTimeoutMillis: 60_000 });
+    const created = new pg.Pool({
+      connectionString: env().DATABASE_URL,
+      max: EXPORT_CONNECTIONS,
+      idleTimeoutMillis: 60_000,
+      ...CONNECTION_OPTIONS,
+    });
     created.on("error", (error: Error & { code?: string }) => {
       if (error.code !== "57P01") console.error("[db] idle export client error:", error.message);
     });

@@ -60,6 +60,13 @@ const schema = z.object({
     .default("false")
     .transform((v) => v === "true" || v === "1"),
   DATABASE_POOL_SIZE: z.coerce.number({ error: "DATABASE_POOL_SIZE must be a number." }).int().min(1).max(500).default(20),
+  /** How long the start waits for a database that refuses connections (scripts/lib/wait-for-database.ts); 0 tries once. */
+  DATABASE_WAIT_SECONDS: z.coerce
+    .number({ error: "DATABASE_WAIT_SECONDS must be a number of seconds." })
+    .int("DATABASE_WAIT_SECONDS must be a whole number of seconds.")
+    .min(0, "DATABASE_WAIT_SECONDS must be between 0 and 3600.")
+    .max(3600, "DATABASE_WAIT_SECONDS must be between 0 and 3600.")
+    .default(60),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}.` }).default("info"),
   /** Where mail goes. Unset: every message is written as an .eml file to MAIL_OUTBOX_DIR instead. */
   SMTP_URL: z

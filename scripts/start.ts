@@ -8,6 +8,7 @@ import { join, relative, resolve } from "node:path";
 import { ConfigError, isLoopbackHost, parseEnv, publicOrigin } from "../app/env.server.ts";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./lib/embedded-postgres.ts";
 import { migrate } from "./lib/migrate.ts";
+import { waitForDatabase } from "./lib/wait-for-database.ts";
 import { installProcessGuards } from "../server/process-guards.ts";
 import { commandLine } from "./lib/command-line.ts";
 import { START_USAGE } from "./lib/start-usage.ts";
@@ -35,6 +36,8 @@ async function main() {
     process.env.DATABASE_URL = embedded.url;
   }
   const env = parseEnv(process.env);
+  // A database that is not up yet (started alongside, restarting) is waited for, with a reason.
+  await waitForDatabase({ url: env.DATABASE_URL, timeoutSeconds: env.DATABASE_WAIT_SECONDS });
   const applied = await migrate(env.DATABASE_URL);
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
 

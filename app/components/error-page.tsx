@@ -13,7 +13,19 @@ const TITLES: Partial<Record<number, KeyOf<"common">>> = {
   404: "errorPage.notFoundTitle",
   409: "errorPage.conflictTitle",
   429: "errorPage.tooManyTitle",
+  503: "unavailable.title",
 };
+
+/** A `.data` fetch the request edge answered itself (503 while the database is unavailable) reaches
+ * the client as text: its `{code, message}` JSON. */
+function messageOfText(body: string): string | undefined {
+  try {
+    const parsed = JSON.parse(body) as { message?: unknown };
+    return typeof parsed.message === "string" ? parsed.message : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Status, title, (already translated) message and sign-in link of a thrown route error. */
 function useRouteErrorText(error: unknown) {
@@ -28,11 +40,14 @@ function useRouteErrorText(error: unknown) {
     const generic = status === 404 && (typeof body !== "object" || !body || body.message === t("errors:notFound"));
     if (generic) message = t("errorPage.notFound");
     else if (typeof body === "object" && body && typeof body.message === "string") message = body.message;
+    else if (typeof body === "string") message = messageOfText(body) ?? message;
     // "Please sign in (again)": offer the way back to this very page.
     if (status === 401 || (typeof body === "object" && body?.signIn === true))
       signIn = signInHref(`${location.pathname}${location.search}`);
   }
-  return { status, title: t(TITLES[status] ?? "errorPage.title"), message, signIn, label: t("errorPage.statusLabel", { status }) };
+  // 503: the database is unavailable for a moment; the way on is this very page again.
+  const retry = status === 503 ? `${location.pathname}${location.search}` : null;
+  return { status, title: t(TITLES[status] ?? "errorPage.title"), message, signIn, retry, label: t("errorPage.statusLabel", { status }) };
 }
 
 /** The document title: React hoists it into <head>, and the failed route's meta stays silent. */
@@ -53,7 +68,8 @@ function SignInLink({ href, className }: { href: string; className?: string }) {
 /** An error inside the dashboard: the navigation stays, so the user can go elsewhere; `children`
  * offers a way back where the page knows one. */
 export function ErrorPanel({ error, children }: { error: unknown; children?: ReactNode }) {
-  const { title, message, label, signIn } = useRouteErrorText(error);
+  const { t } = useTranslation();
+  const { title, message, label, signIn, retry } = useRouteErrorText(error);
   return (
     <div className="rounded-xl bg-white px-6 py-10 text-center shadow-sm ring-1 ring-slate-200" role="alert">
       <ErrorTitle title={title} />
@@ -61,6 +77,11 @@ export function ErrorPanel({ error, children }: { error: unknown; children?: Rea
       <h1 className="mt-2 text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
       <p className="mx-auto mt-3 max-w-md text-base leading-7 text-slate-600">{message}</p>
       {signIn ? <SignInLink href={signIn} className="mt-6" /> : null}
+      {retry && !signIn ? (
+        <a href={retry} className={buttonClass("primary", "mt-6")}>
+          {t("unavailable.tryAgain")}
+        </a>
+      ) : null}
       {children}
     </div>
   );
@@ -68,7 +89,7 @@ export function ErrorPanel({ error, children }: { error: unknown; children?: Rea
 
 export function ErrorPage({ error }: { error: unknown }) {
   const { t } = useTranslation();
-  const { status, title, message, signIn } = useRouteErrorText(error);
+  const { status, title, message, signIn, retry } = useRouteErrorText(error);
   return (
     <div className="flex min-h-full flex-col bg-gradient-to-b from-brand-50 to-slate-50">
       <header className="mx-auto flex w-full max-w-7xl items-center px-4 py-4 sm:px-6 lg:px-8">
@@ -82,6 +103,10 @@ export function ErrorPage({ error }: { error: unknown }) {
           <p className="mt-4 text-base leading-7 text-slate-600">{message}</p>
           {signIn ? (
             <SignInLink href={signIn} className="mt-8" />
+          ) : retry ? (
+            <a href={retry} className={buttonClass("primary", "mt-8")}>
+              {t("unavailable.tryAgain")}
+            </a>
           ) : (
             <a href={href("/dashboard")} className={buttonClass("primary", "mt-8")}>
               {t("errorPage.home")}

@@ -15,12 +15,14 @@ type EdgeErrorCode =
   | "METHOD_NOT_SUPPORTED"
   | "PAYLOAD_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"
-  | "INTERNAL_SERVER_ERROR";
+  | "INTERNAL_SERVER_ERROR"
+  | "SERVICE_UNAVAILABLE";
 
 const TITLE_KEYS: Partial<Record<number, QualifiedKey>> = {
   400: "common:errorPage.badRequestTitle",
   403: "common:errorPage.forbiddenTitle",
   404: "common:errorPage.notFoundTitle",
+  503: "common:unavailable.title",
 };
 
 /** The caller's language from the lng cookie and Accept-Language only (no URL parsing needed). */
@@ -43,11 +45,16 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-function htmlPage(status: number, title: string, message: string, home: string, language: Language): string {
+/** "Try again": the same address, when it is one of ours (origin form); else the home page. */
+function retryHref(url: string | undefined): string {
+  return url?.startsWith("/") && !url.startsWith("//") ? url : "/";
+}
+
+function htmlPage(status: number, title: string, message: string, link: { href: string; label: string }, language: Language): string {
   const style =
     "body{font-family:system-ui,sans-serif;background:#f8fafc;color:#0f172a;display:flex;min-height:100vh;align-items:center;justify-content:center;margin:0}" +
     "main{max-width:28rem;text-align:center;padding:2rem}h1{font-size:1.75rem;margin:.5rem 0}p{color:#475569}a{color:#4f46e5;font-weight:600}";
-  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${style}</style></head><body><main><p>${status}</p><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a href="${href("/dashboard")}">${escapeHtml(home)}</a></p></main></body></html>`;
+  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${style}</style></head><body><main><p>${status}</p><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p></main></body></html>`;
 }
 
 export interface EdgeReply {
@@ -58,6 +65,8 @@ export interface EdgeReply {
   headers?: Record<string, string>;
   /** Close the connection afterwards (the request line itself was garbage). */
   close?: boolean;
+  /** The page offers "Try again" (this address) instead of the way home: the answer is temporary. */
+  retry?: boolean;
 }
 
 export function sendEdgeReply(req: IncomingMessage, res: ServerResponse, reply: EdgeReply, options: { rpc: boolean }): void {
@@ -69,8 +78,11 @@ export function sendEdgeReply(req: IncomingMessage, res: ServerResponse, reply: 
   const t = fixedT(language);
   const message = t(`errors:${reply.messageKey}`);
   const wantsHtml = !options.rpc && (req.headers.accept ?? "").includes("text/html");
+  const link = reply.retry
+    ? { href: retryHref(req.url), label: t("common:unavailable.tryAgain") }
+    : { href: href("/dashboard"), label: t("common:errorPage.home") };
   const body = wantsHtml
-    ? htmlPage(reply.status, t(TITLE_KEYS[reply.status] ?? "common:errorPage.title"), message, t("common:errorPage.home"), language)
+    ? htmlPage(reply.status, t(TITLE_KEYS[reply.status] ?? "common:errorPage.title"), message, link, language)
     : JSON.stringify(
         options.rpc ? { json: { defined: false, code: reply.code, status: reply.status, message } } : { code: reply.code, message },
       );

@@ -16,12 +16,13 @@ import { createRequestHandler, type ServerBuild } from "react-router";
 import { applicationOrigin, isCrossSiteRequest } from "~/web/cross-site.server";
 import { createLoadContext } from "~/web/context.server";
 import { env } from "~/env.server";
-import { logRequestError, logger, type RequestLog } from "~/lib/logger.server";
+import { logRequestError, logger, noteDatabaseUnavailable, type RequestLog } from "~/lib/logger.server";
 import { methodNotAllowed } from "~/lib/method-not-allowed";
 import { headersFromNode } from "~/lib/node-headers";
 import { handleRpcNodeRequest, MAX_RPC_BODY_BYTES, RPC_PREFIX } from "~/rpc/handler.server";
 import { readLimitedBody } from "./body.server";
 import { sendEdgeReply, type EdgeReply } from "./replies.server";
+import { DATABASE_UNAVAILABLE_REPLY, databaseOutageReply } from "./unavailable-reply.server";
 import { resolveRequestTarget } from "./request-target";
 import { baselineSecurityHeaders } from "./security-headers";
 import type { RequestListener } from "node:http";
@@ -199,6 +200,11 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
     const request = new Request(url, { method, headers, body, signal: controller.signal });
     const cspNonce = randomBytes(16).toString("base64");
     const response = await handleDocument(request, createLoadContext({ clientAddress, cspNonce, requestLog: scope }));
+    const outage = databaseOutageReply(scope, response);
+    if (outage) {
+      void response.body?.cancel().catch(() => {});
+      return reply(outage);
+    }
     await sendResponse(res, response, method === "HEAD");
   }
 
@@ -214,16 +220,19 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
         durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
         ...(res.writableFinished ? {} : { aborted: true }),
       };
-      if (res.statusCode >= 500) logger.error(line, "request");
+      // A database outage (503) is the database's, not ours: warn, with its reason (decision 0036).
+      if (scope.databaseUnavailable || res.statusCode === 503) logger.warn(line, "request");
+      else if (res.statusCode >= 500) logger.error(line, "request");
       else logger.info(line, "request");
     });
     const fail = (error: unknown) => {
-      logRequestError(scope, error, "request failed");
+      const unavailable = noteDatabaseUnavailable(scope, error);
+      if (!unavailable) logRequestError(scope, error, "request failed");
       try {
         sendEdgeReply(
           req,
           res,
-          { status: 500, code: "INTERNAL_SERVER_ERROR", messageKey: "unexpected" },
+          unavailable ? DATABASE_UNAVAILABLE_REPLY : { status: 500, code: "INTERNAL_SERVER_ERROR", messageKey: "unexpected" },
           { rpc: scope.path.startsWith(`${RPC_PREFIX}/`) },
         );
       } catch {

@@ -8,6 +8,7 @@ import { Logger, run, runOnce, type JobHelpers, type Runner, type Task, type Tas
 import type { Logger as Pino } from "pino";
 import type { z } from "zod";
 import { pool, type Tx } from "~/db.server";
+import { isDatabaseUnavailable } from "~/lib/database-unavailable.server";
 import { HOUSEKEEPING_CRON, housekeepingTasks } from "./housekeeping.server";
 
 export interface JobOptions {
@@ -71,8 +72,11 @@ function workerLogger(logger: Pino | undefined): Logger {
     // too (same process group), which then ends the worker's connections while the app stops it:
     // expected, not an error (the shared pool ignores it too, app/db.server.ts).
     const databaseStopping = (meta?.error as { code?: unknown } | undefined)?.code === "57P01";
+    // Any other outage (refused, crashed, out of connections): the worker retries by itself (its
+    // LISTEN client reconnects with backoff, polling goes on), so a warning, not an error (decision 0036).
+    const databaseUnavailable = level === "error" && isDatabaseUnavailable(meta?.error);
     // Job payloads never reach the log: only the worker's own message and the job's name and id.
-    logger[databaseStopping ? "debug" : (PINO_LEVEL[String(level)] ?? "info")](
+    logger[databaseStopping ? "debug" : databaseUnavailable ? "warn" : (PINO_LEVEL[String(level)] ?? "info")](
       { job: scope.taskIdentifier, jobId: scope.jobId, ...(meta?.error ? { err: loggableError(meta.error) } : {}) },
       message,
     );

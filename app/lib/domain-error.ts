@@ -11,6 +11,8 @@ const ERROR_STATUS = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   TOO_MANY_REQUESTS: 429,
+  /** The database is unavailable (app/lib/database-unavailable.server.ts): come back shortly. */
+  SERVICE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,5 +1,6 @@
 // Which failures the caller is told about in words, in one place for pages, actions and /rpc.
 import { isVanishedReference } from "~/db.server";
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "./database-unavailable.server";
 import { DomainError, isDomainError } from "./domain-error";
 import { logger } from "./logger.server";
 
@@ -15,6 +16,9 @@ import { logger } from "./logger.server";
  */
 export function asDomainError(error: unknown): DomainError | null {
   if (isDomainError(error)) return error;
+  // The database is down, restarting or full: 503 with Retry-After, not a fault of ours (decision 0036).
+  if (isDatabaseUnavailable(error))
+    return new DomainError("SERVICE_UNAVAILABLE", "database.unavailable", { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
   if (isVanishedReference(error)) {
     const { code, meta } = error as { code: string; meta?: Record<string, unknown> };
     logger.warn({ code, modelName: meta?.modelName, constraint: meta?.constraint ?? meta?.field_name }, "a referenced row vanished");

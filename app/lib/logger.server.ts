@@ -8,6 +8,7 @@
 // takes a request or its headers, only the fields named below.
 import pino from "pino";
 import { LOG_LEVELS } from "~/env.server";
+import { databaseUnavailableReason, type DatabaseUnavailableReason } from "./database-unavailable.server";
 
 export interface RequestLog {
   requestId: string;
@@ -16,6 +17,9 @@ export interface RequestLog {
   path: string;
   organizationId?: string;
   userId?: string;
+  /** Set when the request failed because the database was unavailable: the request's line is then
+   * one warn line naming the reason, with no stack (decision 0036). */
+  databaseUnavailable?: DatabaseUnavailableReason;
 }
 
 /** Read without env(), so importing the logger needs no database configuration; env() has already
@@ -38,5 +42,16 @@ export function noteRequest(log: RequestLog | null | undefined, fields: Pick<Par
 
 /** An unexpected error while serving a request, with the request's id. */
 export function logRequestError(log: RequestLog | null | undefined, error: unknown, message: string): void {
+  if (noteDatabaseUnavailable(log, error)) return;
   logger.error({ requestId: log?.requestId, err: error }, message);
+}
+
+/** True when `error` means the database is unavailable; the request's log line then says so
+ * (and only that line: an outage would otherwise write a stack per request). */
+export function noteDatabaseUnavailable(log: RequestLog | null | undefined, error: unknown): boolean {
+  const reason = databaseUnavailableReason(error);
+  if (!reason) return false;
+  if (log) log.databaseUnavailable ??= reason;
+  else logger.warn({ reason }, "database unavailable");
+  return true;
 }

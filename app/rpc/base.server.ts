@@ -6,6 +6,7 @@ import { isCrossSiteRequest } from "~/web/cross-site.server";
 import { isFullyAuthenticated } from "~/auth/session.server";
 import { DomainError, isDomainError } from "~/lib/domain-error";
 import { errorHeaders } from "~/lib/error-headers";
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "~/lib/database-unavailable.server";
 import { isUuid } from "~/lib/ids";
 import { noteRequest } from "~/lib/logger.server";
 import type { RpcContext } from "./context.server";
@@ -16,6 +17,7 @@ export const base = os.$context<RpcContext>().use(async ({ context, next }) => {
     return await next();
   } catch (error) {
     if (isDomainError(error)) for (const [name, value] of Object.entries(errorHeaders(error))) context.resHeaders?.set(name, value);
+    else if (isDatabaseUnavailable(error)) context.resHeaders?.set("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS));
     throw toRpcError(error, context.t);
   }
 });

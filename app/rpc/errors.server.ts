@@ -13,6 +13,8 @@ export function toRpcError(error: unknown, t: Translate): unknown {
       status: domainError.status,
       message: domainErrorMessage(domainError, t),
       data: domainError.retryAfterSeconds !== undefined ? { retryAfterSeconds: domainError.retryAfterSeconds } : undefined,
+      // What it was, for the log (a database outage is noted as such, app/rpc/handler.server.ts).
+      cause: error,
     });
   }
   if (error instanceof ORPCError && error.code === "BAD_REQUEST" && error.message === "Input validation failed") {

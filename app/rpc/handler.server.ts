@@ -55,7 +55,8 @@ const logUnexpectedErrors: ClientInterceptor = async (options) => {
   try {
     return await options.next();
   } catch (error) {
-    if (!(error instanceof ORPCError) || error.status >= 500) logRequestError(options.context.requestLog, error, "procedure failed");
+    if (!(error instanceof ORPCError) || error.status >= 500)
+      logRequestError(options.context.requestLog, error instanceof ORPCError && error.cause ? error.cause : error, "procedure failed");
     throw error;
   }
 };

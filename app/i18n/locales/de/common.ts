@@ -46,4 +46,6 @@ export default {
   /** The copy buttons beside ids (app/components/copy-button.tsx). */
   copy: { copied: "Kopiert", failed: "Kopieren fehlgeschlagen: Markieren Sie den Text und kopieren Sie ihn von Hand." },
   dates: { never: "Nie" },
+  /** The 503 page while the database is unavailable (app/edge/unavailable-reply.server.ts, app/components/error-page.tsx). */
+  unavailable: { title: "Vorübergehend nicht verfügbar", tryAgain: "Erneut versuchen" },
 } satisfies typeof en;

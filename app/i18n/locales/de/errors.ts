@@ -202,4 +202,8 @@ export default {
     alreadyEnabled: "Zwei-Faktor-Authentifizierung ist bereits aktiviert.",
     noPendingEnrollment: "Starten Sie die Einrichtung neu: Der vorläufige Schlüssel ist abgelaufen.",
   },
+  /** The database is down, restarting or out of connections or disk (docs/decisions/0036-database-outages-answer-503.md). */
+  database: {
+    unavailable: "KeyLedger erreicht seine Datenbank gerade nicht. Bitte versuchen Sie es in ein paar Sekunden erneut.",
+  },
 } satisfies typeof en;

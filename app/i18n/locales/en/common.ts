@@ -44,4 +44,6 @@ export default {
   /** The copy buttons beside ids (app/components/copy-button.tsx). */
   copy: { copied: "Copied", failed: "Copy failed: select the text and copy it by hand." },
   dates: { never: "Never" },
+  /** The 503 page while the database is unavailable (app/edge/unavailable-reply.server.ts, app/components/error-page.tsx). */
+  unavailable: { title: "Temporarily unavailable", tryAgain: "Try again" },
 };

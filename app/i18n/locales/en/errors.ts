@@ -187,4 +187,6 @@ export default {
     alreadyEnabled: "Two-factor authentication is already enabled.",
     noPendingEnrollment: "Start the setup again: the pending key has expired.",
   },
+  /** The database is down, restarting or out of connections or disk (docs/decisions/0036-database-outages-answer-503.md). */
+  database: { unavailable: "KeyLedger cannot reach its database at the moment. Please try again in a few seconds." },
 };
