@@ -21,6 +21,7 @@ import { methodNotAllowed } from "~/lib/method-not-allowed";
 import { headersFromNode } from "~/lib/node-headers";
 import { handleRpcNodeRequest, MAX_RPC_BODY_BYTES, RPC_PREFIX } from "~/rpc/handler.server";
 import { readLimitedBody } from "./body.server";
+import { answerHealthProbe, closeConnectionWhileDraining, isHealthProbe } from "./health-probes.server";
 import { sendEdgeReply, type EdgeReply } from "./replies.server";
 import { resolveRequestTarget } from "./request-target";
 import { baselineSecurityHeaders } from "./security-headers";
@@ -207,6 +208,7 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
     const scope: RequestLog = { requestId: requestIdOf(req, options.trustProxy), method: String(req.method).slice(0, 16), path: "-" };
     for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
     res.setHeader("X-Request-Id", scope.requestId);
+    closeConnectionWhileDraining(res);
     res.once("close", () => {
       const line = {
         ...scope,
@@ -214,7 +216,8 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
         durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
         ...(res.writableFinished ? {} : { aborted: true }),
       };
-      if (res.statusCode >= 500) logger.error(line, "request");
+      // A probe's 503 is the instance saying it is not ready, not an error of the app.
+      if (res.statusCode >= 500 && !isHealthProbe(scope.path)) logger.error(line, "request");
       else logger.info(line, "request");
     });
     const fail = (error: unknown) => {
@@ -231,6 +234,7 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
       }
     };
     try {
+      if (answerHealthProbe(req, res, scope)) return;
       serve(req, res, scope, clientAddressOf(req, options.trustProxy)).catch(fail);
     } catch (error) {
       fail(error);
