@@ -32,8 +32,12 @@ async function main() {
       throw new ConfigError("EMBEDDED_POSTGRES_PORT must be a port number (1-65535).");
     const dataDir = resolve(root, process.env.EMBEDDED_POSTGRES_DIR ?? join(".data", "postgres"));
     console.log(`Starting embedded PostgreSQL on 127.0.0.1:${port} (data in ${relative(root, dataDir) || dataDir})…`);
-    embedded = await shutdown.step("the embedded database's start", () => startEmbeddedPostgres({ dataDir, port, database: "keyledger" }));
-    process.env.DATABASE_URL = embedded.url;
+    // Kept as soon as it runs, so an interrupted start still stops it.
+    const started = await shutdown.step("the embedded database's start", async () => {
+      embedded = await startEmbeddedPostgres({ dataDir, port, database: "keyledger" });
+      return embedded;
+    });
+    process.env.DATABASE_URL = started.url;
   }
   const env = parseEnv(process.env);
   const applied = await shutdown.step("the migrations", () => migrate(env.DATABASE_URL));

@@ -19,7 +19,8 @@ export function serverPid(child: ChildProcess): number {
   for (;;) {
     const node = childrenOf(pid).find((candidate) => {
       try {
-        return /node/.test(readFileSync(`/proc/${candidate}/comm`, "utf8"));
+        // The program, not the thread name (Node names its main thread "MainThread").
+        return readFileSync(`/proc/${candidate}/cmdline`, "utf8").split("\0")[0] === process.execPath;
       } catch {
         return false;
       }
