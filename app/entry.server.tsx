@@ -13,6 +13,7 @@ import type { ServerHooks } from "~/edge/server-hooks";
 import { documentContentSecurityPolicy } from "~/edge/security-headers";
 import { getInstance, standaloneInstance, languageFromHeaders } from "~/i18n/i18next.server";
 import { startWorker } from "~/jobs/queue.server";
+import { beginDraining, endStreams, setWorkerRunning, streamsRunning } from "~/lib/lifecycle.server";
 import { logRequestError, logger } from "~/lib/logger.server";
 import { mailOutboxDir } from "~/mail/mailer.server";
 import { organizationTasks } from "~/organizations/tasks.server";
@@ -21,10 +22,20 @@ import { accountTasks } from "~/accounts/tasks.server";
 /** What the servers in server/ take from the bundle (app/edge/server-hooks.ts). */
 export const serverHooks: ServerHooks = {
   createRequestEdge,
-  startWorker: () => startWorker({ ...organizationTasks, ...accountTasks }, logger),
+  startWorker: async () => {
+    const runner = await startWorker({ ...organizationTasks, ...accountTasks }, logger);
+    setWorkerRunning(true);
+    // However the worker ends (stopped, or failed), /readyz says so from then on.
+    void runner.promise.then(
+      () => setWorkerRunning(false),
+      () => setWorkerRunning(false),
+    );
+    return runner;
+  },
   mailOutboxDir,
   disconnectDb,
   logger,
+  lifecycle: { beginDraining, endStreams, streamsRunning },
 };
 
 export const streamTimeout = 5_000;

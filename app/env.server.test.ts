@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, isLoopbackHost, parseEnv, signUpPolicy } from "./env.server";
+import { ConfigError, isLoopbackHost, parseEnv, shutdownTimings, signUpPolicy } from "./env.server";
 
 describe("configuration", () => {
   it("accepts a minimal environment and applies defaults", () => {
@@ -107,5 +107,25 @@ describe("configuration", () => {
       for (const host of ["127.0.0.1", "127.0.0.2", "::1", "localhost"]) expect(isLoopbackHost(host)).toBe(true);
       for (const host of ["0.0.0.0", "::", "192.168.1.20", "keys.example.com"]) expect(isLoopbackHost(host)).toBe(false);
     });
+  });
+
+  it("drains for 5 s with an external database and not at all on the embedded demo, unless told; grace 15 s", () => {
+    const url = "postgresql://u:p@localhost:5432/db";
+    expect(shutdownTimings(parseEnv({ DATABASE_URL: url }))).toEqual({ drainMs: 5_000, graceMs: 15_000 });
+    expect(shutdownTimings(parseEnv({ DATABASE_URL: url, KEYLEDGER_EMBEDDED_DATABASE: "true" }))).toEqual({ drainMs: 0, graceMs: 15_000 });
+    expect(
+      shutdownTimings(
+        parseEnv({ DATABASE_URL: url, KEYLEDGER_EMBEDDED_DATABASE: "true", SHUTDOWN_DRAIN_SECONDS: "3", SHUTDOWN_GRACE_SECONDS: "0" }),
+      ),
+    ).toEqual({ drainMs: 3_000, graceMs: 0 });
+    expect(() => parseEnv({ DATABASE_URL: url, SHUTDOWN_DRAIN_SECONDS: "-1" })).toThrow(
+      "SHUTDOWN_DRAIN_SECONDS must be between 0 and 600.",
+    );
+    expect(() => parseEnv({ DATABASE_URL: url, SHUTDOWN_GRACE_SECONDS: "1.5" })).toThrow(
+      "SHUTDOWN_GRACE_SECONDS must be a whole number of seconds.",
+    );
+    expect(() => parseEnv({ DATABASE_URL: url, SHUTDOWN_GRACE_SECONDS: "soon" })).toThrow(
+      "SHUTDOWN_GRACE_SECONDS must be a number of seconds.",
+    );
   });
 });

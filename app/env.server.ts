@@ -33,6 +33,15 @@ const signUpPolicySchema = z.string().transform((value, ctx): SignUpPolicy => {
   return { kind: "domains", domains: [...new Set(domains)] };
 });
 
+/** A whole number of seconds for the shutdown (docs/decisions/0037-health-readiness-and-drain.md). */
+function seconds(name: string) {
+  return z.coerce
+    .number({ error: `${name} must be a number of seconds.` })
+    .int(`${name} must be a whole number of seconds.`)
+    .min(0, `${name} must be between 0 and 600.`)
+    .max(600, `${name} must be between 0 and 600.`);
+}
+
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z
@@ -92,6 +101,9 @@ const schema = z.object({
    * PostgreSQL: only then is the development billing provider active. */
   /** Unset: `open` on the embedded database, `invite` on an external one (signUpPolicy()). */
   SIGNUP_POLICY: signUpPolicySchema.optional(),
+  /** Unset: 5 with an external DATABASE_URL, 0 on the embedded demo (shutdownTimings()). */
+  SHUTDOWN_DRAIN_SECONDS: seconds("SHUTDOWN_DRAIN_SECONDS").optional(),
+  SHUTDOWN_GRACE_SECONDS: seconds("SHUTDOWN_GRACE_SECONDS").default(15),
   KEYLEDGER_EMBEDDED_DATABASE: z
     .enum(["true", "false"], { error: "KEYLEDGER_EMBEDDED_DATABASE is set by npm start; leave it unset." })
     .default("false")
@@ -156,4 +168,14 @@ export function publicOrigin(config: Pick<Env, "APP_ORIGIN" | "PORT"> = env()): 
  * invitation only for a real deployment's (an external DATABASE_URL). */
 export function signUpPolicy(config: Pick<Env, "SIGNUP_POLICY" | "KEYLEDGER_EMBEDDED_DATABASE"> = env()): SignUpPolicy {
   return config.SIGNUP_POLICY ?? (config.KEYLEDGER_EMBEDDED_DATABASE ? { kind: "open" } : { kind: "invite" });
+}
+
+/** The shutdown's timings in milliseconds: how long /readyz answers 503 before the listener closes
+ * (a load balancer needs a few seconds to notice; nobody balances the embedded demo, whose Ctrl-C
+ * should be quick), and how long requests in flight, exports included, may take after that. */
+export function shutdownTimings(
+  config: Pick<Env, "SHUTDOWN_DRAIN_SECONDS" | "SHUTDOWN_GRACE_SECONDS" | "KEYLEDGER_EMBEDDED_DATABASE"> = env(),
+): { drainMs: number; graceMs: number } {
+  const drain = config.SHUTDOWN_DRAIN_SECONDS ?? (config.KEYLEDGER_EMBEDDED_DATABASE ? 0 : 5);
+  return { drainMs: drain * 1000, graceMs: config.SHUTDOWN_GRACE_SECONDS * 1000 };
 }

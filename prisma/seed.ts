@@ -30,7 +30,13 @@ export async function seedDemoData(
   now = new Date(),
   {
     repairInterrupted = false,
-  }: { /** Remove the leftovers of a run that was killed (the embedded start). */ repairInterrupted?: boolean } = {},
+    signal,
+  }: {
+    /** Remove the leftovers of a run that was killed (the embedded start). */ repairInterrupted?: boolean;
+    /** Stops the story after each lane's current step and removes what was written (SIGTERM
+     * during `npm start`, server/shutdown.ts); the call then rejects with the signal's reason. */
+    signal?: AbortSignal;
+  } = {},
 ): Promise<boolean> {
   if (env().DATABASE_URL !== databaseUrl) throw new Error("seedDemoData: databaseUrl must be this process's DATABASE_URL.");
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -50,12 +56,13 @@ export async function seedDemoData(
       // database while the other runs.
       const outcomes = await Promise.allSettled(
         (Object.keys(LANES) as LaneName[]).map((name) =>
-          runLane(name, userIds, now, () => failed).catch((error: unknown) => {
+          runLane(name, userIds, now, () => failed || Boolean(signal?.aborted)).catch((error: unknown) => {
             failed = true; // the other lanes stop after their current step
             throw error;
           }),
         ),
       );
+      signal?.throwIfAborted();
       const lanes = outcomes.map((outcome) => {
         if (outcome.status === "rejected") throw outcome.reason;
         return outcome.value;

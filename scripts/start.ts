@@ -5,13 +5,14 @@
 // loads demo data by itself.
 import { existsSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { ConfigError, isLoopbackHost, parseEnv, publicOrigin } from "../app/env.server.ts";
+import { ConfigError, isLoopbackHost, parseEnv, publicOrigin, shutdownTimings } from "../app/env.server.ts";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./lib/embedded-postgres.ts";
 import { migrate } from "./lib/migrate.ts";
 import { waitForDatabase } from "./lib/wait-for-database.ts";
 import { installProcessGuards } from "../server/process-guards.ts";
 import { commandLine } from "./lib/command-line.ts";
 import { START_USAGE } from "./lib/start-usage.ts";
+import { installShutdown } from "../server/shutdown.ts";
 
 const root = join(import.meta.dirname, "..");
 const startedAt = performance.now();
@@ -19,7 +20,9 @@ const dev = commandLine({ usage: START_USAGE, options: { dev: { type: "boolean" 
 process.env.NODE_ENV ??= dev ? "development" : "production";
 
 let embedded: EmbeddedDatabase | undefined;
-let stopping = false;
+// SIGTERM/SIGINT from the first line on: during start-up and once running (server/shutdown.ts).
+// A wait for the database takes `shutdown.startupSignal`, so a signal ends it at once.
+const shutdown = installShutdown({ stopDatabase: async () => embedded?.stop() });
 
 async function main() {
   const usingEmbedded = !process.env.DATABASE_URL;
@@ -32,13 +35,20 @@ async function main() {
       throw new ConfigError("EMBEDDED_POSTGRES_PORT must be a port number (1-65535).");
     const dataDir = resolve(root, process.env.EMBEDDED_POSTGRES_DIR ?? join(".data", "postgres"));
     console.log(`Starting embedded PostgreSQL on 127.0.0.1:${port} (data in ${relative(root, dataDir) || dataDir})…`);
-    embedded = await startEmbeddedPostgres({ dataDir, port, database: "keyledger" });
-    process.env.DATABASE_URL = embedded.url;
+    // Kept as soon as it runs, so an interrupted start still stops it.
+    const started = await shutdown.step("the embedded database's start", async () => {
+      embedded = await startEmbeddedPostgres({ dataDir, port, database: "keyledger" });
+      return embedded;
+    });
+    process.env.DATABASE_URL = started.url;
   }
   const env = parseEnv(process.env);
-  // A database that is not up yet (started alongside, restarting) is waited for, with a reason.
-  await waitForDatabase({ url: env.DATABASE_URL, timeoutSeconds: env.DATABASE_WAIT_SECONDS });
-  const applied = await migrate(env.DATABASE_URL);
+  // A database that is not up yet (started alongside, restarting) is waited for, with a reason;
+  // a signal ends the wait at once.
+  await shutdown.step("the wait for the database", () =>
+    waitForDatabase({ url: env.DATABASE_URL, timeoutSeconds: env.DATABASE_WAIT_SECONDS, signal: shutdown.startupSignal }),
+  );
+  const applied = await shutdown.step("the migrations", () => migrate(env.DATABASE_URL));
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
 
   if (usingEmbedded) {
@@ -46,7 +56,9 @@ async function main() {
     const { disconnectDb } = await import("../app/db.server.ts");
     const seedingStarted = performance.now();
     // The seed's connections (it runs the domain functions from source) are not the server's.
-    const seeded = await seedDemoData(env.DATABASE_URL, new Date(), { repairInterrupted: true }).finally(() => disconnectDb());
+    const seeded = await shutdown.step("the demo data", () =>
+      seedDemoData(env.DATABASE_URL, new Date(), { repairInterrupted: true, signal: shutdown.startupSignal }).finally(() => disconnectDb()),
+    );
     if (seeded) console.log(`Loaded the demo data (${((performance.now() - seedingStarted) / 1000).toFixed(1)} s).`);
   }
 
@@ -57,6 +69,7 @@ async function main() {
     app.server.listen(env.PORT, env.HOST, resolve);
   });
   const worker = await app.hooks.startWorker();
+  shutdown.running({ ...app, worker, ...shutdownTimings(env) });
   const url = publicOrigin(env);
   const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
   console.log(`\nKeyLedger is ready at ${url} (started in ${seconds} s)`);
@@ -78,18 +91,6 @@ async function main() {
   Also in the 90 days of history: diego@acme.test (admin), priya@acme.test (member),
                        hana@globex.test (admin), luis@globex.test, noor@globex.test (members).\n`);
   }
-
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n${signal} received, shutting down…`);
-    await worker.stop().catch((error) => console.error(error));
-    await app.close().catch((error) => console.error(error));
-    await embedded?.stop().catch((error) => console.error(error));
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
 
 /** Where the server listens, and on the demo database what that means (docs/decisions/0033-demo-data-and-safe-start.md). */
@@ -122,8 +123,4 @@ async function startDevServer(trustProxy: boolean) {
   return createDevServer({ trustProxy });
 }
 
-main().catch(async (error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
-  await embedded?.stop().catch(() => {});
-  process.exit(1);
-});
+main().catch((error: unknown) => shutdown.startFailed(error, (e) => (e instanceof ConfigError ? e.message : e)));

@@ -10,7 +10,9 @@ import { isUniqueViolation, prisma, queryPrepared, type Tx } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
+import { splitPage } from "~/lib/keyset-cursor.server";
 import { MAX_UNREVOKED_KEYS, type ApiKeyState, type IssueKeyInput } from "./schemas";
+import { encodeRevokedCursor, REVOKED_PAGE_SIZE, type RevokedCursor } from "./revoked-cursor";
 import { generateSecret } from "./secret.server";
 
 /** Access that may manage the organization's keys. */
@@ -96,17 +98,38 @@ export async function listUnrevokedKeys(access: KeyManager): Promise<ApiKeyView[
   );
 }
 
-/** Every key, unrevoked first (newest first), then revoked ones (apiKey.list). */
-export async function listKeys(access: KeyManager): Promise<ApiKeyView[]> {
+/** A key as apiKey.list gives it: the last revoked key of an answer that has more after it
+ * carries where the next page starts (docs/contract.md, apiKey.list). */
+export type ListedKey = ApiKeyView & { nextRevokedCursor?: string };
+
+/**
+ * apiKey.list: every key in use (unrevoked, at most MAX_UNREVOKED_KEYS, newest first), then one
+ * page of the revoked history as the keys page shows it (REVOKED_PAGE_SIZE, newest revocation
+ * first, after `revokedCursor`), so the answer stays bounded however many keys were ever revoked.
+ * The cursor is the page's own (revoked-cursor.ts): it names no organization, and the read is
+ * scoped by the caller's access.
+ */
+export async function listKeys(access: KeyManager, revokedCursor?: RevokedCursor): Promise<ListedKey[]> {
   const organizationId = access.organization.id;
+  const inUse = revokedCursor ? Promise.resolve([]) : listUnrevokedKeys(access);
   const rows = await prisma.apiKey.findMany({
-    where: { organizationId },
+    where: {
+      organizationId,
+      ...(revokedCursor
+        ? { OR: [{ revokedAt: { lt: revokedCursor.revokedAt } }, { revokedAt: revokedCursor.revokedAt, id: { lt: revokedCursor.id } }] }
+        : { revokedAt: { not: null } }),
+    },
     select: keySelect,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    orderBy: [{ revokedAt: "desc" }, { id: "desc" }],
+    take: REVOKED_PAGE_SIZE + 1,
   });
+  const { page, lastBeforeMore } = splitPage(rows, REVOKED_PAGE_SIZE);
   const now = new Date();
-  const views = rows.map((row) => toView(row, now));
-  return [...views.filter((k) => k.state !== "revoked"), ...views.filter((k) => k.state === "revoked")];
+  const revoked: ListedKey[] = page.map((row) => toView(row, now));
+  if (lastBeforeMore?.revokedAt) {
+    revoked[revoked.length - 1]!.nextRevokedCursor = encodeRevokedCursor({ revokedAt: lastBeforeMore.revokedAt, id: lastBeforeMore.id });
+  }
+  return [...(await inUse), ...revoked];
 }
 
 export async function issueKey(access: KeyManager, input: IssueKeyInput): Promise<IssuedKey> {

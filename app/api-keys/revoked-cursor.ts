@@ -11,6 +11,9 @@ import { isUuid } from "~/lib/ids";
 /** The search param of the keys page that holds the cursor. */
 export const REVOKED_CURSOR_PARAM = "revokedCursor";
 
+/** Revoked keys per page, on the keys page and in apiKey.list. */
+export const REVOKED_PAGE_SIZE = 10;
+
 export interface RevokedCursor {
   revokedAt: Date;
   id: string;
@@ -37,6 +40,13 @@ function decode(value: string): RevokedCursor | null {
   // Real instants only (no 2026-02-30), within what PostgreSQL and the app accept.
   if (Number.isNaN(revokedAt.getTime()) || revokedAt.toISOString() !== iso || !isDateInRange(revokedAt)) return null;
   return { revokedAt, id: id.toLowerCase() };
+}
+
+/** A cursor given as a value (apiKey.list's `revokedCursor`); a bad one is a 400. */
+export function decodeRevokedCursor(value: string): RevokedCursor {
+  const cursor = decode(value.trim());
+  if (!cursor) throw new DomainError("BAD_REQUEST", "apiKey.badListCursor");
+  return cursor;
 }
 
 /** The cursor of the page's search params: none for the first page; a bad one is a 400. */

@@ -7,9 +7,9 @@ import { queryPrepared, uuidOrNull } from "~/db.server";
 import { splitPage } from "~/lib/keyset-cursor.server";
 import { Prisma } from "~/generated/prisma/client";
 import type { KeyManager } from "./api-keys.server";
-import { encodeRevokedCursor, type RevokedCursor } from "./revoked-cursor";
+import { encodeRevokedCursor, REVOKED_PAGE_SIZE, type RevokedCursor } from "./revoked-cursor";
 
-export const REVOKED_PAGE_SIZE = 10;
+export { REVOKED_PAGE_SIZE };
 
 /** Who revoked a key, as the page shows it. */
 export type Revoker =

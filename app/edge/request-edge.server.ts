@@ -21,6 +21,7 @@ import { methodNotAllowed } from "~/lib/method-not-allowed";
 import { headersFromNode } from "~/lib/node-headers";
 import { handleRpcNodeRequest, MAX_RPC_BODY_BYTES, RPC_PREFIX } from "~/rpc/handler.server";
 import { readLimitedBody } from "./body.server";
+import { answerHealthProbe, closeConnectionWhileDraining, isHealthProbe } from "./health-probes.server";
 import { sendEdgeReply, type EdgeReply } from "./replies.server";
 import { DATABASE_UNAVAILABLE_REPLY, databaseOutageReply } from "./unavailable-reply.server";
 import { resolveRequestTarget } from "./request-target";
@@ -213,6 +214,7 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
     const scope: RequestLog = { requestId: requestIdOf(req, options.trustProxy), method: String(req.method).slice(0, 16), path: "-" };
     for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
     res.setHeader("X-Request-Id", scope.requestId);
+    closeConnectionWhileDraining(res);
     res.once("close", () => {
       const line = {
         ...scope,
@@ -221,8 +223,9 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
         ...(res.writableFinished ? {} : { aborted: true }),
       };
       // A database outage (503) is the database's, not ours: warn, with its reason (decision 0036).
-      if (scope.databaseUnavailable || res.statusCode === 503) logger.warn(line, "request");
-      else if (res.statusCode >= 500) logger.error(line, "request");
+      // A probe's 503 is the instance saying it is not ready, not an error of the app.
+      if (scope.databaseUnavailable || (res.statusCode === 503 && !isHealthProbe(scope.path))) logger.warn(line, "request");
+      else if (res.statusCode >= 500 && !isHealthProbe(scope.path)) logger.error(line, "request");
       else logger.info(line, "request");
     });
     const fail = (error: unknown) => {
@@ -240,6 +243,7 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
       }
     };
     try {
+      if (answerHealthProbe(req, res, scope)) return;
       serve(req, res, scope, clientAddressOf(req, options.trustProxy)).catch(fail);
     } catch (error) {
       fail(error);

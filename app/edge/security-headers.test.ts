@@ -14,4 +14,10 @@ describe("security headers", () => {
     expect(policy).toContain("object-src 'none'");
     expect(policy).toContain("base-uri 'none'");
   });
+
+  it("lets documents show images from our own origin and data: URIs only (no https: host, no blob:)", () => {
+    const policy = documentContentSecurityPolicy("abc123");
+    expect(policy.split("; ").filter((directive) => directive.startsWith("img-src"))).toEqual(["img-src 'self' data:"]);
+    expect(baselineSecurityHeaders({ https: true })["Content-Security-Policy"]).toContain("img-src 'self';");
+  });
 });

@@ -3,14 +3,17 @@
 // exactly their own scripts run: those carrying the per-request nonce (app/entry.server.tsx).
 
 /** Scripts: only ours, by nonce. Styles: our stylesheet plus inline style attributes, which the
- * dialogs' scroll lock sets (docs/decisions/0017-security-headers.md). Images: ours, data: URIs and
- * organization logos (https URLs). Nothing may frame us. */
+ * dialogs' scroll lock sets (docs/decisions/0017-security-headers.md). Images: our own origin (the
+ * uploaded logos are served from it) and data: URIs, which the stylesheet's icon masks are
+ * (app/app.css); nothing else since logos stopped being URLs elsewhere, and no blob: (the logo
+ * field shows the stored logo, not a preview of the file picked) (docs/decisions/0037-health-
+ * readiness-and-drain.md). Nothing may frame us. */
 export function documentContentSecurityPolicy(nonce: string): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: https:",
+    "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",
     "object-src 'none'",

@@ -14,6 +14,15 @@ export interface ServerHooks {
   mailOutboxDir(): string | null;
   disconnectDb(): Promise<void>;
   logger: Logger;
+  /** The process's life as /readyz and long answers see it (app/lib/lifecycle.server.ts). */
+  lifecycle: {
+    /** SIGTERM: /readyz answers 503 from now on and every answer closes its connection. */
+    beginDraining(): void;
+    /** The grace period is over: running exports end with their error line; returns how many. */
+    endStreams(): number;
+    /** Exports running now. */
+    streamsRunning(): number;
+  };
 }
 
 export function serverHooksOf(build: ServerBuild): ServerHooks {

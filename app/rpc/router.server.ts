@@ -6,6 +6,7 @@ import { publicOrigin } from "~/env.server";
 import { z } from "zod";
 import { authorizePlatformAdmin, authorizeSupport, findSupportTarget } from "~/access/organization-access.server";
 import { issueKey, listKeys, revokeKey, rotateKey } from "~/api-keys/api-keys.server";
+import { decodeRevokedCursor } from "~/api-keys/revoked-cursor";
 import { authenticateKey, unauthorizedKey } from "~/api-keys/authenticate.server";
 import { issueKeyRpcInputSchema, requestedScopesSchema } from "~/api-keys/schemas";
 import { bearerSecret } from "~/api-keys/secret.server";
@@ -130,7 +131,11 @@ const apiKey = {
       noteRequest(context.requestLog, { organizationId: identity.organizationId });
       return identity;
     }),
-  list: keyManager.input(z.object({ organizationId: z.string() }).strict()).handler(({ context }) => listKeys(context.access)),
+  list: keyManager
+    .input(z.object({ organizationId: z.string(), revokedCursor: z.string().optional() }).strict())
+    .handler(({ context, input }) =>
+      listKeys(context.access, input.revokedCursor === undefined ? undefined : decodeRevokedCursor(input.revokedCursor)),
+    ),
   issue: keyManager.input(issueKeyRpcInputSchema).handler(({ context, input }) => issueKey(context.access, input)),
   rotate: keyManager.input(keyIdInput).handler(({ context, input }) => rotateKey(context.access, input.keyId)),
   revoke: keyManager.input(keyIdInput).handler(({ context, input }) => revokeKey(context.access, input.keyId)),

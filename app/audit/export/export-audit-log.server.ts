@@ -100,6 +100,7 @@ export async function exportAuditLog(
         connection,
         new CopyRows(format.line, directory ?? NAMES_IN_ROWS),
         format.head,
+        format.interrupted,
       ),
       contentType: format.contentType,
       fileName: exportFileName(organization.slug, request.query.filters, request.format),

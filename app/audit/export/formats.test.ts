@@ -1,6 +1,6 @@
 // The file's name, its Content-Disposition and the RateLimit headers of the export's answer.
 import { describe, expect, it } from "vitest";
-import { exportFileName } from "~/audit/export/formats";
+import { EXPORT_FORMATS, exportFileName } from "~/audit/export/formats";
 import { attachmentDisposition } from "~/lib/content-disposition";
 import { rateLimitHeaders } from "~/lib/rate-limit-headers";
 
@@ -35,5 +35,15 @@ describe("the file's name and headers", () => {
       RateLimit: `"audit.export.user";r=4;t=60, "audit.export.organization";r=0;t=12`,
     });
     expect(rateLimitHeaders([])).toEqual({});
+  });
+
+  it("ends a file cut short by the shutdown with one line each format's readers cannot take for an event", () => {
+    const csv = EXPORT_FORMATS.csv.interrupted.toString("utf8");
+    expect(csv).toMatch(/^# ERROR: .*incomplete.*\r\n$/);
+    // One cell: no separator or quote, and no event id starts with "#".
+    expect(csv.trimEnd()).not.toMatch(/[,"\r\n]/);
+    const ndjson = EXPORT_FORMATS.json.interrupted.toString("utf8");
+    expect(ndjson.endsWith("\n")).toBe(true);
+    expect(JSON.parse(ndjson)).toEqual({ error: "interrupted", message: expect.stringContaining("incomplete") });
   });
 });

@@ -13,12 +13,29 @@ export interface ExportFormat {
   line: RowLine;
   /** What precedes the rows, if anything. */
   head: Buffer | null;
+  /** The last line of a file cut short by the server's shutdown (docs/contract.md, section 3a). */
+  interrupted: Buffer;
 }
+
+const INTERRUPTED = "The server shut down before the export finished. This file is incomplete: export again.";
 
 /** Each format's answer, by the query string's `format`. */
 export const EXPORT_FORMATS: Record<AuditExportFormat, ExportFormat> = {
-  csv: { contentType: "text/csv; charset=utf-8; header=present", extension: "csv", line: csvLine, head: CSV_HEADER },
-  json: { contentType: "application/x-ndjson", extension: "ndjson", line: ndjsonLine, head: null },
+  csv: {
+    contentType: "text/csv; charset=utf-8; header=present",
+    extension: "csv",
+    line: csvLine,
+    head: CSV_HEADER,
+    // One cell, no comma or quote: no spreadsheet reads it as an event, and no id starts with #.
+    interrupted: Buffer.from(`# ERROR: ${INTERRUPTED}\r\n`, "utf8"),
+  },
+  json: {
+    contentType: "application/x-ndjson",
+    extension: "ndjson",
+    line: ndjsonLine,
+    head: null,
+    interrupted: Buffer.from(`${JSON.stringify({ error: "interrupted", message: INTERRUPTED })}\n`, "utf8"),
+  },
 };
 
 /** `audit-log-<slug>-<from>-to-<to>.csv`: the filters' date range, up to today when open-ended. */

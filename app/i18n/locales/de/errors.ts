@@ -101,6 +101,8 @@ export default {
     expiredCannotRotate:
       "Dieser Schlüssel ist abgelaufen und kann nicht rotiert werden. Stellen Sie einen neuen aus und widerrufen Sie diesen.",
     alreadyRevoked: "Dieser Schlüssel ist bereits widerrufen.",
+    badListCursor:
+      "revokedCursor ist kein Cursor, den apiKey.list geliefert hat. Fragen Sie ohne ihn erneut, um bei den zuletzt widerrufenen Schlüsseln zu beginnen.",
     badRevokedCursor:
       "Der Link zu dieser Seite widerrufener Schlüssel ist ungültig. Beginnen Sie erneut bei den zuletzt widerrufenen Schlüsseln.",
   },

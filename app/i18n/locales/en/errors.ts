@@ -94,6 +94,7 @@ export default {
     revokedCannotRotate: "This key is revoked and cannot be rotated. Issue a new key instead.",
     expiredCannotRotate: "This key has expired and cannot be rotated. Issue a new key and revoke this one.",
     alreadyRevoked: "This key is already revoked.",
+    badListCursor: "revokedCursor is not a cursor apiKey.list gave. Ask again without it to start from the newest revoked keys.",
     badRevokedCursor: "The link to this page of revoked keys is invalid. Start again from the newest revoked keys.",
   },
   audit: {
