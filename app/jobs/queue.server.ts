@@ -8,6 +8,7 @@ import { Logger, run, runOnce, type JobHelpers, type Runner, type Task, type Tas
 import type { Logger as Pino } from "pino";
 import type { z } from "zod";
 import { pool, type Tx } from "~/db.server";
+import { withJobCorrelation } from "./job-correlation.server";
 
 export interface JobOptions {
   /** At most one waiting job per key: adding another replaces the waiting one (no duplicates). */
@@ -82,7 +83,7 @@ function workerLogger(logger: Pino | undefined): Logger {
 export function startWorker(tasks: TaskList, logger?: Pino): Promise<Runner> {
   return run({
     pgPool: pool(),
-    taskList: tasks,
+    taskList: withJobCorrelation(tasks),
     // No cron jobs. An empty `crontab` counts as unset and sends the worker looking for a ./crontab
     // file, which logs "Failed to read crontab file" in every start banner; an empty list does not.
     parsedCronItems: [],
@@ -95,5 +96,5 @@ export function startWorker(tasks: TaskList, logger?: Pino): Promise<Runner> {
 
 /** Runs every job that is due now, then returns (tests, and scripts that must not linger). */
 export function runDueJobs(tasks: TaskList): Promise<void> {
-  return runOnce({ pgPool: pool(), taskList: tasks, logger: workerLogger(undefined) });
+  return runOnce({ pgPool: pool(), taskList: withJobCorrelation(tasks), logger: workerLogger(undefined) });
 }
