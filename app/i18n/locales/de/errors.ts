@@ -199,4 +199,7 @@ export default {
     alreadyEnabled: "Zwei-Faktor-Authentifizierung ist bereits aktiviert.",
     noPendingEnrollment: "Starten Sie die Einrichtung neu: Der vorläufige Schlüssel ist abgelaufen.",
   },
+  metrics: {
+    unauthorized: "Die Metriken erfordern das in METRICS_TOKEN gesetzte Token, gesendet als Authorization: Bearer <Token>.",
+  },
 } satisfies typeof en;

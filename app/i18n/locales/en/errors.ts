@@ -184,4 +184,7 @@ export default {
     alreadyEnabled: "Two-factor authentication is already enabled.",
     noPendingEnrollment: "Start the setup again: the pending key has expired.",
   },
+  metrics: {
+    unauthorized: "The metrics need the token set in METRICS_TOKEN, sent as Authorization: Bearer <token>.",
+  },
 };
