@@ -9,6 +9,7 @@ import { ConfigError, isLoopbackHost, parseEnv, publicOrigin } from "../app/env.
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./lib/embedded-postgres.ts";
 import { migrate } from "./lib/migrate.ts";
 import { installProcessGuards } from "../server/process-guards.ts";
+import { startLines } from "./lib/start-lines.ts";
 
 const root = join(import.meta.dirname, "..");
 const startedAt = performance.now();
@@ -17,6 +18,8 @@ process.env.NODE_ENV ??= dev ? "development" : "production";
 
 let embedded: EmbeddedDatabase | undefined;
 let stopping = false;
+/** Plain lines for the demo at a terminal; JSON log lines with DATABASE_URL (a deployment). */
+const say = startLines(Boolean(process.env.DATABASE_URL));
 
 async function main() {
   const usingEmbedded = !process.env.DATABASE_URL;
@@ -28,13 +31,13 @@ async function main() {
     if (!Number.isInteger(port) || port < 1 || port > 65535)
       throw new ConfigError("EMBEDDED_POSTGRES_PORT must be a port number (1-65535).");
     const dataDir = resolve(root, process.env.EMBEDDED_POSTGRES_DIR ?? join(".data", "postgres"));
-    console.log(`Starting embedded PostgreSQL on 127.0.0.1:${port} (data in ${relative(root, dataDir) || dataDir})…`);
+    say.info(`Starting embedded PostgreSQL on 127.0.0.1:${port} (data in ${relative(root, dataDir) || dataDir})…`);
     embedded = await startEmbeddedPostgres({ dataDir, port, database: "keyledger" });
     process.env.DATABASE_URL = embedded.url;
   }
   const env = parseEnv(process.env);
   const applied = await migrate(env.DATABASE_URL);
-  if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
+  if (applied.length) say.info(`Applied migrations: ${applied.join(", ")}`, { migrations: applied });
 
   if (usingEmbedded) {
     const { seedDemoData } = await import("../prisma/seed.ts");
@@ -42,7 +45,7 @@ async function main() {
     const seedingStarted = performance.now();
     // The seed's connections (it runs the domain functions from source) are not the server's.
     const seeded = await seedDemoData(env.DATABASE_URL, new Date(), { repairInterrupted: true }).finally(() => disconnectDb());
-    if (seeded) console.log(`Loaded the demo data (${((performance.now() - seedingStarted) / 1000).toFixed(1)} s).`);
+    if (seeded) say.info(`Loaded the demo data (${((performance.now() - seedingStarted) / 1000).toFixed(1)} s).`);
   }
 
   const app = dev ? await startDevServer(env.TRUST_PROXY) : await startBuiltServer(env.TRUST_PROXY);
@@ -54,16 +57,16 @@ async function main() {
   const worker = await app.hooks.startWorker();
   const url = publicOrigin(env);
   const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
-  console.log(`\nKeyLedger is ready at ${url} (started in ${seconds} s)`);
-  console.log(whereItListens(env.HOST, env.PORT, usingEmbedded));
+  say.info(`\nKeyLedger is ready at ${url} (started in ${seconds} s)`, { url, startSeconds: Number(seconds) });
+  say.info(whereItListens(env.HOST, env.PORT, usingEmbedded), { host: env.HOST, port: env.PORT });
   const outbox = app.hooks.mailOutboxDir();
-  console.log(
+  say.info(
     outbox
       ? `Mail: SMTP_URL is not set, so messages are written as .eml files to ${relative(root, outbox) || outbox}/`
       : "Mail: sent through SMTP_URL.",
   );
   if (usingEmbedded) {
-    console.log(`\nDemo accounts (password: correct-horse-battery-staple):
+    say.info(`\nDemo accounts (password: correct-horse-battery-staple):
   owner@acme.test      owner of Acme (Enterprise plan, audit export on)
   admin@acme.test      admin of Acme
   member@acme.test     member of Acme
@@ -77,10 +80,10 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`\n${signal} received, shutting down…`);
-    await worker.stop().catch((error) => console.error(error));
-    await app.close().catch((error) => console.error(error));
-    await embedded?.stop().catch((error) => console.error(error));
+    say.info(`\n${signal} received, shutting down…`, { signal });
+    await worker.stop().catch((error: unknown) => say.error(error));
+    await app.close().catch((error: unknown) => say.error(error));
+    await embedded?.stop().catch((error: unknown) => say.error(error));
     process.exit(0);
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
@@ -118,7 +121,7 @@ async function startDevServer(trustProxy: boolean) {
 }
 
 main().catch(async (error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  say.error(error instanceof ConfigError ? error.message : error);
   await embedded?.stop().catch(() => {});
   process.exit(1);
 });
