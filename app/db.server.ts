@@ -88,6 +88,8 @@ export function metricsPool(): pg.Pool {
       connectionTimeoutMillis: 1_000,
       statement_timeout: 1_000,
       query_timeout: 2_000,
+      // Named, so an operator (and the outage test) can tell it apart in pg_stat_activity.
+      application_name: "keyledger-metrics",
     });
     reportIdleErrors(created, "metrics");
     current.metricsPool = created;

@@ -7,7 +7,11 @@
 // Node 20 (docs/decisions/0018-logs.md); bench/RESULTS.md has the measurement.
 import { AsyncLocalStorage } from "node:async_hooks";
 
-const scope = new AsyncLocalStorage<string>();
+/** One store per process, kept on globalThis as the database pool is: the dev server reloads
+ * modules, and the tests load the edge from source beside the built bundle; every copy of this
+ * module must read what the edge set. */
+const globalForScope = globalThis as typeof globalThis & { __correlationScope?: AsyncLocalStorage<string> };
+const scope = (globalForScope.__correlationScope ??= new AsyncLocalStorage<string>());
 
 /** Runs `work` with `correlationId` as the ambient correlation id (a safe one: lib/correlation-id.ts). */
 export function runWithCorrelationId<T>(correlationId: string, work: () => T): T {

@@ -30,11 +30,13 @@ interface Instruments {
   refusalsByPolicy: Map<string, Counter.Internal>;
 }
 
-let instruments: Instruments | null = null;
+/** Kept on globalThis, as the database pool is: every copy of this module (the dev server reloads
+ * modules; the tests load the edge from source beside the built bundle) counts into one set. */
+const shared = globalThis as typeof globalThis & { __metricsInstruments?: Instruments };
 
 /** Creates the instruments in `registry` (once; later calls keep the first). */
 export function createInstruments(registry: Registry): void {
-  if (instruments) return;
+  if (shared.__metricsInstruments) return;
   const requests = new Counter({
     name: "keyledger_http_requests_total",
     help: "HTTP requests answered, by route family and status class.",
@@ -60,16 +62,21 @@ export function createInstruments(registry: Registry): void {
     labelNames: ["policy"],
     registers: [registry],
   });
-  instruments = {
+  const instruments: Instruments = {
     requests,
     durations,
     families: new Map(),
-    authenticate: { ok: authenticate.labels("ok"), unauthorized: authenticate.labels("unauthorized"), forbidden: authenticate.labels("forbidden") },
+    authenticate: {
+      ok: authenticate.labels("ok"),
+      unauthorized: authenticate.labels("unauthorized"),
+      forbidden: authenticate.labels("forbidden"),
+    },
     refusals,
     refusalsByPolicy: new Map(),
   };
   // Shown at 0 from the start, so a rate of them is defined before the first one happens.
   for (const child of Object.values(instruments.authenticate)) child.inc(0);
+  shared.__metricsInstruments = instruments;
 }
 
 function boundFamily(active: Instruments, family: string): BoundFamily {
@@ -87,7 +94,7 @@ function boundFamily(active: Instruments, family: string): BoundFamily {
 
 /** One answered request. `family` comes from a fixed list (app/edge/route-family.server.ts), never the path. */
 export function observeHttpRequest(family: string, status: number, seconds: number): void {
-  const active = instruments;
+  const active = shared.__metricsInstruments;
   if (!active) return;
   const bound = boundFamily(active, family);
   const statusClass = Math.min(Math.max(Math.floor(status / 100), 1), 5) - 1;
@@ -96,12 +103,12 @@ export function observeHttpRequest(family: string, status: number, seconds: numb
 }
 
 export function countAuthentication(outcome: AuthenticateOutcome): void {
-  instruments?.authenticate[outcome].inc();
+  shared.__metricsInstruments?.authenticate[outcome].inc();
 }
 
 /** `policy` is a name from the fixed list in app/lib/rate-limit.server.ts. */
 export function countRateLimitRefusal(policy: string): void {
-  const active = instruments;
+  const active = shared.__metricsInstruments;
   if (!active) return;
   let child = active.refusalsByPolicy.get(policy);
   if (!child) {

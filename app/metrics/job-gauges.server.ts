@@ -49,7 +49,12 @@ function jobGauge(registry: Registry, name: string, help: string, read: (counts:
 
 export function registerJobGauges(registry: Registry): void {
   jobGauge(registry, "keyledger_job_queue_depth", "Background jobs (mail) waiting to run, retrying or running.", (c) => c.waiting);
-  jobGauge(registry, "keyledger_jobs_failed_permanently", "Background jobs that used all their attempts and will not run again.", (c) => c.failed);
+  jobGauge(
+    registry,
+    "keyledger_jobs_failed_permanently",
+    "Background jobs that used all their attempts and will not run again.",
+    (c) => c.failed,
+  );
   new Gauge({
     name: "keyledger_job_queue_up",
     help: "1 when this scrape could read the job queue, 0 when the database did not answer in time.",

@@ -8,13 +8,14 @@ import { createInstruments } from "./instruments.server";
 import { registerJobGauges } from "./job-gauges.server";
 import { registerPoolGauges } from "./pool-gauges.server";
 
-let registry: Registry | null = null;
+/** One registry per process, on globalThis like the instruments (./instruments.server.ts). */
+const shared = globalThis as typeof globalThis & { __metricsRegistry?: Registry };
 
 /** Creates the registry and starts counting; later calls keep the first (the dev server makes an
  * edge per rebuild). */
 export function enableMetrics(options: { commit?: string }): void {
-  if (registry) return;
-  registry = new Registry();
+  if (shared.__metricsRegistry) return;
+  const registry = (shared.__metricsRegistry = new Registry());
   collectDefaultMetrics({ register: registry });
   registerBuildInfo(registry, options.commit);
   registerPoolGauges(registry);
@@ -24,6 +25,7 @@ export function enableMetrics(options: { commit?: string }): void {
 
 /** The exposition (Prometheus text format 0.0.4) and its Content-Type. */
 export async function renderMetrics(): Promise<{ contentType: string; body: string }> {
+  const registry = shared.__metricsRegistry;
   if (!registry) throw new Error("renderMetrics before enableMetrics");
   return { contentType: registry.contentType, body: await registry.metrics() };
 }
