@@ -31,7 +31,7 @@ const ROUNDS = 3;
 const KEY_COUNT = 1000;
 const POOL_SIZE = "20";
 
-async function seed(databaseUrl: string): Promise<{ secrets: string[]; expired: string[]; revoked: string[] }> {
+export async function seed(databaseUrl: string): Promise<{ secrets: string[]; expired: string[]; revoked: string[] }> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -71,7 +71,7 @@ async function seed(databaseUrl: string): Promise<{ secrets: string[]; expired: 
   }
 }
 
-interface Scenario {
+export interface Scenario {
   label: string;
   url: string;
   method?: "GET" | "POST";
@@ -79,7 +79,7 @@ interface Scenario {
   authorization?: () => string;
 }
 
-interface Measured {
+export interface Measured {
   label: string;
   rps: number;
   p99: number;
@@ -114,11 +114,19 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * Runs the scenarios in interleaved rounds (a b c, a b c, …) so that a burst of load from
  * elsewhere on the machine hits every scenario alike, and reports each one's median round.
  */
-async function measureInterleaved(scenarios: Scenario[]): Promise<Measured[]> {
+export async function measureInterleaved(
+  scenarios: Scenario[],
+  roundCount = ROUNDS,
+  roundSeconds = DURATION / ROUNDS,
+  /** Reverse the order every other round (a b, b a, …), so going first or second favours neither. */
+  alternate = false,
+): Promise<Measured[]> {
   const rounds: Result[][] = scenarios.map(() => []);
   for (const scenario of scenarios) await run(scenario, WARMUP);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, scenario] of scenarios.entries()) rounds[i]!.push(await run(scenario, DURATION / ROUNDS));
+  for (let round = 0; round < roundCount; round++) {
+    const order = [...scenarios.entries()];
+    if (alternate && round % 2 === 1) order.reverse();
+    for (const [i, scenario] of order) rounds[i]!.push(await run(scenario, roundSeconds));
   }
   return scenarios.map((scenario, i) => {
     const results = rounds[i]!;
