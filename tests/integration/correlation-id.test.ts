@@ -3,8 +3,13 @@
 // background job it is `job:<id>`; outside both (scripts, the demo seed) it is null. With
 // METRICS_TOKEN unset (as here) /metrics does not exist: the pages' 404.
 import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessionCookieName } from "~/auth/cookies.server";
+import { createRequestEdge } from "~/edge/request-edge.server";
 import { prisma } from "~/db.server";
 import { enqueueJob, runDueJobs } from "~/jobs/queue.server";
 import { currentCorrelationId } from "~/lib/request-scope.server";
@@ -60,6 +65,41 @@ describe("correlationId", () => {
     const requestId = response.headers.get("x-request-id");
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect((await issuedEvent(owner.organization.id)).correlationId).toBe(requestId);
+  });
+
+  it("behind TRUST_PROXY, is the proxy's X-Request-Id when that is a safe id, else the edge's own UUID", async () => {
+    const build = (await import(join(import.meta.dirname, "..", "..", "build", "server", "index.js"))) as ServerBuild;
+    const proxied = createServer(createRequestEdge({ build, mode: "production", trustProxy: true }));
+    await new Promise<void>((resolve) => proxied.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(proxied.address() as AddressInfo).port}`;
+    try {
+      const issue = async (requestId: string) => {
+        const owner = await memberOfNewOrganization("owner");
+        const response = await fetch(`${origin}/rpc/apiKey/issue`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            cookie: `${sessionCookieName()}=${owner.token}`,
+            origin,
+            "sec-fetch-site": "same-origin",
+            "x-request-id": requestId,
+          },
+          body: JSON.stringify({ json: { organizationId: owner.organization.id, name: "ci", scopes: ["audit:view"] } }),
+        });
+        expect(response.status).toBe(200);
+        return { header: response.headers.get("x-request-id"), event: (await issuedEvent(owner.organization.id)).correlationId };
+      };
+      expect(await issue("lb-7f3a.req:42")).toEqual({ header: "lb-7f3a.req:42", event: "lb-7f3a.req:42" });
+      // Shaped like a secret (an API key, a session token): never kept, in the header or the log.
+      for (const unsafe of [`sk_${"a".repeat(40)}`, "abcdefghijklmnopqrstuvwxyz234567"]) {
+        const { header, event } = await issue(unsafe);
+        expect(header).toMatch(/^[0-9a-f-]{36}$/);
+        expect(event).toBe(header);
+      }
+    } finally {
+      proxied.closeAllConnections();
+      await new Promise((resolve) => proxied.close(resolve));
+    }
   });
 
   it("is job:<id> inside a background job, and absent outside requests and jobs", async () => {
