@@ -79,7 +79,7 @@ export interface Scenario {
   authorization?: () => string;
 }
 
-export interface Measured {
+interface Measured {
   label: string;
   rps: number;
   p99: number;
@@ -87,7 +87,7 @@ export interface Measured {
   statuses: string;
 }
 
-async function run(scenario: Scenario, duration: number): Promise<Result> {
+export async function run(scenario: Scenario, duration: number): Promise<Result> {
   const method = scenario.method ?? "POST";
   const body = method === "POST" ? JSON.stringify({ json: { scopes: [] } }) : undefined;
   return autocannon({
@@ -114,19 +114,11 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * Runs the scenarios in interleaved rounds (a b c, a b c, …) so that a burst of load from
  * elsewhere on the machine hits every scenario alike, and reports each one's median round.
  */
-export async function measureInterleaved(
-  scenarios: Scenario[],
-  roundCount = ROUNDS,
-  roundSeconds = DURATION / ROUNDS,
-  /** Reverse the order every other round (a b, b a, …), so going first or second favours neither. */
-  alternate = false,
-): Promise<Measured[]> {
+async function measureInterleaved(scenarios: Scenario[]): Promise<Measured[]> {
   const rounds: Result[][] = scenarios.map(() => []);
   for (const scenario of scenarios) await run(scenario, WARMUP);
-  for (let round = 0; round < roundCount; round++) {
-    const order = [...scenarios.entries()];
-    if (alternate && round % 2 === 1) order.reverse();
-    for (const [i, scenario] of order) rounds[i]!.push(await run(scenario, roundSeconds));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, scenario] of scenarios.entries()) rounds[i]!.push(await run(scenario, DURATION / ROUNDS));
   }
   return scenarios.map((scenario, i) => {
     const results = rounds[i]!;
