@@ -2,16 +2,18 @@
 // throughput with metrics off, same run). Run: `npx tsx bench/metrics-overhead.ts` (needs
 // `npm run build`; it runs the build itself when build/ is missing).
 //
-// Two production servers on one embedded PostgreSQL seeded with 1 000 keys: one with
-// METRICS_TOKEN set, scraped once a second for the whole run as Prometheus would, one without
-// (nothing collected). autocannon (50 connections, 1 000 distinct keys) measures them in
-// interleaved rounds, the order alternating (on off, off on, …; BENCH_METRICS_ROUNDS rounds of
-// BENCH_ROUND_SECONDS, default 10 of 3 s, after a 2 s warm-up each), so load from elsewhere on the
-// machine and going first fall on both alike. Printed for each: the median round's req/s, and the
-// server's CPU time per answered request (from /proc, summed over its rounds): on a machine shared
-// with other work, throughput swings with what else runs, while the CPU a request costs is the
-// server's own. The target judges the throughput ratio of the medians; the CPU ratio says how much
-// of it is the metrics' work.
+// Four production servers on one embedded PostgreSQL seeded with 1 000 keys, started in the order
+// on, off, off, on (two with METRICS_TOKEN set, each scraped once a second for the whole run as
+// Prometheus would; two without, nothing collected): two identical servers measured side by side
+// differ by a few percent by themselves (the first started was the slower in every run here), so
+// each side gets one early and one late server. autocannon (50 connections, 1 000 distinct keys)
+// measures them in interleaved rounds, the order reversed every other round (BENCH_METRICS_ROUNDS
+// rounds of BENCH_ROUND_SECONDS, default 8 of 2.5 s, after a 2 s warm-up each), so load from
+// elsewhere on the machine and going first fall on both sides alike. Printed for each side: the
+// median round's req/s, and its CPU time per answered request (from /proc, summed over its rounds):
+// on a machine shared with other work, throughput swings with what else runs, while the CPU a
+// request costs is the server's own. The target judges the throughput ratio; the CPU ratio says how
+// much of it is the metrics' work.
 import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -25,8 +27,8 @@ import { migrate } from "../scripts/lib/migrate.ts";
 import { run, seed, type Scenario } from "./api-key-auth.ts";
 import { ensureBuild, startChild, stopChild } from "./lib/servers.ts";
 
-const ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 10);
-const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 8);
+const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 2.5);
 const WARMUP_SECONDS = 2;
 const TARGET = 0.95;
 const TOKEN = "bench-metrics-token-0123456789abcdef";
@@ -58,7 +60,7 @@ function scrapeEverySecond(url: string) {
 }
 
 interface Server {
-  label: string;
+  side: "on" | "off";
   scenario: Scenario;
   pid: number;
   rounds: Result[];
@@ -76,23 +78,19 @@ export async function runMetricsOverheadBench(): Promise<{ passed: boolean; repo
     await migrate(database.url);
     const { secrets } = await seed(database.url);
     const env = { DATABASE_URL: database.url, DATABASE_POOL_SIZE: "20" };
-    const onPort = await freePort();
-    const offPort = await freePort();
-    const on = await startChild("app.ts", { ...env, PORT: String(onPort), METRICS_TOKEN: TOKEN });
-    const off = await startChild("app.ts", { ...env, PORT: String(offPort), METRICS_TOKEN: "" });
-    children.push(on, off);
-    console.log(`Seeded ${secrets.length} keys. ${ROUNDS} interleaved rounds of ${ROUND_SECONDS} s per server, 50 connections.\n`);
     let next = 0;
     const authorization = () => `Bearer ${secrets[next++ % secrets.length]}`;
-    const server = (label: string, port: number, child: ChildProcess): Server => ({
-      label,
-      scenario: { label, url: `http://127.0.0.1:${port}/rpc/apiKey/authenticate`, authorization },
-      pid: child.pid!,
-      rounds: [],
-      cpuMs: 0,
-    });
-    const servers = [server("metrics on (scraped every second)", onPort, on), server("metrics off (METRICS_TOKEN unset)", offPort, off)];
-    const scraper = scrapeEverySecond(`http://127.0.0.1:${onPort}/metrics`);
+    const servers: Server[] = [];
+    const scrapers: ReturnType<typeof scrapeEverySecond>[] = [];
+    for (const side of ["on", "off", "off", "on"] as const) {
+      const port = await freePort();
+      const child = await startChild("app.ts", { ...env, PORT: String(port), METRICS_TOKEN: side === "on" ? TOKEN : "" });
+      children.push(child);
+      const url = `http://127.0.0.1:${port}/rpc/apiKey/authenticate`;
+      servers.push({ side, scenario: { label: side, url, authorization }, pid: child.pid!, rounds: [], cpuMs: 0 });
+      if (side === "on") scrapers.push(scrapeEverySecond(`http://127.0.0.1:${port}/metrics`));
+    }
+    console.log(`Seeded ${secrets.length} keys. ${ROUNDS} interleaved rounds of ${ROUND_SECONDS} s per server, 50 connections.\n`);
     for (const s of servers) await run(s.scenario, WARMUP_SECONDS);
     for (let round = 0; round < ROUNDS; round++) {
       for (const s of round % 2 === 0 ? servers : servers.toReversed()) {
@@ -101,33 +99,41 @@ export async function runMetricsOverheadBench(): Promise<{ passed: boolean; repo
         s.cpuMs += cpuMs(s.pid) - before;
       }
     }
-    scraper.stop();
+    for (const scraper of scrapers) scraper.stop();
 
-    const rows = servers.map((s) => {
-      const answered = s.rounds.reduce((total, r) => total + r["2xx"], 0);
-      const other = s.rounds.reduce((total, r) => total + r.non2xx + r.errors, 0);
+    const rows = (["on", "off"] as const).map((side) => {
+      const mine = servers.filter((s) => s.side === side);
+      const all = mine.flatMap((s) => s.rounds);
+      const answered = all.reduce((total, r) => total + r["2xx"], 0);
+      const other = all.reduce((total, r) => total + r.non2xx + r.errors, 0);
+      // A round's figure for the side: the mean of its two servers' req/s in that round.
+      const roundRps = mine[0]!.rounds.map(
+        (_, round) => mine.reduce((total, s) => total + s.rounds[round]!.requests.average, 0) / mine.length,
+      );
       return {
-        label: s.label,
-        rps: median(s.rounds.map((r) => r.requests.average)),
-        p50: median(s.rounds.map((r) => r.latency.p50)),
-        p99: median(s.rounds.map((r) => r.latency.p99)),
-        cpuMicros: (s.cpuMs * 1000) / answered,
+        label: side === "on" ? "metrics on (2 servers, each scraped every second)" : "metrics off (2 servers, METRICS_TOKEN unset)",
+        rps: median(roundRps),
+        roundRps,
+        p50: median(all.map((r) => r.latency.p50)),
+        p99: median(all.map((r) => r.latency.p99)),
+        cpuMicros: (mine.reduce((total, s) => total + s.cpuMs, 0) * 1000) / answered,
         answers: `2xx ${answered}, other ${other}`,
       };
     });
     const [metricsOn, metricsOff] = rows as [(typeof rows)[number], (typeof rows)[number]];
     for (const r of rows)
       console.log(
-        `  ${r.label.padEnd(36)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms   ${r.cpuMicros.toFixed(0)} µs CPU per request   (${r.answers})`,
+        `  ${r.label.padEnd(50)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms   ${r.cpuMicros.toFixed(0)} µs CPU per request   (${r.answers})`,
       );
     const ratio = metricsOn.rps / metricsOff.rps;
     const cpuRatio = metricsOff.cpuMicros / metricsOn.cpuMicros;
     const passed = ratio >= TARGET;
-    const report = `| Server | req/s (median round) | p50 ms | p99 ms | CPU per request | answers |
+    const scrapes = scrapers.map((scraper) => scraper.summary()).join("; ");
+    const report = `| Servers | req/s (median round) | p50 ms | p99 ms | CPU per request | answers |
 |---|---:|---:|---:|---:|---|
 ${rows.map((r) => `| ${r.label} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.cpuMicros.toFixed(0)} µs | ${r.answers} |`).join("\n")}
 
-Metrics on / off: req/s ${ratio.toFixed(3)} (target >= ${TARGET}: ${passed ? "ok" : "missed"}); requests per CPU second ${cpuRatio.toFixed(3)}. Rounds' req/s ratios: ${servers[0]!.rounds.map((r, i) => (r.requests.average / servers[1]!.rounds[i]!.requests.average).toFixed(2)).join(", ")}. Scrapes: ${scraper.summary()}.`;
+Metrics on / off: req/s ${ratio.toFixed(3)} (target >= ${TARGET}: ${passed ? "ok" : "missed"}); requests per CPU second ${cpuRatio.toFixed(3)}. Rounds' req/s ratios: ${metricsOn.roundRps.map((rps, i) => (rps / metricsOff.roundRps[i]!).toFixed(2)).join(", ")}. Scrapes: ${scrapes}.`;
     return { passed, report };
   } finally {
     for (const child of children) await stopChild(child).catch(() => {});

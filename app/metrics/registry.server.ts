@@ -4,7 +4,7 @@
 // dashboards and alerts expect.
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { registerBuildInfo } from "./build-info.server";
-import { createInstruments } from "./instruments.server";
+import { createInstruments, renderRequestMetrics } from "./instruments.server";
 import { registerJobGauges } from "./job-gauges.server";
 import { registerPoolGauges } from "./pool-gauges.server";
 
@@ -27,5 +27,5 @@ export function enableMetrics(options: { commit?: string }): void {
 export async function renderMetrics(): Promise<{ contentType: string; body: string }> {
   const registry = shared.__metricsRegistry;
   if (!registry) throw new Error("renderMetrics before enableMetrics");
-  return { contentType: registry.contentType, body: await registry.metrics() };
+  return { contentType: registry.contentType, body: `${await registry.metrics()}\n${renderRequestMetrics()}` };
 }
