@@ -10,6 +10,8 @@ import tseslint from "typescript-eslint";
 /** Where each layer lives (globs under app/) and the import specifiers that reach it. */
 export const LAYERS = {
   platform: { files: ["app/env.server.ts", "app/db.server.ts"], specifiers: ["~/env.server", "~/db.server", "~/generated/*"] },
+  // The metrics registry and what is counted (prom-client): below lib, which counts rate-limit refusals.
+  metrics: { files: ["app/metrics/**"], specifiers: ["~/metrics/*"] },
   lib: { files: ["app/lib/**"], specifiers: ["~/lib/*"] },
   i18n: { files: ["app/i18n/**"], specifiers: ["~/i18n/*"] },
   jobs: { files: ["app/jobs/**"], specifiers: ["~/jobs/*"] },
@@ -41,7 +43,8 @@ const domain = ["auth", "plans", "billing", "access", "audit", "organizations", 
  * proves the table has no cycle and that the files follow it. */
 export const MAY_IMPORT = {
   platform: [],
-  lib: ["platform"],
+  metrics: ["platform"],
+  lib: ["metrics", "platform"],
   i18n: ["lib"],
   jobs: ["lib", "platform"],
   mail: ["lib", "platform"],
@@ -59,8 +62,8 @@ export const MAY_IMPORT = {
   accounts: ["access", "audit", "auth", "organizations", "components", "i18n", "jobs", "mail", "lib", "platform"],
   web: [...domain, "i18n", "lib", "platform"],
   shell: [...domain, "components", "i18n", "lib"],
-  rpc: [...domain, "web", "i18n", "lib", "platform"],
-  edge: ["rpc", "web", "i18n", "lib", "platform"],
+  rpc: [...domain, "web", "i18n", "metrics", "lib", "platform"],
+  edge: ["rpc", "web", "i18n", "metrics", "lib", "platform"],
   // The browser's RPC client: it knows the router's types, nothing of its code.
   client: ["rpc", "lib"],
   routes: [...domain, "web", "shell", "components", "client", "i18n", "lib"],

@@ -12,6 +12,7 @@ interface Db {
   pool: pg.Pool;
   prisma: PrismaClient;
   exportPool?: pg.Pool;
+  metricsPool?: pg.Pool;
 }
 
 /** Exports running at once per process; more wait for a connection (app/audit/export/snapshot.server.ts). */
@@ -27,13 +28,27 @@ const CONNECTION_OPTIONS = { connectionTimeoutMillis: 5_000, keepAlive: true } s
 
 const globalForDb = globalThis as typeof globalThis & { __db?: Db };
 
+export type PoolName = "main" | "export" | "metrics";
+type IdleClientErrorListener = (pool: PoolName, error: Error) => void;
+let idleClientErrorListener: IdleClientErrorListener = () => {};
+
+/** Where errors of idle pooled connections are reported: the server passes its JSON logger
+ * (app/entry.server.tsx); this layer imports no logger, and scripts leave them unreported. */
+export function reportIdleClientErrorsTo(listener: IdleClientErrorListener): void {
+  idleClientErrorListener = listener;
+}
+
+/** An idle client that errors (e.g. the server restarted) must not crash the process. 57P01: the
+ * server is shutting down (e.g. the embedded database stopping with the app): expected, not told. */
+function reportIdleErrors(pool: pg.Pool, name: PoolName): void {
+  pool.on("error", (error: Error & { code?: string }) => {
+    if (error.code !== "57P01") idleClientErrorListener(name, error);
+  });
+}
+
 function createDb(): Db {
   const pool = new pg.Pool({ connectionString: env().DATABASE_URL, max: env().DATABASE_POOL_SIZE, ...CONNECTION_OPTIONS });
-  // An idle client that errors (e.g. the server restarted) must not crash the process.
-  pool.on("error", (error: Error & { code?: string }) => {
-    // 57P01: the server is shutting down (e.g. the embedded database stopping with the app).
-    if (error.code !== "57P01") console.error("[db] idle client error:", error.message);
-  });
+  reportIdleErrors(pool, "main");
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return { pool, prisma };
 }
@@ -66,12 +81,53 @@ export function exportPool(): pg.Pool {
       idleTimeoutMillis: 60_000,
       ...CONNECTION_OPTIONS,
     });
-    created.on("error", (error: Error & { code?: string }) => {
-      if (error.code !== "57P01") console.error("[db] idle export client error:", error.message);
-    });
+    reportIdleErrors(created, "export");
     current.exportPool = created;
   }
   return current.exportPool;
+}
+
+/** The metrics scrape's one connection (app/metrics/job-gauges.server.ts): its own, so the job
+ * queue's figures still come when the main pool is exhausted, which is when they matter; every
+ * query it runs is cut after a second, and a database that does not answer is given up on after
+ * one, so a scrape always answers. */
+export function metricsPool(): pg.Pool {
+  const current = db();
+  if (!current.metricsPool) {
+    const created = new pg.Pool({
+      connectionString: env().DATABASE_URL,
+      max: 1,
+      idleTimeoutMillis: 60_000,
+      connectionTimeoutMillis: 1_000,
+      statement_timeout: 1_000,
+      query_timeout: 2_000,
+      // Named, so an operator (and the outage test) can tell it apart in pg_stat_activity.
+      application_name: "keyledger-metrics",
+    });
+    reportIdleErrors(created, "metrics");
+    current.metricsPool = created;
+  }
+  return current.metricsPool;
+}
+
+export interface PoolStatistics {
+  /** Connections open, idle among them, and requests waiting for one (node-postgres's counts). */
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
+}
+
+/** Each pool's counts, for the metrics; a pool not created yet is not created by asking. */
+export function poolStatistics(): Record<PoolName, PoolStatistics> {
+  const current = globalForDb.__db;
+  const of = (p: pg.Pool | undefined, max: number): PoolStatistics =>
+    p ? { total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount, max } : { total: 0, idle: 0, waiting: 0, max };
+  return {
+    main: of(current?.pool, env().DATABASE_POOL_SIZE),
+    export: of(current?.exportPool, EXPORT_CONNECTIONS),
+    metrics: of(current?.metricsPool, 1),
+  };
 }
 
 /**
@@ -106,6 +162,7 @@ export async function disconnectDb() {
   await current.prisma.$disconnect();
   await current.pool.end();
   await current.exportPool?.end();
+  await current.metricsPool?.end();
 }
 
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];

@@ -7,7 +7,7 @@ import { I18nextProvider } from "react-i18next";
 import { ServerRouter, isRouteErrorResponse, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
 import { NonceProvider } from "~/components/nonce";
 import { cspNonceContext, requestLogContext } from "~/web/context.server";
-import { disconnectDb } from "~/db.server";
+import { disconnectDb, reportIdleClientErrorsTo } from "~/db.server";
 import { createRequestEdge } from "~/edge/request-edge.server";
 import type { ServerHooks } from "~/edge/server-hooks";
 import { documentContentSecurityPolicy } from "~/edge/security-headers";
@@ -18,6 +18,9 @@ import { logRequestError, logger } from "~/lib/logger.server";
 import { mailOutboxDir } from "~/mail/mailer.server";
 import { organizationTasks } from "~/organizations/tasks.server";
 import { accountTasks } from "~/accounts/tasks.server";
+
+// A pooled connection that fails while idle (the database restarted) is told in the JSON log.
+reportIdleClientErrorsTo((pool, error) => logger.error({ pool, err: error }, "idle database connection failed"));
 
 /** What the servers in server/ take from the bundle (app/edge/server-hooks.ts). */
 export const serverHooks: ServerHooks = {

@@ -97,6 +97,20 @@ const schema = z.object({
    * external DATABASE_URL: provider events are refused and plan changes say billing is not set up.
    */
   BILLING_WEBHOOK_SECRET: z.string().min(32, "BILLING_WEBHOOK_SECRET must be at least 32 characters long.").optional(),
+  /** Turns on /metrics, readable only with `Authorization: Bearer <METRICS_TOKEN>`; unset, /metrics
+   * does not exist and nothing is collected (docs/decisions/0038-metrics-and-correlation.md). */
+  METRICS_TOKEN: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9._~+/-]{16,256}$/,
+      "METRICS_TOKEN must be 16-256 characters of A-Z a-z 0-9 . _ ~ + / - (e.g. the output of openssl rand -hex 32).",
+    )
+    .optional(),
+  /** The commit this build was made from, for keyledger_build_info (set by the deployment; else read from .git). */
+  KEYLEDGER_COMMIT: z
+    .string()
+    .regex(/^[0-9a-f]{7,40}$/i, "KEYLEDGER_COMMIT must be a git commit hash (7-40 hexadecimal digits).")
+    .optional(),
   /** Set by `npm start` / `npm run dev` (scripts/start.ts) to say whether it started the embedded
    * PostgreSQL: only then is the development billing provider active. */
   /** Unset: `open` on the embedded database, `invite` on an external one (signUpPolicy()). */

@@ -31,7 +31,7 @@ const ROUNDS = 3;
 const KEY_COUNT = 1000;
 const POOL_SIZE = "20";
 
-async function seed(databaseUrl: string): Promise<{ secrets: string[]; expired: string[]; revoked: string[] }> {
+export async function seed(databaseUrl: string): Promise<{ secrets: string[]; expired: string[]; revoked: string[] }> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -71,7 +71,7 @@ async function seed(databaseUrl: string): Promise<{ secrets: string[]; expired: 
   }
 }
 
-interface Scenario {
+export interface Scenario {
   label: string;
   url: string;
   method?: "GET" | "POST";
@@ -87,7 +87,7 @@ interface Measured {
   statuses: string;
 }
 
-async function run(scenario: Scenario, duration: number): Promise<Result> {
+export async function run(scenario: Scenario, duration: number): Promise<Result> {
   const method = scenario.method ?? "POST";
   const body = method === "POST" ? JSON.stringify({ json: { scopes: [] } }) : undefined;
   return autocannon({

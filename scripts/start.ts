@@ -13,6 +13,7 @@ import { installProcessGuards } from "../server/process-guards.ts";
 import { commandLine } from "./lib/command-line.ts";
 import { START_USAGE } from "./lib/start-usage.ts";
 import { installShutdown } from "../server/shutdown.ts";
+import { startLines } from "./lib/start-lines.ts";
 
 const root = join(import.meta.dirname, "..");
 const startedAt = performance.now();
@@ -20,9 +21,11 @@ const dev = commandLine({ usage: START_USAGE, options: { dev: { type: "boolean" 
 process.env.NODE_ENV ??= dev ? "development" : "production";
 
 let embedded: EmbeddedDatabase | undefined;
+/** Plain lines for the demo at a terminal; JSON log lines with DATABASE_URL (a deployment). */
+const say = startLines(Boolean(process.env.DATABASE_URL));
 // SIGTERM/SIGINT from the first line on: during start-up and once running (server/shutdown.ts).
 // A wait for the database takes `shutdown.startupSignal`, so a signal ends it at once.
-const shutdown = installShutdown({ stopDatabase: async () => embedded?.stop() });
+const shutdown = installShutdown({ stopDatabase: async () => embedded?.stop(), say: (line) => say.info(line) });
 
 async function main() {
   const usingEmbedded = !process.env.DATABASE_URL;
@@ -34,7 +37,7 @@ async function main() {
     if (!Number.isInteger(port) || port < 1 || port > 65535)
       throw new ConfigError("EMBEDDED_POSTGRES_PORT must be a port number (1-65535).");
     const dataDir = resolve(root, process.env.EMBEDDED_POSTGRES_DIR ?? join(".data", "postgres"));
-    console.log(`Starting embedded PostgreSQL on 127.0.0.1:${port} (data in ${relative(root, dataDir) || dataDir})…`);
+    say.info(`Starting embedded PostgreSQL on 127.0.0.1:${port} (data in ${relative(root, dataDir) || dataDir})…`);
     // Kept as soon as it runs, so an interrupted start still stops it.
     const started = await shutdown.step("the embedded database's start", async () => {
       embedded = await startEmbeddedPostgres({ dataDir, port, database: "keyledger" });
@@ -49,7 +52,7 @@ async function main() {
     waitForDatabase({ url: env.DATABASE_URL, timeoutSeconds: env.DATABASE_WAIT_SECONDS, signal: shutdown.startupSignal }),
   );
   const applied = await shutdown.step("the migrations", () => migrate(env.DATABASE_URL));
-  if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
+  if (applied.length) say.info(`Applied migrations: ${applied.join(", ")}`, { migrations: applied });
 
   if (usingEmbedded) {
     const { seedDemoData } = await import("../prisma/seed.ts");
@@ -59,7 +62,7 @@ async function main() {
     const seeded = await shutdown.step("the demo data", () =>
       seedDemoData(env.DATABASE_URL, new Date(), { repairInterrupted: true, signal: shutdown.startupSignal }).finally(() => disconnectDb()),
     );
-    if (seeded) console.log(`Loaded the demo data (${((performance.now() - seedingStarted) / 1000).toFixed(1)} s).`);
+    if (seeded) say.info(`Loaded the demo data (${((performance.now() - seedingStarted) / 1000).toFixed(1)} s).`);
   }
 
   const app = dev ? await startDevServer(env.TRUST_PROXY) : await startBuiltServer(env.TRUST_PROXY);
@@ -72,16 +75,16 @@ async function main() {
   shutdown.running({ ...app, worker, ...shutdownTimings(env) });
   const url = publicOrigin(env);
   const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
-  console.log(`\nKeyLedger is ready at ${url} (started in ${seconds} s)`);
-  console.log(whereItListens(env.HOST, env.PORT, usingEmbedded));
+  say.info(`\nKeyLedger is ready at ${url} (started in ${seconds} s)`, { url, startSeconds: Number(seconds) });
+  say.info(whereItListens(env.HOST, env.PORT, usingEmbedded), { host: env.HOST, port: env.PORT });
   const outbox = app.hooks.mailOutboxDir();
-  console.log(
+  say.info(
     outbox
       ? `Mail: SMTP_URL is not set, so messages are written as .eml files to ${relative(root, outbox) || outbox}/`
       : "Mail: sent through SMTP_URL.",
   );
   if (usingEmbedded) {
-    console.log(`\nDemo accounts (password: correct-horse-battery-staple):
+    say.info(`\nDemo accounts (password: correct-horse-battery-staple):
   owner@acme.test      owner of Acme (Enterprise plan, audit export on)
   admin@acme.test      admin of Acme
   member@acme.test     member of Acme
@@ -123,4 +126,4 @@ async function startDevServer(trustProxy: boolean) {
   return createDevServer({ trustProxy });
 }
 
-main().catch((error: unknown) => shutdown.startFailed(error, (e) => (e instanceof ConfigError ? e.message : e)));
+main().catch((error: unknown) => shutdown.startFailed(error, (e) => say.error(e instanceof ConfigError ? e.message : e)));

@@ -34,7 +34,7 @@ export async function createDevServer(options: { trustProxy: boolean }): Promise
       .catch((error: Error) => {
         // The bundle itself failed to build: show why, and keep the server up for the next edit.
         vite.ssrFixStacktrace(error);
-        console.error(error);
+        hooks.logger.error({ err: error }, "the app failed to build");
         if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
         res.end(`The app failed to build:\n\n${error.stack ?? error.message}`);
       });

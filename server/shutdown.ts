@@ -118,8 +118,9 @@ export function installShutdown(options: ShutdownOptions) {
       return;
     }
     say(`\n${signal} received, shutting down…`);
-    void drain(app, signal).catch((error: unknown) => {
-      console.error(error);
+    const running = app;
+    void drain(running, signal).catch((error: unknown) => {
+      running.hooks.logger.error({ err: error }, "the shutdown failed");
       exit(1);
     });
   }
@@ -153,9 +154,9 @@ export function installShutdown(options: ShutdownOptions) {
       if (first) void drain(running, first);
     },
     /** The start failed, or a signal interrupted it: the database stops, then exit 0 when a signal
-     * asked for it (whatever error the interruption caused), else 1 with the error. */
-    async startFailed(error: unknown, describe: (error: unknown) => unknown): Promise<void> {
-      if (!first) console.error(describe(error));
+     * asked for it (whatever error the interruption caused), else 1 with the error, told by `report`. */
+    async startFailed(error: unknown, report: (error: unknown) => void): Promise<void> {
+      if (!first) report(error);
       await options.stopDatabase().catch(() => {});
       if (first) say("Stopped before the start completed; nothing was left half-done.");
       exit(first ? 0 : 1);

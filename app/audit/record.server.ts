@@ -17,7 +17,8 @@ import {
   type AuditDetails,
   type AuditTargetType,
 } from "./catalog";
-import { isSafeCorrelationId } from "./correlation-id";
+import { isSafeCorrelationId } from "~/lib/correlation-id";
+import { currentCorrelationId } from "~/lib/request-scope.server";
 
 /** The typed recording input, derived from the catalog: a wrong payload does not compile. */
 export type AuditEventInput = {
@@ -29,6 +30,7 @@ export type AuditEventInput = {
     details: AuditDetails<A>;
     /** Deduplicates retries of one operation; scoped to the organization. */
     idempotencyKey?: string;
+    /** Unset: the ambient request's (or job's) id (ambientCorrelationId). */
     correlationId?: string;
   };
 }[AuditAction];
@@ -98,6 +100,14 @@ export interface RecordedAuditEvent {
   recorded: boolean;
 }
 
+/** The request's id (or the job's) the event was recorded in: the request edge and the worker set it
+ * (app/lib/request-scope.server.ts); null outside both (scripts, the demo seed). Both only ever set
+ * safe ids; one that is not is left out rather than refusing the change. */
+function ambientCorrelationId(): string | null {
+  const ambient = currentCorrelationId();
+  return ambient !== undefined && isSafeCorrelationId(ambient) ? ambient : null;
+}
+
 export async function recordAuditEvent(tx: Tx, input: AuditEventInput): Promise<RecordedAuditEvent> {
   const untyped = input as { action: unknown; actor?: { kind?: unknown; id?: unknown }; target?: { type?: unknown; id?: unknown } };
   if (!isAuditAction(untyped.action)) throw new InvalidAuditEventError(`unknown action ${String(untyped.action)}`);
@@ -128,7 +138,7 @@ export async function recordAuditEvent(tx: Tx, input: AuditEventInput): Promise<
     targetId: input.target.id,
     details,
     idempotencyKey: input.idempotencyKey ?? null,
-    correlationId: input.correlationId ?? null,
+    correlationId: input.correlationId ?? ambientCorrelationId(),
     contentHash,
   };
 

@@ -10,6 +10,7 @@ import type { ErrorKey } from "~/lib/error-key";
 
 type EdgeErrorCode =
   | "BAD_REQUEST"
+  | "UNAUTHORIZED"
   | "FORBIDDEN"
   | "NOT_FOUND"
   | "METHOD_NOT_SUPPORTED"

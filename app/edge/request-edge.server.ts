@@ -1,7 +1,8 @@
 // The request edge: every HTTP request passes here first, on the production server and on the dev
 // server alike (server/). It owns what must hold for every request, whatever route it reaches:
-// - a request id (in every log line and in the X-Request-Id response header) and one log line
-//   per request;
+// - a request id (in every log line, the X-Request-Id response header and the correlationId of
+//   every audit event the request records) and one log line per request;
+// - /metrics, when METRICS_TOKEN is set, and the request metrics (./metrics-endpoint.server.ts);
 // - the request line and Host are valid (400), the method is one we serve (405 with Allow;
 //   /rpc takes POST only);
 // - the auth layer's raw organization routes do not exist (404, every method);
@@ -16,15 +17,19 @@ import { createRequestHandler, type ServerBuild } from "react-router";
 import { applicationOrigin, isCrossSiteRequest } from "~/web/cross-site.server";
 import { createLoadContext } from "~/web/context.server";
 import { env } from "~/env.server";
+import { isSafeCorrelationId } from "~/lib/correlation-id";
 import { logRequestError, logger, noteDatabaseUnavailable, type RequestLog } from "~/lib/logger.server";
+import { runWithCorrelationId } from "~/lib/request-scope.server";
 import { methodNotAllowed } from "~/lib/method-not-allowed";
 import { headersFromNode } from "~/lib/node-headers";
 import { handleRpcNodeRequest, MAX_RPC_BODY_BYTES, RPC_PREFIX } from "~/rpc/handler.server";
 import { readLimitedBody } from "./body.server";
 import { answerHealthProbe, closeConnectionWhileDraining, isHealthProbe } from "./health-probes.server";
+import { metricsEndpoint } from "./metrics-endpoint.server";
 import { sendEdgeReply, type EdgeReply } from "./replies.server";
 import { DATABASE_UNAVAILABLE_REPLY, databaseOutageReply } from "./unavailable-reply.server";
 import { resolveRequestTarget } from "./request-target";
+import { METRICS_PATH } from "./route-family.server";
 import { baselineSecurityHeaders } from "./security-headers";
 import type { RequestListener } from "node:http";
 
@@ -57,11 +62,11 @@ function isDisabledPath(pathname: string): boolean {
   return pathname === "/api/auth/organization" || pathname.startsWith("/api/auth/organization/");
 }
 
-const PROXY_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
+/** The proxy's X-Request-Id when TRUST_PROXY vouches for it and it is a safe correlation id (it
+ * becomes the audit events' correlationId), else a new UUID. */
 function requestIdOf(req: IncomingMessage, trustProxy: boolean): string {
   const forwarded = req.headers["x-request-id"];
-  return trustProxy && typeof forwarded === "string" && PROXY_REQUEST_ID.test(forwarded) ? forwarded : randomUUID();
+  return trustProxy && typeof forwarded === "string" && isSafeCorrelationId(forwarded) ? forwarded : randomUUID();
 }
 
 /** Behind the proxy TRUST_PROXY vouches for, the client is the last X-Forwarded-For entry: the one
@@ -123,6 +128,7 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
   const handleDocument = createRequestHandler(options.build, options.mode);
   const appOrigin = env().APP_ORIGIN;
   const securityHeaders = baselineSecurityHeaders({ https: appOrigin?.startsWith("https://") ?? false });
+  const metrics = metricsEndpoint(env());
 
   async function serve(req: IncomingMessage, res: ServerResponse, scope: RequestLog, clientAddress: string) {
     const encrypted = "encrypted" in req.socket && Boolean(req.socket.encrypted);
@@ -140,6 +146,7 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
     if (!target.ok) return reply({ status: 400, code: "BAD_REQUEST", messageKey: "badRequestTarget", close: true });
     const url = target.url;
     scope.path = url.pathname.slice(0, 256);
+    if (metrics && url.pathname === METRICS_PATH) return metrics.serve(req, res, reply);
     if (isDisabledPath(url.pathname)) return reply({ status: 404, code: "NOT_FOUND", messageKey: "notFound" });
     const allowed = isRpc ? RPC_METHODS : url.pathname.endsWith(".data") ? DATA_METHODS : PAGE_METHODS;
     if (!allowed.includes(method)) {
@@ -216,10 +223,12 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
     res.setHeader("X-Request-Id", scope.requestId);
     closeConnectionWhileDraining(res);
     res.once("close", () => {
+      const elapsed = performance.now() - startedAt;
+      metrics?.observe(scope.path, res.statusCode, elapsed);
       const line = {
         ...scope,
         status: res.statusCode,
-        durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
+        durationMs: Math.round(elapsed * 10) / 10,
         ...(res.writableFinished ? {} : { aborted: true }),
       };
       // A database outage (503) is the database's, not ours: warn, with its reason (decision 0036).
@@ -244,7 +253,7 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
     };
     try {
       if (answerHealthProbe(req, res, scope)) return;
-      serve(req, res, scope, clientAddressOf(req, options.trustProxy)).catch(fail);
+      runWithCorrelationId(scope.requestId, () => serve(req, res, scope, clientAddressOf(req, options.trustProxy))).catch(fail);
     } catch (error) {
       fail(error);
     }

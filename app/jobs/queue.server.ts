@@ -10,6 +10,7 @@ import type { z } from "zod";
 import { pool, type Tx } from "~/db.server";
 import { isDatabaseUnavailable } from "~/lib/database-unavailable.server";
 import { HOUSEKEEPING_CRON, housekeepingTasks } from "./housekeeping.server";
+import { withJobCorrelation } from "./job-correlation.server";
 
 export interface JobOptions {
   /** At most one waiting job per key: adding another replaces the waiting one (no duplicates). */
@@ -87,7 +88,7 @@ function workerLogger(logger: Pino | undefined): Logger {
 export function startWorker(tasks: TaskList, logger?: Pino): Promise<Runner> {
   return run({
     pgPool: pool(),
-    taskList: { ...tasks, ...housekeepingTasks },
+    taskList: withJobCorrelation({ ...tasks, ...housekeepingTasks }),
     // Given as parsed items: an unset `crontab` sends the worker looking for a ./crontab file.
     parsedCronItems: HOUSEKEEPING_CRON,
     concurrency: 2,
@@ -99,5 +100,5 @@ export function startWorker(tasks: TaskList, logger?: Pino): Promise<Runner> {
 
 /** Runs every job that is due now, then returns (tests, and scripts that must not linger). */
 export function runDueJobs(tasks: TaskList): Promise<void> {
-  return runOnce({ pgPool: pool(), taskList: { ...tasks, ...housekeepingTasks }, logger: workerLogger(undefined) });
+  return runOnce({ pgPool: pool(), taskList: withJobCorrelation({ ...tasks, ...housekeepingTasks }), logger: workerLogger(undefined) });
 }

@@ -2,6 +2,7 @@
 // Policies are declared here by name; callers consume a policy for one or more keys at once.
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { pool, type Tx } from "~/db.server";
+import { countRateLimitRefusal } from "~/metrics/instruments.server";
 import { DomainError, type RateLimitState } from "./domain-error";
 
 interface Policy {
@@ -96,6 +97,7 @@ async function consumeOne(policy: PolicyName, key: string): Promise<PolicyState>
     return stateOf(policy, await limiter(policy).consume(key.slice(0, 200)));
   } catch (error) {
     if (error instanceof RateLimiterRes) {
+      countRateLimitRefusal(policy);
       const state = stateOf(policy, error);
       throw new DomainError("TOO_MANY_REQUESTS", "rateLimited", { retryAfterSeconds: state.resetSeconds, rateLimits: [state] });
     }

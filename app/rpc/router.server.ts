@@ -45,6 +45,7 @@ import { changePasswordSchema, deleteAccountSchema, sessionIdSchema } from "~/au
 import { deleteAccount } from "~/accounts/account-deletion.server";
 import { cancelSubscription, checkout, getBilling, resumeSubscription } from "~/billing/billing.server";
 import { planIdSchema } from "~/billing/schemas";
+import { countedAuthentication, countMalformedKey } from "./authenticate-outcome.server";
 import { base, noteOrganization, platformAdminProcedure, sessionProcedure } from "./base.server";
 import { organizationProcedure, type OrganizationInputSchema } from "./organization-procedure.server";
 
@@ -113,7 +114,10 @@ const organization = {
  */
 const keyProcedure = base.use(({ context, next }) => {
   const secret = bearerSecret(context.headers.get("authorization"));
-  if (!secret) throw unauthorizedKey();
+  if (!secret) {
+    countMalformedKey();
+    throw unauthorizedKey();
+  }
   return next({ context: { apiKeySecret: secret } });
 });
 
@@ -127,7 +131,7 @@ const apiKey = {
     .route({ method: "POST", path: "/api-keys/authenticate", summary: "Prove an API key's identity and, optionally, its scopes" })
     .input(z.object({ scopes: requestedScopesSchema }).strict())
     .handler(async ({ context, input }) => {
-      const identity = await authenticateKey(context.apiKeySecret, input.scopes);
+      const identity = await countedAuthentication(authenticateKey(context.apiKeySecret, input.scopes));
       noteRequest(context.requestLog, { organizationId: identity.organizationId });
       return identity;
     }),

@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { presentDetails } from "~/audit/ui/detail-presentation";
-import { isSafeCorrelationId } from "~/audit/correlation-id";
+import { isSafeCorrelationId } from "~/lib/correlation-id";
 import { authorizeOrganization } from "~/access/organization-access.server";
 import { InvalidAuditEventError, recordAs, recordAuditEvent, type AuditEventInput } from "~/audit/record.server";
 import { pool, prisma } from "~/db.server";

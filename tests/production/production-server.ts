@@ -13,6 +13,8 @@ export interface ProductionServer {
   child: ChildProcess;
   /** Everything the server printed so far (stdout and stderr). */
   output(): string;
+  /** What it printed on stdout alone (the log lines). */
+  stdout(): string;
   /** Resident memory of the server process, in bytes (Linux). */
   residentBytes(): number;
   stop(): Promise<void>;
@@ -22,12 +24,16 @@ export async function startProductionServer(databaseUrl: string): Promise<Produc
   if (!hasBuild()) throw new Error("No build: run `npm run build` first (`npm test` does).");
   const port = await freePort();
   let output = "";
+  let stdout = "";
   const child = spawnBuiltApp(
     { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "info", APP_ORIGIN: "" },
     // Mail in a folder of this run, never the repository's .data/outbox.
     { outboxDir: join(tmpdir(), `keyledger-outbox-${port}`), stdio: ["ignore", "pipe", "pipe"] },
   );
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  child.stdout!.on("data", (chunk: Buffer) => {
+    output += chunk.toString("utf8");
+    stdout += chunk.toString("utf8");
+  });
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   const origin = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
@@ -46,6 +52,7 @@ export async function startProductionServer(databaseUrl: string): Promise<Produc
     port,
     child,
     output: () => output,
+    stdout: () => stdout,
     residentBytes: () => {
       // tsx runs the server in a child of its own: measure the process that listens.
       const pids = [child.pid!, ...childrenOf(child.pid!)];

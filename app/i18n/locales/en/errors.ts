@@ -190,4 +190,7 @@ export default {
   },
   /** The database is down, restarting or out of connections or disk (docs/decisions/0036-database-outages-answer-503.md). */
   database: { unavailable: "KeyLedger cannot reach its database at the moment. Please try again in a few seconds." },
+  metrics: {
+    unauthorized: "The metrics need the token set in METRICS_TOKEN, sent as Authorization: Bearer <token>.",
+  },
 };
