@@ -207,6 +207,7 @@ export default {
   /** The database is down, restarting or out of connections or disk (docs/decisions/0036-database-outages-answer-503.md). */
   database: {
     unavailable: "KeyLedger erreicht seine Datenbank gerade nicht. Bitte versuchen Sie es in ein paar Sekunden erneut.",
+  },
   metrics: {
     unauthorized: "Die Metriken erfordern das in METRICS_TOKEN gesetzte Token, gesendet als Authorization: Bearer <Token>.",
   },
