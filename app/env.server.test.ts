@@ -109,9 +109,10 @@ describe("configuration", () => {
     });
   });
 
-  it("drains for 5 s with an external database and not at all on the embedded demo, unless told; grace 15 s", () => {
+  it("drains for 5 s with an external database and not at all on the embedded demo or in development, unless told; grace 15 s", () => {
     const url = "postgresql://u:p@localhost:5432/db";
-    expect(shutdownTimings(parseEnv({ DATABASE_URL: url }))).toEqual({ drainMs: 5_000, graceMs: 15_000 });
+    expect(shutdownTimings(parseEnv({ DATABASE_URL: url, NODE_ENV: "production" }))).toEqual({ drainMs: 5_000, graceMs: 15_000 });
+    expect(shutdownTimings(parseEnv({ DATABASE_URL: url, NODE_ENV: "development" }))).toEqual({ drainMs: 0, graceMs: 15_000 });
     expect(shutdownTimings(parseEnv({ DATABASE_URL: url, KEYLEDGER_EMBEDDED_DATABASE: "true" }))).toEqual({ drainMs: 0, graceMs: 15_000 });
     expect(
       shutdownTimings(

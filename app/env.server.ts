@@ -115,7 +115,7 @@ const schema = z.object({
    * PostgreSQL: only then is the development billing provider active. */
   /** Unset: `open` on the embedded database, `invite` on an external one (signUpPolicy()). */
   SIGNUP_POLICY: signUpPolicySchema.optional(),
-  /** Unset: 5 with an external DATABASE_URL, 0 on the embedded demo (shutdownTimings()). */
+  /** Unset: 5 with an external DATABASE_URL, 0 on the embedded demo and in development (shutdownTimings()). */
   SHUTDOWN_DRAIN_SECONDS: seconds("SHUTDOWN_DRAIN_SECONDS").optional(),
   SHUTDOWN_GRACE_SECONDS: seconds("SHUTDOWN_GRACE_SECONDS").default(15),
   KEYLEDGER_EMBEDDED_DATABASE: z
@@ -185,11 +185,12 @@ export function signUpPolicy(config: Pick<Env, "SIGNUP_POLICY" | "KEYLEDGER_EMBE
 }
 
 /** The shutdown's timings in milliseconds: how long /readyz answers 503 before the listener closes
- * (a load balancer needs a few seconds to notice; nobody balances the embedded demo, whose Ctrl-C
- * should be quick), and how long requests in flight, exports included, may take after that. */
+ * (a load balancer needs a few seconds to notice; nobody balances the embedded demo or `npm run
+ * dev`, whose Ctrl-C should be quick), and how long requests in flight, exports included, may take after that. */
 export function shutdownTimings(
-  config: Pick<Env, "SHUTDOWN_DRAIN_SECONDS" | "SHUTDOWN_GRACE_SECONDS" | "KEYLEDGER_EMBEDDED_DATABASE"> = env(),
+  config: Pick<Env, "SHUTDOWN_DRAIN_SECONDS" | "SHUTDOWN_GRACE_SECONDS" | "KEYLEDGER_EMBEDDED_DATABASE" | "NODE_ENV"> = env(),
 ): { drainMs: number; graceMs: number } {
-  const drain = config.SHUTDOWN_DRAIN_SECONDS ?? (config.KEYLEDGER_EMBEDDED_DATABASE ? 0 : 5);
+  const unbalanced = config.KEYLEDGER_EMBEDDED_DATABASE || config.NODE_ENV === "development";
+  const drain = config.SHUTDOWN_DRAIN_SECONDS ?? (unbalanced ? 0 : 5);
   return { drainMs: drain * 1000, graceMs: config.SHUTDOWN_GRACE_SECONDS * 1000 };
 }

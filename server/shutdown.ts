@@ -102,12 +102,13 @@ export function installShutdown(options: ShutdownOptions) {
 
   function onSignal(signal: NodeJS.Signals) {
     if (first) {
+      // During start-up there is no wait to cut: the step in progress is never cut (see above).
+      if (!app) return say(`${signal} received again: already stopping after ${step}…`);
       const message =
         signal === "SIGINT"
           ? `${signal} received again: stopping without waiting any longer`
           : `${signal} received again: already stopping`;
-      if (app) app.hooks.logger.info({ signal }, message);
-      else say(message);
+      app.hooks.logger.info({ signal }, message);
       if (signal === "SIGINT") hurry();
       return;
     }
