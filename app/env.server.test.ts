@@ -9,6 +9,23 @@ describe("configuration", () => {
     expect(env.APP_ORIGIN).toBeUndefined();
   });
 
+  it("takes a METRICS_TOKEN of 16-256 token characters and a commit hash, and names either when it is not one", () => {
+    const token = "0123456789abcdef".repeat(2);
+    expect(parseEnv({ DATABASE_URL: "postgres://x/y", METRICS_TOKEN: token, KEYLEDGER_COMMIT: "9FA7BF4" })).toMatchObject({
+      METRICS_TOKEN: token,
+      KEYLEDGER_COMMIT: "9FA7BF4",
+    });
+    expect(parseEnv({ DATABASE_URL: "postgres://x/y", METRICS_TOKEN: "" }).METRICS_TOKEN).toBeUndefined();
+    for (const bad of ["too-short", "has spaces in it, sixteen+", "x".repeat(257), 'quote"d-0123456789abcdef']) {
+      expect(() => parseEnv({ DATABASE_URL: "postgres://x/y", METRICS_TOKEN: bad }), bad).toThrow(
+        /METRICS_TOKEN: METRICS_TOKEN must be 16-256/,
+      );
+    }
+    expect(() => parseEnv({ DATABASE_URL: "postgres://x/y", KEYLEDGER_COMMIT: "main" })).toThrow(
+      /KEYLEDGER_COMMIT: KEYLEDGER_COMMIT must be/,
+    );
+  });
+
   it("normalizes APP_ORIGIN to an origin", () => {
     expect(parseEnv({ DATABASE_URL: "postgres://x/y", APP_ORIGIN: "https://keys.example.com/some/path" }).APP_ORIGIN).toBe(
       "https://keys.example.com",

@@ -21,6 +21,8 @@ type EdgeErrorCode =
 
 const TITLE_KEYS: Partial<Record<number, QualifiedKey>> = {
   400: "common:errorPage.badRequestTitle",
+  // The edge's only 401 is /metrics without its token: not a sign-in matter.
+  401: "common:errorPage.forbiddenTitle",
   403: "common:errorPage.forbiddenTitle",
   404: "common:errorPage.notFoundTitle",
   503: "common:unavailable.title",

@@ -98,6 +98,10 @@ describe("who may read /metrics", () => {
     }
     const german = await scrapeAs("Bearer nope-nope-nope-nope", { headers: { "accept-language": "de" } });
     expect(((await german.json()) as { message: string }).message).toContain("Die Metriken erfordern");
+    // A browser gets the edge's small page, titled as a refusal (not a sign-in).
+    const page = await scrapeAs(undefined, { headers: { accept: "text/html" } });
+    expect([page.status, page.headers.get("www-authenticate")]).toEqual([401, 'Bearer realm="metrics"']);
+    expect(await page.text()).toContain("<h1>Access denied</h1>");
   });
 
   it("answers other methods 405 with Allow, token or not", async () => {
