@@ -26,6 +26,9 @@ function createDb(): Db {
     // 57P01: the server is shutting down (e.g. the embedded database stopping with the app).
     if (error.code !== "57P01") console.error("[db] idle client error:", error.message);
   });
+  // A checked-out client that errors (connection lost mid-query) must not crash it either: the
+  // query in flight fails with the error anyway. graphile-worker 0.18 insists on this listener.
+  pool.on("connect", (client) => client.on("error", () => {}));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return { pool, prisma };
 }
