@@ -1,4 +1,4 @@
-// Demo data of docs/contract.md. `npm run db:seed` loads it into DATABASE_URL and refuses to run twice;
+// Demo data of docs/contract.md. `npm run db:seed` (scripts/db-seed.ts) loads it into DATABASE_URL and refuses to run twice;
 // `npm start` loads it on the first start of the embedded database.
 //
 // The accounts are written here; everything that happens in the organizations (founding, people,
@@ -166,21 +166,4 @@ async function checkEndState(client: pg.Client, organizationIds: string[]) {
   if (JSON.stringify(rows) !== JSON.stringify(expected) || JSON.stringify(orgs.rows) !== JSON.stringify(expectedOrgs)) {
     throw new Error(`the demo story ended elsewhere than docs/contract.md says: ${JSON.stringify({ rows, orgs: orgs.rows })}`);
   }
-}
-
-const isMain = process.argv[1] && import.meta.filename === (await import("node:fs")).realpathSync(process.argv[1]);
-if (isMain) {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    console.error("DATABASE_URL is not set.");
-    process.exit(1);
-  }
-  const { disconnectDb } = await import("../app/db.server.ts");
-  const startedAt = performance.now();
-  const seeded = await seedDemoData(url).finally(() => disconnectDb());
-  if (!seeded) {
-    console.error("The demo data is already loaded; refusing to load it twice.");
-    process.exit(1);
-  }
-  console.log(`Loaded the demo data in ${((performance.now() - startedAt) / 1000).toFixed(1)} s.`);
 }

@@ -8,9 +8,10 @@ import { join, relative, resolve } from "node:path";
 import { ConfigError, isLoopbackHost, parseEnv, publicOrigin } from "../app/env.server.ts";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./lib/embedded-postgres.ts";
 import { migrate } from "./lib/migrate.ts";
+import { projectRoot } from "./lib/paths.ts";
 import { installProcessGuards } from "../server/process-guards.ts";
 
-const root = join(import.meta.dirname, "..");
+const root = projectRoot; // build/ and .data/ live here, whether this runs from source or from build/node/
 const startedAt = performance.now();
 const dev = process.argv.includes("--dev");
 process.env.NODE_ENV ??= dev ? "development" : "production";

@@ -8,11 +8,12 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Logger, runMigrations } from "graphile-worker";
 import pg from "pg";
+import { migrationsDir } from "./paths.ts";
 
 /** The lock key Prisma Migrate uses, so a concurrent `prisma migrate deploy` waits for us. */
 const PRISMA_ADVISORY_LOCK = 72707369;
 
-export const MIGRATIONS_DIR = join(import.meta.dirname, "..", "..", "prisma", "migrations");
+export const MIGRATIONS_DIR = migrationsDir;
 
 export interface MigrationFile {
   name: string;
