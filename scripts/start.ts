@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { ConfigError, isLoopbackHost, parseEnv, publicOrigin } from "../app/env.server.ts";
-import { startEmbeddedPostgres, type EmbeddedDatabase } from "./lib/embedded-postgres.ts";
+import type { EmbeddedDatabase } from "./lib/embedded-postgres.ts";
 import { migrate } from "./lib/migrate.ts";
 import { projectRoot } from "./lib/paths.ts";
 import { installProcessGuards } from "../server/process-guards.ts";
@@ -30,6 +30,9 @@ async function main() {
       throw new ConfigError("EMBEDDED_POSTGRES_PORT must be a port number (1-65535).");
     const dataDir = resolve(root, process.env.EMBEDDED_POSTGRES_DIR ?? join(".data", "postgres"));
     console.log(`Starting embedded PostgreSQL on 127.0.0.1:${port} (data in ${relative(root, dataDir) || dataDir})…`);
+    // Loaded only here: the embedded-postgres package installs SIGINT/SIGTERM hooks that exit with 143
+    // when it loads, which would cut short the shutdown of a server on DATABASE_URL.
+    const { startEmbeddedPostgres } = await import("./lib/embedded-postgres.ts");
     embedded = await startEmbeddedPostgres({ dataDir, port, database: "keyledger" });
     process.env.DATABASE_URL = embedded.url;
   }
