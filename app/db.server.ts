@@ -49,6 +49,9 @@ function reportIdleErrors(pool: pg.Pool, name: PoolName): void {
 function createDb(): Db {
   const pool = new pg.Pool({ connectionString: env().DATABASE_URL, max: env().DATABASE_POOL_SIZE, ...CONNECTION_OPTIONS });
   reportIdleErrors(pool, "main");
+  // A checked-out client that errors (connection lost mid-query) must not crash it either: the
+  // query in flight fails with the error anyway. graphile-worker 0.18 insists on this listener.
+  pool.on("connect", (client) => client.on("error", () => {}));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return { pool, prisma };
 }

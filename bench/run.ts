@@ -4,12 +4,14 @@ import { runApiKeyAuthBench } from "./api-key-auth.ts";
 import { runAuditExportBench } from "./audit-export.ts";
 import { runAuditViewBench } from "./audit-view.ts";
 import { runMetricsOverheadBench } from "./metrics-overhead.ts";
+import { runColdStartBench } from "./cold-start.ts";
 
 const benches: { name: string; run: () => Promise<{ passed: boolean; report: string }> }[] = [
   { name: "apiKey.authenticate (bench/api-key-auth.ts)", run: runApiKeyAuthBench },
   { name: "audit log view at a million events (bench/audit-view.ts)", run: runAuditViewBench },
   { name: "audit log export at a million events (bench/audit-export.ts)", run: runAuditExportBench },
   { name: "apiKey.authenticate with metrics on and off (bench/metrics-overhead.ts)", run: runMetricsOverheadBench },
+  { name: "cold start: production start vs the old npm start (bench/cold-start.ts)", run: runColdStartBench },
 ];
 
 let allPassed = true;

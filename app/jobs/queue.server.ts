@@ -45,6 +45,12 @@ export function taskWithPayload<S extends z.ZodType>(
   };
 }
 
+/** graphile-worker 0.18 no longer waits for a job's completion or failure to be written before it
+ * takes the next job, stops, or returns from runOnce: a stop could end the pool under that write
+ * (the job stays locked for 4 hours, then runs again). Its batcher (here: no delay) is flushed on
+ * every stop, so each job's outcome is stored before stop() and runOnce resolve. */
+const FLUSH_OUTCOMES_ON_STOP = { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } };
+
 const PINO_LEVEL: Record<string, "error" | "warn" | "info" | "debug"> = { error: "error", warning: "warn", info: "info", debug: "debug" };
 
 /** What a failed job's error may show in the log: its kind, its codes and its message with mail
@@ -95,10 +101,16 @@ export function startWorker(tasks: TaskList, logger?: Pino): Promise<Runner> {
     pollInterval: 2_000,
     noHandleSignals: true,
     logger: workerLogger(logger),
+    preset: FLUSH_OUTCOMES_ON_STOP,
   });
 }
 
 /** Runs every job that is due now, then returns (tests, and scripts that must not linger). */
 export function runDueJobs(tasks: TaskList): Promise<void> {
-  return runOnce({ pgPool: pool(), taskList: withJobCorrelation({ ...tasks, ...housekeepingTasks }), logger: workerLogger(undefined) });
+  return runOnce({
+    pgPool: pool(),
+    taskList: withJobCorrelation({ ...tasks, ...housekeepingTasks }),
+    logger: workerLogger(undefined),
+    preset: FLUSH_OUTCOMES_ON_STOP,
+  });
 }

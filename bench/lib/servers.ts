@@ -37,7 +37,7 @@ const ROOT = join(import.meta.dirname, "..", "..");
 
 /** The benchmarks measure the production build: made here when build/ is missing. */
 export function ensureBuild(): void {
-  if (existsSync(join(ROOT, "build", "server", "index.js"))) return;
+  if (existsSync(join(ROOT, "build", "server", "index.js")) && existsSync(join(ROOT, "build", "node", "start.js"))) return;
   console.log("No build found: running `npm run build`…");
   execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
 }

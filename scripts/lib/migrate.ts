@@ -14,11 +14,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Logger, runMigrations } from "graphile-worker";
 import pg from "pg";
 import { isNoTransaction, runWithoutTransaction } from "./migrate-no-transaction.ts";
+import { migrationsDir } from "./paths.ts";
 
 /** The lock key Prisma Migrate uses, so a concurrent `prisma migrate deploy` waits for us. */
 const PRISMA_ADVISORY_LOCK = 72707369;
 
-export const MIGRATIONS_DIR = join(import.meta.dirname, "..", "..", "prisma", "migrations");
+export const MIGRATIONS_DIR = migrationsDir;
 
 export interface MigrationFile {
   name: string;

@@ -54,7 +54,7 @@ export async function startProductionServer(databaseUrl: string): Promise<Produc
     output: () => output,
     stdout: () => stdout,
     residentBytes: () => {
-      // tsx runs the server in a child of its own: measure the process that listens.
+      // The process that listens (the start runs in the spawned process; a child is counted in case it ever is not).
       const pids = [child.pid!, ...childrenOf(child.pid!)];
       return Math.max(...pids.map(residentOf));
     },
