@@ -10,8 +10,8 @@ import { join } from "node:path";
 const root = join(import.meta.dirname, "..");
 
 /** Where an orchestrator asks whether an instance may take traffic: what the deployable-tree test and
- * the cold-start benchmark wait for (the drain work brings /readyz; switch here when it lands). */
-export const READY_PATH = "/healthz";
+ * the cold-start benchmark wait for. */
+export const READY_PATH = "/readyz";
 
 /** The compiled start (scripts/build-node.mjs); what `npm run serve`, the Dockerfile and the systemd unit run. */
 export const COMPILED_START = join(root, "build", "node", "start.js");

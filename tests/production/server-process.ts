@@ -1,7 +1,7 @@
-// Signals for the server itself. `tsx` runs scripts/start.ts in a child process of its own and,
-// handed a signal, relays it and kills its child outright unless the child reports the signal in
-// time; an orchestrator signals the server's own process. So the tests signal the innermost
-// process of the tree (the one that listens), as a container's PID 1 would be signalled.
+// Signals for the server itself, as an orchestrator sends them to a container's PID 1: the innermost
+// Node process of the tree (the one that listens). The production start is `node` itself today, but a
+// wrapper in between (`tsx` relays a signal and kills its child outright unless the child reports it
+// in time; `npm` relays it) must not decide what the test sees.
 import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 
