@@ -10,7 +10,9 @@
 // - cookie-authenticated page writes come from our own pages (403; /rpc checks per procedure);
 // - baseline security headers;
 // - no error in one request can end the process: everything runs inside one catch, and an error
-//   is logged with the request id and answered with a translated 500.
+//   is logged with the request id and answered with a translated 500;
+// - while the database is unavailable, 503 with Retry-After instead of 500, one warn line per
+//   request (app/edge/unavailable-reply.server.ts, docs/decisions/0036-database-outages-answer-503.md).
 import { randomBytes, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequestHandler, type ServerBuild } from "react-router";

@@ -1,5 +1,7 @@
 // Form plumbing shared by actions: parse with the zod schema (conform), and answer a DomainError
 // as a form-level message (translated) with the DomainError's status.
+import { noteDatabaseUnavailable } from "~/lib/logger.server";
+import { requestLogContext } from "./context.server";
 import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider } from "react-router";
@@ -47,6 +49,7 @@ export async function withFormErrors<T>(
   } catch (thrown) {
     const error = asDomainError(thrown);
     if (!error) throw thrown;
+    if (error.code === "SERVICE_UNAVAILABLE") noteDatabaseUnavailable(context.get(requestLogContext), thrown);
     const t = translatorFor(context);
     const headers = new Headers(errorHeaders(error));
     const reply = submission.reply({ formErrors: [domainErrorMessage(error, t)], hideFields: options.hideFields });

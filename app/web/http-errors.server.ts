@@ -8,6 +8,8 @@ import { asDomainError } from "~/lib/known-errors.server";
 import { translatorFor } from "~/i18n/i18next.server";
 import type { Translate } from "~/i18n/keys";
 import { rateLimitHeaders } from "~/lib/rate-limit-headers";
+import { noteDatabaseUnavailable } from "~/lib/logger.server";
+import { requestLogContext } from "./context.server";
 
 export interface ErrorBody {
   code: string;
@@ -39,6 +41,7 @@ export async function orHttpError<T>(context: Readonly<RouterContextProvider>, w
     return await work();
   } catch (thrown) {
     const error = asDomainError(thrown);
+    if (error?.code === "SERVICE_UNAVAILABLE") noteDatabaseUnavailable(context.get(requestLogContext), thrown);
     if (error) throw httpError(error, translatorFor(context));
     throw thrown;
   }
@@ -66,6 +69,7 @@ export async function orJsonError(context: Readonly<RouterContextProvider>, work
     return await work();
   } catch (thrown) {
     const error = asDomainError(thrown);
+    if (error?.code === "SERVICE_UNAVAILABLE") noteDatabaseUnavailable(context.get(requestLogContext), thrown);
     if (error) return jsonErrorOf(context, error);
     throw thrown;
   }

@@ -114,6 +114,20 @@ describe("while the database is stopped", () => {
     expect(germanHtml).toContain("Erneut versuchen");
   });
 
+  it("a form's action (sign-in: the rate limiter on PostgreSQL) answers 503, the form kept with the message", async () => {
+    const response = await fetch(`${server.origin}/login`, {
+      method: "POST",
+      headers: { ...sameOrigin(), Accept: "text/html", "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email: "someone@example.test", password: "a-long-enough-password" }),
+    });
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("5");
+    // Through the form's own error handling: the sign-in page again, with the message above the form.
+    const html = await response.text();
+    expect(html).toContain("cannot reach its database");
+    expect(html).toContain('value="someone@example.test"');
+  });
+
   it("a page's .data answers 503 JSON that React Router's client shows as an error (no X-Remix-Response)", async () => {
     const response = await page("/dashboard.data", "de", "*/*");
     expect(response.status).toBe(503);
@@ -142,8 +156,8 @@ describe("while the database is stopped", () => {
   });
 
   it("logs one warn line per failed request, with the reason, and no error stack", async () => {
-    // Every request above (8) has its line once its answer was sent; the output arrives through a pipe.
-    await eventually(async () => logLines().filter((line) => line.databaseUnavailable).length >= 8, "the log lines");
+    // Every request above (9) has its line once its answer was sent; the output arrives through a pipe.
+    await eventually(async () => logLines().filter((line) => line.databaseUnavailable).length >= 9, "the log lines");
     const lines = logLines();
     const unavailable = lines.filter((line) => line.databaseUnavailable);
     for (const line of unavailable) expect(line).toMatchObject({ level: "warn", msg: "request", status: 503 });
