@@ -16,6 +16,7 @@ import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
 import { beginSupportAccess, lastSupportReason } from "~/support/support.server";
 import { beginSupportAccessSchema } from "~/support/schemas";
 import { validateOnSubmit } from "~/components/form-validation";
+import { BackToOrganization } from "~/support/ui/back-to-organization";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);
@@ -57,12 +58,7 @@ export default function SupportAccessPage({ loaderData, actionData }: Route.Comp
   });
   return (
     <div className="max-w-2xl space-y-6">
-      <Link
-        to={href("/admin/organizations/:organizationId", { organizationId: organization.id })}
-        className="text-sm font-medium text-slate-600 hover:text-slate-900"
-      >
-        ← {organization.name}
-      </Link>
+      <BackToOrganization organization={organization} />
       <PageHeader title={t("access.title")} description={t("access.intro", { organization: organization.name })} />
       <Card>
         <Form method="post" className="space-y-5" {...getFormProps(form)}>

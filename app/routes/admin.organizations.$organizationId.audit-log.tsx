@@ -4,7 +4,7 @@
 // support access with a reason first (else: the reason page, which comes back here), and every view
 // is recorded in the support records (app/support/support.server.ts).
 import { useTranslation } from "~/i18n/use-translation";
-import { href, Link, redirect } from "react-router";
+import { href, redirect } from "react-router";
 import { titleMeta } from "~/components/page-title";
 import type { Route } from "./+types/admin.organizations.$organizationId.audit-log";
 import { AuditLogView } from "~/audit/ui/audit-log-view";
@@ -20,6 +20,7 @@ import { orHttpError } from "~/web/http-errors.server";
 import { presentGrant, supportAuditPage } from "~/support/support.server";
 import { SupportBanner } from "~/support/ui/support-banner";
 import { keepDataWhenOnlyDrawerChanged } from "~/web/revalidation";
+import { BackToOrganization } from "~/support/ui/back-to-organization";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);
@@ -60,12 +61,7 @@ export default function AdminAuditLog({ loaderData }: Route.ComponentProps) {
     });
   return (
     <div className="space-y-4">
-      <Link
-        to={href("/admin/organizations/:organizationId", { organizationId: loaderData.organization.id })}
-        className="text-sm font-medium text-slate-600 hover:text-slate-900"
-      >
-        ← {loaderData.organization.name}
-      </Link>
+      <BackToOrganization organization={loaderData.organization} />
       <SupportBanner organization={loaderData.organization} grant={loaderData.grant} />
       <p className="sr-only">{t("organization.auditLogDescription")}</p>
       <AuditLogView loaderData={loaderData} detailQuery={detailQuery} />

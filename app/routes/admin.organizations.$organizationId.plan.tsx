@@ -4,7 +4,7 @@
 // JavaScript: "review" answers with the confirmation, "apply" changes and redirects back to the
 // organization (so reloading never repeats the change), "edit" returns to the filled-in form.
 import type { SubmissionResult } from "@conform-to/react";
-import { data, href, Link, redirect } from "react-router";
+import { data, href, redirect } from "react-router";
 import type { Route } from "./+types/admin.organizations.$organizationId.plan";
 import { ErrorPanel } from "~/components/error-page";
 import { titleMeta } from "~/components/page-title";
@@ -17,6 +17,7 @@ import { setPlanAsSupport } from "~/support/support-plan.server";
 import { SetPlanConfirm, SetPlanForm, type PlanChangeConfirmation } from "~/support/ui/set-plan-form";
 import { parseForm, withFormErrors } from "~/web/forms.server";
 import { requireSupportTarget } from "~/web/guards.server";
+import { BackToOrganization } from "~/support/ui/back-to-organization";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return titleMeta(loaderData?.title);
@@ -58,12 +59,7 @@ export default function SetPlanPage({ loaderData, actionData }: Route.ComponentP
   const { organization, plans } = loaderData;
   return (
     <div className="max-w-2xl space-y-6">
-      <Link
-        to={href("/admin/organizations/:organizationId", { organizationId: organization.id })}
-        className="text-sm font-medium text-slate-600 hover:text-slate-900"
-      >
-        ← {organization.name}
-      </Link>
+      <BackToOrganization organization={organization} />
       <PageHeader
         title={t("setPlan.title")}
         description={t("setPlan.intro", { organization: organization.name, plan: organization.planName })}
