@@ -14,13 +14,22 @@ import { documentContentSecurityPolicy } from "~/edge/security-headers";
 import { getInstance, standaloneInstance, languageFromHeaders } from "~/i18n/i18next.server";
 import { startWorker } from "~/jobs/queue.server";
 import { beginDraining, endStreams, setWorkerRunning, streamsRunning } from "~/lib/lifecycle.server";
+import { databaseUnavailableReason } from "~/lib/database-unavailable.server";
 import { logRequestError, logger } from "~/lib/logger.server";
 import { mailOutboxDir } from "~/mail/mailer.server";
 import { organizationTasks } from "~/organizations/tasks.server";
 import { accountTasks } from "~/accounts/tasks.server";
 
 // A pooled connection that fails while idle (the database restarted) is told in the JSON log.
-reportIdleClientErrorsTo((pool, error) => logger.error({ pool, err: error }, "idle database connection failed"));
+// An idle connection the database dropped (an outage, a restart) is expected and told once as a
+// warning with its reason; anything else is an error. Never the error object itself: pg hangs the
+// whole client (its configuration included) on it.
+reportIdleClientErrorsTo((pool, error) => {
+  const summary = { pool, message: error.message, code: (error as { code?: unknown }).code };
+  const reason = databaseUnavailableReason(error);
+  if (reason) logger.warn({ ...summary, reason }, "idle database connection lost");
+  else logger.error(summary, "idle database connection failed");
+});
 
 /** What the servers in server/ take from the bundle (app/edge/server-hooks.ts). */
 export const serverHooks: ServerHooks = {
