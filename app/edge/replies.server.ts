@@ -7,6 +7,7 @@ import type { Language } from "~/i18n/config";
 import { fixedT, languageFromHeaders } from "~/i18n/i18next.server";
 import type { QualifiedKey } from "~/i18n/keys";
 import type { ErrorKey } from "~/lib/error-key";
+import { safeRedirectPath } from "~/lib/safe-redirect";
 
 type EdgeErrorCode =
   | "BAD_REQUEST"
@@ -49,8 +50,9 @@ function escapeHtml(text: string): string {
 }
 
 /** "Try again": the same address, when it is one of ours (origin form); else the home page. */
+/** The page asked for, kept only when it stays on this origin ("/\\evil.example" would not). */
 function retryHref(url: string | undefined): string {
-  return url?.startsWith("/") && !url.startsWith("//") ? url : "/";
+  return safeRedirectPath(url, "/");
 }
 
 function htmlPage(status: number, title: string, message: string, link: { href: string; label: string }, language: Language): string {

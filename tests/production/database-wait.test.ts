@@ -62,6 +62,12 @@ describe("the start with the database down", () => {
     expect(app.child.exitCode).toBeNull();
     expect(app.output()).toContain(`127.0.0.1:${db.port}: connection refused (ECONNREFUSED)`);
     expect(app.output()).not.toContain("keyledger_app:keyledger_app");
+    // With DATABASE_URL (a deployment) these are JSON log lines like every other line of stdout.
+    const waiting = app
+      .output()
+      .split("\n")
+      .filter((line) => line.includes("Waiting for the database"));
+    for (const line of waiting) expect(JSON.parse(line)).toMatchObject({ level: "info", msg: expect.stringContaining("Waiting for") });
     await expect(fetch(`http://127.0.0.1:${app.port}/healthz`)).rejects.toThrow();
     await db.restart();
     await app.until(() => app.output().includes("KeyLedger is ready"), "the start");
