@@ -2,14 +2,11 @@
 // JavaScript: the same page for known and unknown addresses, the mailed link (read from the
 // server's outbox) working once, and the deletion form's refusals and success.
 import { randomUUID } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSession } from "~/auth/session.server";
 import { prisma } from "~/db.server";
 import { createOrganizationWith, createUser, TEST_PASSWORD } from "../factories";
+import { mailsTo, visibleText } from "./outbox.ts";
 import { startProductionServer, type ProductionServer } from "./production-server.ts";
 import { rawRequest } from "./raw-http.ts";
 
@@ -32,26 +29,6 @@ const post = (path: string, fields: Record<string, string>, headers: Record<stri
     body: new URLSearchParams(fields).toString(),
   });
 
-/** The texts of the mails to `address` in the server's outbox, once there are `count`. */
-async function mailsTo(address: string, count = 1, timeoutMs = 30_000): Promise<string[]> {
-  const dir = join(tmpdir(), `keyledger-outbox-${server.port}`);
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith(".eml")).sort();
-    const mails = await Promise.all(names.map(async (n) => simpleParser(await readFile(join(dir, n)))));
-    const texts = mails.filter((m) => JSON.stringify(m.to).toLowerCase().includes(address.toLowerCase())).map((m) => m.text ?? "");
-    if (texts.length >= count || Date.now() > deadline) return texts;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-/** The page's text without markup, scripts and per-request values, to compare two answers. */
-const visibleText = (html: string) =>
-  html
-    .replace(/<script[\s\S]*?<\/script>/g, "")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/\s+/g, " ");
-
 describe("forgot password without JavaScript", () => {
   it("gives known and unknown addresses the same page, and mails a working link only to the account", async () => {
     const user = await createUser({ email: `known-${randomUUID().slice(0, 8)}@example.test` });
@@ -65,13 +42,13 @@ describe("forgot password without JavaScript", () => {
     expect(knownText).toContain(`If an account exists for ${user.email}`);
     expect(knownText.replace(user.email, "ADDRESS")).toBe(strangerText.replace(unknown, "ADDRESS"));
 
-    const [text] = await mailsTo(user.email);
+    const [text] = (await mailsTo(server, user.email)).map((m) => m.text ?? "");
     const token = /\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(text ?? "")?.[1];
     expect(token).toBeTruthy();
     // Links point to the public origin (APP_ORIGIN, here unset: the address the banner prints).
     expect(text).toContain(`http://localhost:${server.port}/reset-password?token=`);
     // The known address's mail is out, and the unknown one's job (queued first) has run too.
-    expect(await mailsTo(unknown, 1, 1_000).then((t) => t.length)).toBe(0);
+    expect(await mailsTo(server, unknown, 1, 1_000).then((m) => m.length)).toBe(0);
 
     const page = await fetch(`${server.origin}/reset-password?token=${token}`);
     expect(page.headers.get("cache-control")).toBe("no-store");
@@ -119,7 +96,7 @@ describe("forgot password without JavaScript", () => {
       body,
     });
     expect(answer.status).toBe(200);
-    const [text] = await mailsTo(user.email);
+    const [text] = (await mailsTo(server, user.email)).map((m) => m.text ?? "");
     expect(text).toContain(`http://localhost:${server.port}/reset-password?token=`);
     expect(text).not.toContain("evil.example");
   });

@@ -11,6 +11,8 @@ export interface ProductionServer {
   origin: string;
   port: number;
   child: ChildProcess;
+  /** Where its mail goes, as .eml files (tests/production/outbox.ts reads them). */
+  outboxDir: string;
   /** Everything the server printed so far (stdout and stderr). */
   output(): string;
   /** What it printed on stdout alone (the log lines). */
@@ -23,12 +25,13 @@ export interface ProductionServer {
 export async function startProductionServer(databaseUrl: string): Promise<ProductionServer> {
   if (!hasBuild()) throw new Error("No build: run `npm run build` first (`npm test` does).");
   const port = await freePort();
+  // Mail in a folder of this run, never the repository's .data/outbox.
+  const outboxDir = join(tmpdir(), `keyledger-outbox-${port}`);
   let output = "";
   let stdout = "";
   const child = spawnBuiltApp(
     { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "info", APP_ORIGIN: "" },
-    // Mail in a folder of this run, never the repository's .data/outbox.
-    { outboxDir: join(tmpdir(), `keyledger-outbox-${port}`), stdio: ["ignore", "pipe", "pipe"] },
+    { outboxDir, stdio: ["ignore", "pipe", "pipe"] },
   );
   child.stdout!.on("data", (chunk: Buffer) => {
     output += chunk.toString("utf8");
@@ -51,6 +54,7 @@ export async function startProductionServer(databaseUrl: string): Promise<Produc
     origin,
     port,
     child,
+    outboxDir,
     output: () => output,
     stdout: () => stdout,
     residentBytes: () => {

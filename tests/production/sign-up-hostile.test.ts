@@ -5,14 +5,11 @@
 // new one, and a reset link left in the old mailbox. Every answer is the documented one, never a
 // 500, and nothing is changed, mailed or logged that the refusal should not.
 import { randomUUID } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createSession } from "~/auth/session.server";
 import { prisma } from "~/db.server";
 import { createUser, TEST_PASSWORD } from "../factories";
+import { mailsTo, visibleText } from "./outbox.ts";
 import { startProductionServer, type ProductionServer } from "./production-server.ts";
 
 let server: ProductionServer;
@@ -36,24 +33,6 @@ const post = (path: string, fields: Record<string, string> | [string, string][],
     headers: { Origin: server.origin, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded", ...headers },
     body: new URLSearchParams(fields).toString(),
   });
-
-const visibleText = (html: string) =>
-  html
-    .replace(/<script[\s\S]*?<\/script>/g, "")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/\s+/g, " ");
-
-async function mailsTo(address: string, count = 1, timeoutMs = 30_000) {
-  const dir = join(tmpdir(), `keyledger-outbox-${server.port}`);
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith(".eml")).sort();
-    const mails = await Promise.all(names.map(async (n) => simpleParser(await readFile(join(dir, n)))));
-    const found = mails.filter((m) => JSON.stringify(m.to).toLowerCase().includes(`"${address.toLowerCase()}"`));
-    if (found.length >= count || Date.now() > deadline) return found;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 function linkIn(text: string | undefined, path: string): { path: string; token: string } {
   const match = new RegExp(`https?://[^/\\s]+(${path}\\?token=([A-Za-z0-9_-]+)[^\\s]*)`).exec(text ?? "");
@@ -102,7 +81,7 @@ describe("sign-up probed for taken addresses", () => {
     }
     expect(await prisma.user.count({ where: { email: { equals: taken.email, mode: "insensitive" } } })).toBe(1);
     // The owner's "someone tried" mail first leaves the queue, so a job the look-alikes left would show.
-    await mailsTo(taken.email);
+    await mailsTo(server, taken.email);
     for (let waited = 0; (await jobs()) > 0 && waited < 30_000; waited += 200) await new Promise((resolve) => setTimeout(resolve, 200));
     const jobsBefore = await jobs();
     // Cyrillic "о", fullwidth letters, a zero-width space, a right-to-left override, a dotted capital I.
@@ -143,7 +122,7 @@ describe("the verification link under attack", () => {
   it("signs in exactly once when many requests use it at the same moment, and never off-site", async () => {
     const email = unique("racer");
     expect((await post("/signup", signUpFields(email))).status).toBe(200);
-    const [welcome] = await mailsTo(email);
+    const [welcome] = await mailsTo(server, email);
     const { token } = linkIn(welcome!.text, "/verify-email");
     const user = await prisma.user.findUniqueOrThrow({ where: { email } });
 
@@ -198,14 +177,14 @@ describe("the change of address under attack", () => {
     const own = await ask(user.email.toUpperCase());
     expect(own.status).toBe(400);
 
-    const [note] = await mailsTo(taken.email);
+    const [note] = await mailsTo(server, taken.email);
     expect(note!.subject).toBe("This address already has a KeyLedger account");
     expect(note!.text).not.toMatch(/token=/);
-    const [confirmation] = await mailsTo(free);
+    const [confirmation] = await mailsTo(server, free);
     const link = linkIn(confirmation!.text, "/dashboard/account/confirm-email");
     // A reset link mailed to the old address before the change.
     expect((await post("/forgot-password", { email: user.email })).status).toBe(200);
-    const [resetMail] = await mailsTo(user.email);
+    const [resetMail] = await mailsTo(server, user.email);
     const reset = linkIn(resetMail!.text, "/reset-password");
 
     // Someone else's session cannot use the link.
@@ -217,7 +196,7 @@ describe("the change of address under attack", () => {
     );
     expect(answers.map((a) => a.status).sort()).toEqual([302, 400, 400, 400, 400, 400, 400, 400]);
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).email).toBe(free);
-    expect(await mailsTo(user.email, 2)).toHaveLength(2); // the reset mail and one "address changed" notice
+    expect(await mailsTo(server, user.email, 2)).toHaveLength(2); // the reset mail and one "address changed" notice
     expect((await prisma.user.findUniqueOrThrow({ where: { id: taken.id } })).email).toBe(taken.email);
 
     // The reset link in the old mailbox no longer takes the account.

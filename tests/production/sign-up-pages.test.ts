@@ -4,14 +4,11 @@
 // in, once; an unverified account cannot create an organization; invitation only (the default on
 // an external database) shows no form and refuses the post; a bad SIGNUP_POLICY stops the start.
 import { randomUUID } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSession } from "~/auth/session.server";
 import { prisma } from "~/db.server";
 import { createUser } from "../factories";
+import { mailsTo, visibleText } from "./outbox.ts";
 import { startProductionServer, type ProductionServer } from "./production-server.ts";
 
 let open: ProductionServer;
@@ -27,24 +24,6 @@ const post = (server: ProductionServer, path: string, fields: Record<string, str
     headers: { Origin: server.origin, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded", ...headers },
     body: new URLSearchParams(fields).toString(),
   });
-
-async function mailsTo(server: ProductionServer, address: string, count = 1, timeoutMs = 30_000) {
-  const dir = join(tmpdir(), `keyledger-outbox-${server.port}`);
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith(".eml")).sort();
-    const mails = await Promise.all(names.map(async (n) => simpleParser(await readFile(join(dir, n)))));
-    const found = mails.filter((m) => JSON.stringify(m.to).toLowerCase().includes(address.toLowerCase()));
-    if (found.length >= count || Date.now() > deadline) return found;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-const visibleText = (html: string) =>
-  html
-    .replace(/<script[\s\S]*?<\/script>/g, "")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/\s+/g, " ");
 
 /** The answer's headers but what differs per request (date, request id, the script nonce) or with
  * the body's length. */
