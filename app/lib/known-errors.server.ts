@@ -2,7 +2,7 @@
 import { isVanishedReference } from "~/db.server";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "./database-unavailable.server";
 import { DomainError, isDomainError } from "./domain-error";
-import { logger } from "./logger.server";
+import { logger, noteDatabaseUnavailable, type RequestLog } from "./logger.server";
 
 /**
  * A failure as the DomainError the caller should see, or null for a real fault (logged, 500).
@@ -14,11 +14,14 @@ import { logger } from "./logger.server";
  * also what a wrong id in our own code would look like, so each one is logged (model and
  * constraint, no values) to tell a race from a bug.
  */
-export function asDomainError(error: unknown): DomainError | null {
+export function asDomainError(error: unknown, requestLog?: RequestLog | null): DomainError | null {
   if (isDomainError(error)) return error;
-  // The database is down, restarting or full: 503 with Retry-After, not a fault of ours (decision 0036).
-  if (isDatabaseUnavailable(error))
+  // The database is down, restarting or full: 503 with Retry-After, not a fault of ours (decision
+  // 0036). Given the request's log, its line names the reason (/rpc notes it in its handler).
+  if (isDatabaseUnavailable(error)) {
+    if (requestLog !== undefined) noteDatabaseUnavailable(requestLog, error);
     return new DomainError("SERVICE_UNAVAILABLE", "database.unavailable", { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
+  }
   if (isVanishedReference(error)) {
     const { code, meta } = error as { code: string; meta?: Record<string, unknown> };
     logger.warn({ code, modelName: meta?.modelName, constraint: meta?.constraint ?? meta?.field_name }, "a referenced row vanished");

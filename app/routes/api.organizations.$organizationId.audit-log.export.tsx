@@ -54,7 +54,7 @@ async function exportOrRefusal({ request, context, params }: Route.LoaderArgs): 
       },
     });
   } catch (thrown) {
-    const refusal = asDomainError(thrown);
+    const refusal = asDomainError(thrown, context.get(requestLogContext));
     if (refusal) return refusal;
     throw thrown;
   }

@@ -4,9 +4,9 @@
 import { os } from "@orpc/server";
 import { isCrossSiteRequest } from "~/web/cross-site.server";
 import { isFullyAuthenticated } from "~/auth/session.server";
-import { DomainError, isDomainError } from "~/lib/domain-error";
+import { DomainError } from "~/lib/domain-error";
 import { errorHeaders } from "~/lib/error-headers";
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "~/lib/database-unavailable.server";
+import { asDomainError } from "~/lib/known-errors.server";
 import { isUuid } from "~/lib/ids";
 import { noteRequest } from "~/lib/logger.server";
 import type { RpcContext } from "./context.server";
@@ -16,9 +16,10 @@ export const base = os.$context<RpcContext>().use(async ({ context, next }) => {
   try {
     return await next();
   } catch (error) {
-    if (isDomainError(error)) for (const [name, value] of Object.entries(errorHeaders(error))) context.resHeaders?.set(name, value);
-    else if (isDatabaseUnavailable(error)) context.resHeaders?.set("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS));
-    throw toRpcError(error, context.t);
+    // Headers from the same DomainError the answer is made of (a database outage's Retry-After too).
+    const domainError = asDomainError(error);
+    if (domainError) for (const [name, value] of Object.entries(errorHeaders(domainError))) context.resHeaders?.set(name, value);
+    throw toRpcError(error, context.t, domainError);
   }
 });
 

@@ -6,8 +6,8 @@ import { domainErrorMessage } from "~/lib/domain-error";
 import type { ErrorKey } from "~/lib/error-key";
 import { asDomainError } from "~/lib/known-errors.server";
 
-export function toRpcError(error: unknown, t: Translate): unknown {
-  const domainError = asDomainError(error);
+/** `domainError`: what asDomainError made of `error`, when the caller has it already. */
+export function toRpcError(error: unknown, t: Translate, domainError = asDomainError(error)): unknown {
   if (domainError) {
     return new ORPCError(domainError.code, {
       status: domainError.status,

@@ -1,6 +1,5 @@
 // Form plumbing shared by actions: parse with the zod schema (conform), and answer a DomainError
 // as a form-level message (translated) with the DomainError's status.
-import { noteDatabaseUnavailable } from "~/lib/logger.server";
 import { requestLogContext } from "./context.server";
 import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -47,9 +46,8 @@ export async function withFormErrors<T>(
   try {
     return { ok: true as const, value: await work() };
   } catch (thrown) {
-    const error = asDomainError(thrown);
+    const error = asDomainError(thrown, context.get(requestLogContext));
     if (!error) throw thrown;
-    if (error.code === "SERVICE_UNAVAILABLE") noteDatabaseUnavailable(context.get(requestLogContext), thrown);
     const t = translatorFor(context);
     const headers = new Headers(errorHeaders(error));
     const reply = submission.reply({ formErrors: [domainErrorMessage(error, t)], hideFields: options.hideFields });

@@ -8,7 +8,6 @@ import { asDomainError } from "~/lib/known-errors.server";
 import { translatorFor } from "~/i18n/i18next.server";
 import type { Translate } from "~/i18n/keys";
 import { rateLimitHeaders } from "~/lib/rate-limit-headers";
-import { noteDatabaseUnavailable } from "~/lib/logger.server";
 import { requestLogContext } from "./context.server";
 
 export interface ErrorBody {
@@ -40,8 +39,7 @@ export async function orHttpError<T>(context: Readonly<RouterContextProvider>, w
   try {
     return await work();
   } catch (thrown) {
-    const error = asDomainError(thrown);
-    if (error?.code === "SERVICE_UNAVAILABLE") noteDatabaseUnavailable(context.get(requestLogContext), thrown);
+    const error = asDomainError(thrown, context.get(requestLogContext));
     if (error) throw httpError(error, translatorFor(context));
     throw thrown;
   }
@@ -68,8 +66,7 @@ export async function orJsonError(context: Readonly<RouterContextProvider>, work
   try {
     return await work();
   } catch (thrown) {
-    const error = asDomainError(thrown);
-    if (error?.code === "SERVICE_UNAVAILABLE") noteDatabaseUnavailable(context.get(requestLogContext), thrown);
+    const error = asDomainError(thrown, context.get(requestLogContext));
     if (error) return jsonErrorOf(context, error);
     throw thrown;
   }
