@@ -33,13 +33,13 @@ const signUpPolicySchema = z.string().transform((value, ctx): SignUpPolicy => {
   return { kind: "domains", domains: [...new Set(domains)] };
 });
 
-/** A whole number of seconds for the shutdown (docs/decisions/0037-health-readiness-and-drain.md). */
-function seconds(name: string) {
+/** A whole number of seconds, 0 to `max` (the shutdown's waits, docs/decisions/0037; the start's wait for the database). */
+function seconds(name: string, max = 600) {
   return z.coerce
     .number({ error: `${name} must be a number of seconds.` })
     .int(`${name} must be a whole number of seconds.`)
-    .min(0, `${name} must be between 0 and 600.`)
-    .max(600, `${name} must be between 0 and 600.`);
+    .min(0, `${name} must be between 0 and ${max}.`)
+    .max(max, `${name} must be between 0 and ${max}.`);
 }
 
 const schema = z.object({
@@ -70,12 +70,7 @@ const schema = z.object({
     .transform((v) => v === "true" || v === "1"),
   DATABASE_POOL_SIZE: z.coerce.number({ error: "DATABASE_POOL_SIZE must be a number." }).int().min(1).max(500).default(20),
   /** How long the start waits for a database that refuses connections (scripts/lib/wait-for-database.ts); 0 tries once. */
-  DATABASE_WAIT_SECONDS: z.coerce
-    .number({ error: "DATABASE_WAIT_SECONDS must be a number of seconds." })
-    .int("DATABASE_WAIT_SECONDS must be a whole number of seconds.")
-    .min(0, "DATABASE_WAIT_SECONDS must be between 0 and 3600.")
-    .max(3600, "DATABASE_WAIT_SECONDS must be between 0 and 3600.")
-    .default(60),
+  DATABASE_WAIT_SECONDS: seconds("DATABASE_WAIT_SECONDS", 3600).default(60),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}.` }).default("info"),
   /** Where mail goes. Unset: every message is written as an .eml file to MAIL_OUTBOX_DIR instead. */
   SMTP_URL: z

@@ -152,10 +152,6 @@ export function installShutdown(options: ShutdownOptions) {
     takeSignalsBack,
     /** Aborted by the first signal during start-up: waits of the start (the database) take it. */
     startupSignal: startup.signal,
-    /** Whether a signal asked the process to stop. */
-    get stopping(): boolean {
-      return first !== null;
-    },
     /** Runs one start-up step, named for the log line, and stops the start after it when a signal
      * arrived meanwhile (StartupInterrupted). */
     async step<T>(name: string, work: () => Promise<T>): Promise<T> {

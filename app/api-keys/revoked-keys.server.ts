@@ -9,8 +9,6 @@ import { Prisma } from "~/generated/prisma/client";
 import type { KeyManager } from "./api-keys.server";
 import { encodeRevokedCursor, REVOKED_PAGE_SIZE, type RevokedCursor } from "./revoked-cursor";
 
-export { REVOKED_PAGE_SIZE };
-
 /** Who revoked a key, as the page shows it. */
 export type Revoker =
   | { kind: "user"; name: string }

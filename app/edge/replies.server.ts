@@ -49,7 +49,6 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** "Try again": the same address, when it is one of ours (origin form); else the home page. */
 /** The page asked for, kept only when it stays on this origin ("/\\evil.example" would not). */
 function retryHref(url: string | undefined): string {
   return safeRedirectPath(url, "/");

@@ -90,11 +90,16 @@ function workerLogger(logger: Pino | undefined): Logger {
   });
 }
 
+/** What a worker runs: the caller's tasks and the housekeeping, each with its correlation id. */
+function taskListOf(tasks: TaskList): TaskList {
+  return withJobCorrelation({ ...tasks, ...housekeepingTasks });
+}
+
 /** Starts this instance's worker. It listens for new jobs and also polls, so none waits long. */
 export function startWorker(tasks: TaskList, logger?: Pino): Promise<Runner> {
   return run({
     pgPool: pool(),
-    taskList: withJobCorrelation({ ...tasks, ...housekeepingTasks }),
+    taskList: taskListOf(tasks),
     // Given as parsed items: an unset `crontab` sends the worker looking for a ./crontab file.
     parsedCronItems: HOUSEKEEPING_CRON,
     concurrency: 2,
@@ -109,7 +114,7 @@ export function startWorker(tasks: TaskList, logger?: Pino): Promise<Runner> {
 export function runDueJobs(tasks: TaskList): Promise<void> {
   return runOnce({
     pgPool: pool(),
-    taskList: withJobCorrelation({ ...tasks, ...housekeepingTasks }),
+    taskList: taskListOf(tasks),
     logger: workerLogger(undefined),
     preset: FLUSH_OUTCOMES_ON_STOP,
   });

@@ -3,6 +3,7 @@
 // (`/livez`) asks none of this: a database outage must not make an orchestrator restart every
 // instance (docs/decisions/0037-health-readiness-and-drain.md).
 import { pool } from "~/db.server";
+import { databaseReachable } from "~/lib/health.server";
 import { isDraining, workerRunning } from "~/lib/lifecycle.server";
 
 export type ReadinessCheck = "database" | "migrations" | "worker" | "draining";
@@ -44,13 +45,9 @@ function withinTimeout<T>(work: Promise<T>): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-async function databaseAnswers(): Promise<boolean> {
-  try {
-    await withinTimeout(pool().query("SELECT 1"));
-    return true;
-  } catch {
-    return false;
-  }
+/** /healthz's own check, bounded by the readiness timeout. */
+function databaseAnswers(): Promise<boolean> {
+  return withinTimeout(databaseReachable()).catch(() => false);
 }
 
 /** Every migration of this build has a finished, not rolled back row in _prisma_migrations. */

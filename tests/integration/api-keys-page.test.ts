@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { authorizeOrganization } from "~/access/organization-access.server";
 import { loadKeysPage } from "~/api-keys/keys-page.server";
 import { encodeRevokedCursor } from "~/api-keys/revoked-cursor";
-import { REVOKED_PAGE_SIZE } from "~/api-keys/revoked-keys.server";
+import { REVOKED_PAGE_SIZE } from "~/api-keys/revoked-cursor";
 import { hashSecret } from "~/api-keys/secret.server";
 import type { Auth } from "~/auth/session.server";
 import { sessionCookieName } from "~/auth/cookies.server";
