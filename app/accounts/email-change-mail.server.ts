@@ -10,7 +10,7 @@ import { fixedT } from "~/i18n/i18next.server";
 import { composeMail, mailTime } from "~/mail/layout.server";
 import { sendMail } from "~/mail/mailer.server";
 import { EMAIL_CHANGE_LINK_LIFETIME, forgetEmailChange, storeEmailChange } from "./email-change.server";
-import { newEmailToken } from "./email-verification.server";
+import { newHashedLinkToken } from "~/lib/link-token";
 
 const base = { userId: z.uuid(), language: z.enum(supportedLanguages), origin: z.url() };
 const changePayload = z.object({ ...base, newEmail: z.string().max(254) });
@@ -78,7 +78,7 @@ export const sendEmailChangeMail = taskWithPayload(
       await forgetEmailChange(userId);
       return;
     }
-    const { token, hash } = newEmailToken();
+    const { token, hash } = newHashedLinkToken();
     const madeAt = new Date();
     const mail = emailChangeMail(language, {
       name: user.name,

@@ -14,7 +14,8 @@ import { LINK_TOKEN_PATTERN } from "~/lib/link-token";
 import { consume, reset } from "~/lib/rate-limit.server";
 import type { MailDelivery } from "~/organizations/invitations.server";
 import { accountPasswordMatches } from "./account-security.server";
-import { hashEmailToken, MAIL_MAX_ATTEMPTS } from "./email-verification.server";
+import { MAIL_MAX_ATTEMPTS } from "./email-verification.server";
+import { linkTokenHash } from "~/lib/link-token";
 
 export const EMAIL_CHANGE_LINK_LIFETIME = 24 * 60 * 60 * 1000;
 export const SEND_EMAIL_CHANGE_TASK = "send-email-change-mail";
@@ -72,7 +73,7 @@ export async function forgetEmailChange(userId: string): Promise<void> {
 export async function emailChangeLinkTarget(token: string, now = new Date()): Promise<{ userId: string; newEmail: string } | null> {
   if (!LINK_TOKEN_PATTERN.test(token)) return null;
   const found = await prisma.emailChange.findUnique({
-    where: { tokenHash: hashEmailToken(token) },
+    where: { tokenHash: linkTokenHash(token) },
     select: { userId: true, newEmail: true, expiresAt: true },
   });
   return found && found.expiresAt > now ? { userId: found.userId, newEmail: found.newEmail } : null;
@@ -92,7 +93,7 @@ export async function confirmEmailChange(auth: Auth, token: string, delivery: Ma
   try {
     return await prisma.$transaction(async (tx) => {
       const used = await tx.$queryRaw<{ newEmail: string }[]>`
-        DELETE FROM email_changes WHERE token_hash = ${hashEmailToken(token)} AND user_id = ${auth.user.id}::uuid AND expires_at > ${now}
+        DELETE FROM email_changes WHERE token_hash = ${linkTokenHash(token)} AND user_id = ${auth.user.id}::uuid AND expires_at > ${now}
         RETURNING new_email AS "newEmail"`;
       const newEmail = used[0]?.newEmail;
       if (!newEmail) throw new DomainError("BAD_REQUEST", "emailChange.invalidLink");

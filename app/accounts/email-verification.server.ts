@@ -11,23 +11,13 @@ import { createSession, type Auth, type SessionDevice } from "~/auth/session.ser
 import { clearSignInFailures, spendSignInAttempt } from "~/auth/sign-in.server";
 import { enqueueJob } from "~/jobs/queue.server";
 import { DomainError } from "~/lib/domain-error";
-import { LINK_TOKEN_PATTERN, linkTokenDigest, newLinkToken } from "~/lib/link-token";
+import { LINK_TOKEN_PATTERN, linkTokenHash } from "~/lib/link-token";
 import { consume } from "~/lib/rate-limit.server";
 import type { MailDelivery } from "~/organizations/invitations.server";
 
 export const VERIFICATION_LINK_LIFETIME = 24 * 60 * 60 * 1000;
 export const SEND_VERIFICATION_TASK = "send-email-verification-mail";
 export const MAIL_MAX_ATTEMPTS = 8;
-
-/** The token's SHA-256 as the text columns store it (hex). */
-export function hashEmailToken(token: string): string {
-  return Buffer.from(linkTokenDigest(token)).toString("hex");
-}
-
-export function newEmailToken(): { token: string; hash: string } {
-  const token = newLinkToken();
-  return { token, hash: hashEmailToken(token) };
-}
 
 /** A verification mail's job, in the caller's transaction (sign-up) or its own (asking again).
  * `redirectTo` is where the link continues to (checked again when it is used). */
@@ -80,7 +70,7 @@ export async function storeVerificationToken(userId: string, email: string, hash
 export async function verificationLinkTarget(token: string, now = new Date()): Promise<{ userId: string; email: string } | null> {
   if (!LINK_TOKEN_PATTERN.test(token)) return null;
   const found = await prisma.emailVerification.findUnique({
-    where: { tokenHash: hashEmailToken(token) },
+    where: { tokenHash: linkTokenHash(token) },
     select: { userId: true, email: true, expiresAt: true, user: { select: { email: true, deletedAt: true } } },
   });
   if (!found || found.expiresAt <= now || found.user.deletedAt || found.user.email !== found.email) return null;
@@ -123,7 +113,7 @@ export async function verifyEmail(
   const user = await prisma.$transaction(async (tx) => {
     const used = await tx.$queryRaw<{ userId: string }[]>`
       DELETE FROM email_verifications v USING users u
-      WHERE v.token_hash = ${hashEmailToken(token)} AND v.expires_at > ${now} AND u.id = v.user_id AND u.email = v.email
+      WHERE v.token_hash = ${linkTokenHash(token)} AND v.expires_at > ${now} AND u.id = v.user_id AND u.email = v.email
       RETURNING v.user_id::text AS "userId"`;
     const userId = used[0]?.userId;
     if (!userId) throw new DomainError("BAD_REQUEST", "emailVerification.invalidLink");

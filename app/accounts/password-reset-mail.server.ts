@@ -10,7 +10,8 @@ import { supportedLanguages, type Language } from "~/i18n/config";
 import { fixedT } from "~/i18n/i18next.server";
 import { composeMail, mailTime } from "~/mail/layout.server";
 import { sendMail } from "~/mail/mailer.server";
-import { newResetToken, RESET_LINK_LIFETIME, storeResetToken } from "./password-reset.server";
+import { RESET_LINK_LIFETIME, storeResetToken } from "./password-reset.server";
+import { newHashedLinkToken } from "~/lib/link-token";
 
 const payloadSchema = z.object({
   userId: z.uuid().nullable(),
@@ -43,7 +44,7 @@ export const sendPasswordResetMail = taskWithPayload("password reset", payloadSc
   if (!userId) return;
   const user = await prisma.user.findUnique({ where: { id: userId }, select: { email: true, name: true } });
   if (!user) return;
-  const { token, hash } = newResetToken();
+  const { token, hash } = newHashedLinkToken();
   const madeAt = new Date();
   const mail = passwordResetMail(language, {
     name: user.name,

@@ -10,27 +10,18 @@ import { isVanishedReference, prisma } from "~/db.server";
 import { hashPassword } from "~/auth/password.server";
 import { enqueueJob } from "~/jobs/queue.server";
 import { DomainError } from "~/lib/domain-error";
-import { LINK_TOKEN_PATTERN, linkTokenDigest, newLinkToken } from "~/lib/link-token";
+import { LINK_TOKEN_PATTERN, linkTokenHash } from "~/lib/link-token";
 import { consumeEach, reset } from "~/lib/rate-limit.server";
 import type { MailDelivery } from "~/organizations/invitations.server";
 
 export const RESET_LINK_LIFETIME = 30 * 60 * 1000;
 export const SEND_PASSWORD_RESET_TASK = "send-password-reset-mail";
+/** About half an hour of retries: the link itself lasts 30 minutes. */
 const MAIL_MAX_ATTEMPTS = 8;
 
 /** One waiting reset mail per account: a repeated request replaces it. */
 export function resetMailJobKey(userId: string): string {
   return `password-reset:${userId}`;
-}
-
-/** The token's SHA-256 as the column stores it (hex text). */
-function hashResetToken(token: string): string {
-  return Buffer.from(linkTokenDigest(token)).toString("hex");
-}
-
-export function newResetToken(): { token: string; hash: string } {
-  const token = newLinkToken();
-  return { token, hash: hashResetToken(token) };
 }
 
 /**
@@ -77,7 +68,7 @@ export async function storeResetToken(userId: string, hash: string, madeAt: Date
 /** Whether a link still works (the page shows the form or says it does not), changing nothing. */
 export async function resetLinkWorks(token: string, now = new Date()): Promise<boolean> {
   if (!LINK_TOKEN_PATTERN.test(token)) return false;
-  const found = await prisma.passwordReset.findUnique({ where: { tokenHash: hashResetToken(token) }, select: { expiresAt: true } });
+  const found = await prisma.passwordReset.findUnique({ where: { tokenHash: linkTokenHash(token) }, select: { expiresAt: true } });
   return found !== null && found.expiresAt > now;
 }
 
@@ -92,7 +83,7 @@ export async function resetPassword(token: string, newPassword: string, now = ne
   const passwordHash = await hashPassword(newPassword);
   const email = await prisma.$transaction(async (tx) => {
     const used = await tx.$queryRaw<{ userId: string }[]>`
-      DELETE FROM password_resets WHERE token_hash = ${hashResetToken(token)} AND expires_at > ${now}
+      DELETE FROM password_resets WHERE token_hash = ${linkTokenHash(token)} AND expires_at > ${now}
       RETURNING user_id::text AS "userId"`;
     const userId = used[0]?.userId;
     if (!userId) throw new DomainError("BAD_REQUEST", "passwordReset.invalidLink");

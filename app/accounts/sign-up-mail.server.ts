@@ -11,7 +11,8 @@ import { fixedT } from "~/i18n/i18next.server";
 import { safeRedirectPath } from "~/lib/safe-redirect";
 import { composeMail, mailTime } from "~/mail/layout.server";
 import { sendMail } from "~/mail/mailer.server";
-import { newEmailToken, storeVerificationToken, VERIFICATION_LINK_LIFETIME } from "./email-verification.server";
+import { storeVerificationToken, VERIFICATION_LINK_LIFETIME } from "./email-verification.server";
+import { newHashedLinkToken } from "~/lib/link-token";
 
 export const SEND_SIGN_UP_ATTEMPT_TASK = "send-sign-up-attempt-mail";
 
@@ -60,7 +61,7 @@ export const sendVerificationMail = taskWithPayload(
     const user = await prisma.user.findUnique({ where: { id: userId }, select: { email: true, name: true, emailVerifiedAt: true } });
     // Verified meanwhile (another link, an invitation, a reset): nothing left to prove.
     if (!user || user.emailVerifiedAt) return;
-    const { token, hash } = newEmailToken();
+    const { token, hash } = newHashedLinkToken();
     const madeAt = new Date();
     const mail = verificationMail(language, {
       name: user.name,

@@ -13,3 +13,14 @@ export function newLinkToken(): string {
 export function linkTokenDigest(token: string): Uint8Array<ArrayBuffer> {
   return new Uint8Array(createHash("sha256").update(token, "utf8").digest());
 }
+
+/** The SHA-256 of a token as the text columns store it (hex): reset, verification, address-change links. */
+export function linkTokenHash(token: string): string {
+  return Buffer.from(linkTokenDigest(token)).toString("hex");
+}
+
+/** A new link token and the hash to store for it. */
+export function newHashedLinkToken(): { token: string; hash: string } {
+  const token = newLinkToken();
+  return { token, hash: linkTokenHash(token) };
+}

@@ -12,7 +12,7 @@ import { z } from "zod";
 import { emailSchema } from "~/auth/schemas";
 import { storedText } from "~/lib/text";
 import { hashPassword } from "../../app/auth/password.server.ts";
-import { linkTokenDigest, newLinkToken } from "../../app/lib/link-token.ts";
+import { newHashedLinkToken, newLinkToken } from "../../app/lib/link-token.ts";
 
 export const FIRST_PASSWORD_LINK_LIFETIME = 24 * 60 * 60 * 1000;
 
@@ -47,8 +47,7 @@ export async function createUserWithPasswordLink(
   const { email, name } = parsed.data;
   // Nobody knows this password: the account is usable only once the link has set one.
   const passwordHash = await hashPassword(newLinkToken());
-  const token = newLinkToken();
-  const tokenHash = Buffer.from(linkTokenDigest(token)).toString("hex");
+  const { token, hash: tokenHash } = newHashedLinkToken();
   const expiresAt = new Date(Date.now() + FIRST_PASSWORD_LINK_LIFETIME);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();

@@ -8,6 +8,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import type { Role } from "~/generated/prisma/enums";
 import { startMailServer } from "../smtp";
 import { failure } from "../failure";
+import { newHashedLinkToken } from "~/lib/link-token";
 
 const mail = await startMailServer();
 process.env.SMTP_URL = mail.url;
@@ -123,8 +124,8 @@ describe("forgot password", () => {
 
   it("keeps the newest link when two mails' jobs finish in the other order", async () => {
     const user = await createUser();
-    const older = reset.newResetToken();
-    const newer = reset.newResetToken();
+    const older = newHashedLinkToken();
+    const newer = newHashedLinkToken();
     const now = Date.now();
     await reset.storeResetToken(user.id, newer.hash, new Date(now));
     await reset.storeResetToken(user.id, older.hash, new Date(now - 5_000));
@@ -247,7 +248,7 @@ describe("deleting an account", () => {
       const invitation = await prisma.invitation.create({
         data: { organizationId: inviting.id, email: user.email, role: "member", expiresAt: new Date(Date.now() + 86_400_000) },
       });
-      await reset.storeResetToken(user.id, reset.newResetToken().hash, new Date());
+      await reset.storeResetToken(user.id, newHashedLinkToken().hash, new Date());
       const { auth } = await signedIn(user.id, own.id);
       const client = await pool().connect();
       try {

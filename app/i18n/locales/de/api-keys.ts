@@ -18,7 +18,6 @@ export default {
     expiresOn: "Läuft ab am {{date}}",
     expiredOn: "Abgelaufen am {{date}}",
     noExpiry: "Kein Ablauf",
-    lastUsedOn: "Zuletzt verwendet am {{date}}",
     neverUsed: "Nie verwendet",
     details_one: "{{count}} Berechtigung, Details",
     details_other: "{{count}} Berechtigungen, Details",

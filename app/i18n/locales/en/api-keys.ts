@@ -14,7 +14,6 @@ export default {
     expiresOn: "Expires {{date}}",
     expiredOn: "Expired {{date}}",
     noExpiry: "No expiry",
-    lastUsedOn: "Last used {{date}}",
     neverUsed: "Never used",
     details_one: "{{count}} scope, details",
     details_other: "{{count}} scopes, details",
