@@ -2,17 +2,13 @@
 // billing's plan override, the one `npm run admin:set-plan` uses, with the platform admin's reason
 // and ticket written to the support records in the change's own transaction. The organization's
 // audit log records the change by the system actor "support", never the reason.
-import { v7 as uuidv7 } from "uuid";
 import type { SupportTarget } from "~/access/organization-access.server";
 import { setOrganizationPlan, SUPPORT_ACTOR, type PlanOverrideResult } from "~/billing/plan-override.server";
 import { DomainError } from "~/lib/domain-error";
 import { planName } from "~/plans/catalog";
+import { planChangeSubject } from "./plan-change-subject";
 import type { SupportSetPlanInput } from "./schemas";
-
-/** What a plan_set record's subject holds: the plan ids, "from→to". */
-export function planChangeSubject(from: string, to: string): string {
-  return `${from}→${to}`;
-}
+import { recordRow } from "./support.server";
 
 export async function setPlanAsSupport(target: SupportTarget, input: Omit<SupportSetPlanInput, "intent">): Promise<PlanOverrideResult> {
   const { admin, organization } = target;
@@ -20,15 +16,12 @@ export async function setPlanAsSupport(target: SupportTarget, input: Omit<Suppor
     actor: SUPPORT_ACTOR,
     alsoRecord: async (tx, change) => {
       await tx.supportAction.create({
-        data: {
-          id: uuidv7(),
-          adminUserId: admin.user.id,
-          organizationId: organization.id,
-          action: "billing.plan_set",
-          reason: input.reason,
-          ticket: input.ticket ?? null,
-          subject: planChangeSubject(change.from, change.to),
-        },
+        data: recordRow(
+          admin.user.id,
+          organization.id,
+          { reason: input.reason, ticket: input.ticket ?? null },
+          { action: "billing.plan_set", subject: planChangeSubject(change.from, change.to) },
+        ),
         select: { id: true },
       });
     },

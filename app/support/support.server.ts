@@ -22,7 +22,7 @@ interface Viewed {
 }
 
 /** One support record: who did what in which organization, under which reason. */
-function recordRow(adminUserId: string, organizationId: string, why: { reason: string; ticket: string | null }, viewed: Viewed) {
+export function recordRow(adminUserId: string, organizationId: string, why: { reason: string; ticket: string | null }, viewed: Viewed) {
   return { id: uuidv7(), adminUserId, organizationId, reason: why.reason, ticket: why.ticket, ...viewed };
 }
 

@@ -7,6 +7,7 @@ import type { SupportRecord } from "~/support/support.server";
 import { AUDIT_FILTER_NAMES, AUDIT_FILTERS, type AuditFilterName } from "~/audit/audit-query";
 import { useActionLabel } from "~/audit/ui/row-labels";
 import { planName } from "~/plans/catalog";
+import { parsePlanChangeSubject } from "~/support/plan-change-subject";
 
 /** What a record says was viewed, as people read it: the list's filters by their labels (an
  * action by its name), or the event; each linked to the same view. */
@@ -42,7 +43,7 @@ function What({ record }: { record: SupportRecord }) {
     );
   }
   if (record.action === "billing.plan_set" && record.subject) {
-    const [from = "", to = ""] = record.subject.split("→");
+    const { from, to } = parsePlanChangeSubject(record.subject);
     return <span>{t("setPlan.recordSubject", { from: planName(from), to: planName(to) })}</span>;
   }
   return <span className="text-slate-500">—</span>;
