@@ -37,8 +37,6 @@ export class DemoWorld {
   private readonly sessions = new Map<string, Auth>();
   readonly keys = new Map<string, KeyFacts>();
   readonly organizations = new Map<string, string>();
-  /** Rate-limit keys the story used; their counters are cleared at the end (the story's hours are not today's). */
-  private readonly limited = new Set<string>();
   private eventCounter = 0;
 
   constructor(
@@ -129,7 +127,6 @@ export class DemoWorld {
   async invite(email: string, slug: string, invitee: string, role: Role): Promise<{ id: string; token: string }> {
     const access = await authorizeOrganization(await this.member(email, slug), this.organizationId(slug), "member:manage");
     const { invitation } = await inviteMember(access, { email: invitee, role }, { language: "en", origin: "http://localhost:3000" });
-    this.limited.add(`invitation.inviter ${access.user.id}`).add(`invitation.organization ${access.organization.id}`);
     const { token, hash } = newInvitationToken();
     await prisma.invitation.update({
       where: { id: invitation.id },
@@ -138,7 +135,8 @@ export class DemoWorld {
     });
     await prisma.$executeRaw`SELECT graphile_worker.remove_job(${invitationMailJobKey(invitation.id)})`;
     // The story's invitations lie days apart; their budget must not run out within seconds of today.
-    await this.clearLimits();
+    await reset("invitation.inviter", access.user.id);
+    await reset("invitation.organization", access.organization.id);
     return { id: invitation.id, token };
   }
 
@@ -196,23 +194,14 @@ export class DemoWorld {
     const access = await authorizeAuditExport(await this.member(email, slug), this.organizationId(slug));
     const file = await exportAuditLog(access, parseAuditExportQuery(search));
     await new Response(file.body).arrayBuffer();
-    this.limited.add(`audit.export.user ${access.user.id}`).add(`audit.export.organization ${access.organization.id}`);
-    await this.clearLimits();
+    // The story's exports are its own moments, not today's: they must not spend today's budget.
+    await reset("audit.export.user", access.user.id);
+    await reset("audit.export.organization", access.organization.id);
   }
 
-  /** Clears the rate-limit counters the story filled: its moments are not today's. */
-  private async clearLimits() {
-    for (const entry of this.limited) {
-      const [policy, key] = entry.split(" ") as [Parameters<typeof reset>[0], string];
-      await reset(policy, key);
-    }
-    this.limited.clear();
-  }
-
-  /** Clears the rate-limit counters the story filled, and signs out the sessions it opened (only
-   * its own: another lane may still be running with the same people's accounts). */
+  /** Signs out the sessions the story opened (only its own: another lane may still be running
+   * with the same people's accounts). The rate-limit counters were cleared as they filled. */
   async finish() {
-    await this.clearLimits();
     await prisma.session.deleteMany({ where: { id: { in: [...this.sessions.values()].map((auth) => auth.session.id) } } });
   }
 }
