@@ -22,6 +22,7 @@ import { migrate } from "../scripts/lib/migrate.ts";
 import { freePort } from "../scripts/lib/free-port.ts";
 import { generateSecret } from "../app/api-keys/secret.server.ts";
 import { ensureBuild, startChild, stopChild } from "./lib/servers.ts";
+import { median } from "./lib/stats.ts";
 
 const CONNECTIONS = 50;
 const DURATION = Number(process.env.BENCH_DURATION ?? 12);
@@ -107,8 +108,6 @@ export async function run(scenario: Scenario, duration: number): Promise<Result>
     ],
   });
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
  * Runs the scenarios in interleaved rounds (a b c, a b c, …) so that a burst of load from

@@ -5,6 +5,7 @@
 //   npx tsx bench/async-context-cost.ts                                   (Node 24: AsyncContextFrame)
 //   node --no-async-context-frame --import tsx bench/async-context-cost.ts (the promise hooks of Node 20)
 import { AsyncLocalStorage } from "node:async_hooks";
+import { median } from "./lib/stats.ts";
 
 const AWAITS = Number(process.env.BENCH_AWAITS ?? 40);
 const REQUESTS = 200_000;
@@ -35,7 +36,6 @@ for (let round = 0; round < 4; round++) {
   outside.push(await measure(false));
   inside.push(await measure(true));
 }
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const [o, n] = [median(outside), median(inside)];
 console.log(
   `Node ${process.versions.node}, ${AWAITS} awaits per request: outside ${o.toFixed(0)} ns, inside als.run ${n.toFixed(0)} ns per request (+${(n - o).toFixed(0)} ns, ${((n / o - 1) * 100).toFixed(1)}%)`,

@@ -26,6 +26,7 @@ import { namedRowsSql, inlineSql } from "../app/audit/export/sql.server.ts";
 import { freePort } from "../scripts/lib/free-port.ts";
 import { insertOrganizations, openSeededDatabase, sessionToken, uuidV7 } from "./lib/seed.ts";
 import { ensureBuild, startChild, stopChild } from "./lib/servers.ts";
+import { median } from "./lib/stats.ts";
 
 const BIG_EVENTS = Number(process.env.BENCH_EXPORT_EVENTS ?? 1_000_000);
 const OTHER_ORGS = 10;
@@ -266,7 +267,6 @@ function psqlCopy(databaseUrl: string, select: string): Promise<{ bytes: number;
   });
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 const mb = (bytes: number) => bytes / 1024 / 1024;
 

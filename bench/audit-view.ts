@@ -32,6 +32,7 @@ import { signAuditCursor } from "../app/audit/cursor.server.ts";
 import { freePort } from "../scripts/lib/free-port.ts";
 import { insertOrganizations, openSeededDatabase, sessionToken, uuidV7 } from "./lib/seed.ts";
 import { ensureBuild, startChild, stopChild } from "./lib/servers.ts";
+import { median } from "./lib/stats.ts";
 
 const BIG_EVENTS = Number(process.env.BENCH_AUDIT_EVENTS ?? 1_000_000);
 const OTHER_ORGS = 10;
@@ -329,8 +330,6 @@ interface Throughput {
   p99: number;
   statuses: string;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
  * The median over the rounds of a case's rate over the baseline's around it: the mean of the

@@ -26,6 +26,7 @@ import { freePort } from "../scripts/lib/free-port.ts";
 import { migrate } from "../scripts/lib/migrate.ts";
 import { run, seed, type Scenario } from "./api-key-auth.ts";
 import { ensureBuild, startChild, stopChild } from "./lib/servers.ts";
+import { median } from "./lib/stats.ts";
 
 const ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 8);
 const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 2.5);
@@ -67,8 +68,6 @@ interface Server {
   /** CPU time used during each of its rounds, in ms. */
   roundCpuMs: number[];
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function runMetricsOverheadBench(): Promise<{ passed: boolean; report: string }> {
   ensureBuild();
