@@ -1,0 +1,55 @@
+// Where apiKey.authenticate's time goes: the production start (`node build/node/start.js`) under a
+// V8 CPU profiler, loaded by autocannon with 1 000 distinct keys (50 connections), then a summary of
+// the profile by origin and by function. Run: `npm run build && npx tsx bench/profile-authenticate.ts`
+// (BENCH_PROFILE_SECONDS, default 10; BENCH_PROFILE_DIR keeps the .cpuprofile files, which
+// Chrome's DevTools and speedscope open). The summaries before and after the work of issue 30 are in
+// docs/decisions/0040-authenticate-hot-path-profiled.md.
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startEmbeddedPostgres } from "../scripts/lib/embedded-postgres.ts";
+import { freePort } from "../scripts/lib/free-port.ts";
+import { migrate } from "../scripts/lib/migrate.ts";
+import { run, seed } from "./api-key-auth.ts";
+import { formatSummary, summariseProfile } from "./lib/cpu-profile.ts";
+import { ensureBuild, processCpuMs, startChild, startProductionServer, stopChild } from "./lib/servers.ts";
+
+const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 10);
+const root = join(import.meta.dirname, "..");
+
+ensureBuild();
+const dataRoot = await mkdtemp(join(tmpdir(), "keyledger-profile-"));
+const profileDir = process.env.BENCH_PROFILE_DIR ?? join(dataRoot, "profiles");
+const database = await startEmbeddedPostgres({ dataDir: join(dataRoot, "data"), port: await freePort(), database: "bench" });
+try {
+  await migrate(database.url);
+  const { secrets } = await seed(database.url);
+  const env = { DATABASE_URL: database.url, DATABASE_POOL_SIZE: "20", PORT: String(await freePort()) };
+  // `--baseline` profiles bench/servers/baseline.ts instead, for comparison.
+  const server = process.argv.includes("--baseline")
+    ? { child: await startChild("baseline.ts", { ...env, BENCH_CPU_PROF: profileDir }), url: `http://127.0.0.1:${env.PORT}` }
+    : await startProductionServer(root, env, { nodeArgs: ["--cpu-prof", "--cpu-prof-dir", profileDir] });
+  let next = 0;
+  const scenario = {
+    label: "app",
+    url: `${server.url}/rpc/apiKey/authenticate`,
+    authorization: () => `Bearer ${secrets[next++ % secrets.length]}`,
+  };
+  await run(scenario, 2);
+  const cpuBefore = processCpuMs(server.child.pid!);
+  const result = await run(scenario, SECONDS);
+  const cpu = processCpuMs(server.child.pid!) - cpuBefore;
+  await stopChild(server.child);
+  const [file] = (await readdir(profileDir)).filter((f) => f.endsWith(".cpuprofile"));
+  const requests = result["2xx"] + result.non2xx;
+  console.log(
+    `${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms, ${result["2xx"]} answered 2xx, ${result.non2xx} other; ` +
+      `process CPU ${((cpu * 1000) / requests).toFixed(0)} µs per request (profiler on)\n`,
+  );
+  // The profile also covers the start and the warm-up; shares are what matter.
+  console.log(formatSummary(summariseProfile(join(profileDir, file!)), requests + result.requests.total - requests));
+  if (process.env.BENCH_PROFILE_DIR) console.log(`\nProfile: ${join(profileDir, file!)}`);
+} finally {
+  await database.stop().catch(() => {});
+  await rm(dataRoot, { recursive: true, force: true }).catch(() => {});
+}
