@@ -3,19 +3,24 @@
 // upload costs at most `limit` bytes of memory: reading stops at the first byte past it.
 import type { IncomingMessage } from "node:http";
 
-type BodyResult = { ok: true; body: Buffer<ArrayBuffer> } | { ok: false; reason: "tooLarge" | "aborted" };
+export type BodyRead = { ok: true; body: Buffer<ArrayBuffer> } | { ok: false; reason: "tooLarge" | "aborted" };
+
+/** /rpc takes JSON: no Content-Type (curl -d sends a form type, most clients JSON) or a JSON one. */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  return contentType === undefined || /^application\/json\s*(;|$)/i.test(contentType);
+}
 
 function declaredTooLarge(req: IncomingMessage, limit: number): boolean {
   const declared = req.headers["content-length"];
   return declared !== undefined && Number(declared) > limit;
 }
 
-export function readLimitedBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
+export function readLimitedBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
   if (declaredTooLarge(req, limit)) return Promise.resolve({ ok: false, reason: "tooLarge" });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const finish = (result: BodyResult) => {
+    const finish = (result: BodyRead) => {
       req.off("data", onData);
       req.off("end", onEnd);
       req.off("error", onAbort);

@@ -33,7 +33,9 @@ function send(req: IncomingMessage, res: ServerResponse, status: number, body: u
  * depends on the Host header a kubelet or a load balancer happens to send.
  */
 export function answerHealthProbe(req: IncomingMessage, res: ServerResponse, scope: RequestLog): boolean {
-  const path = (req.url ?? "").split("?", 1)[0]!;
+  const url = req.url ?? "";
+  const query = url.indexOf("?");
+  const path = query < 0 ? url : url.slice(0, query);
   if (!PROBES.has(path)) return false;
   scope.path = path;
   if (req.method !== "GET" && req.method !== "HEAD") {
@@ -57,4 +59,9 @@ export function answerHealthProbe(req: IncomingMessage, res: ServerResponse, sco
  * (and the load balancer's pool) move to another instance before the listener closes. */
 export function closeConnectionWhileDraining(res: ServerResponse): void {
   if (isDraining()) res.setHeader("Connection", "close");
+}
+
+/** The same, as headers for an answer written in one go (the authenticate door's). */
+export function drainingHeaders(): Record<string, string> {
+  return isDraining() ? { Connection: "close" } : {};
 }

@@ -4,7 +4,7 @@
 import { href } from "react-router";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Language } from "~/i18n/config";
-import { fixedT, languageFromHeaders } from "~/i18n/i18next.server";
+import { fixedT, languageOf } from "~/i18n/i18next.server";
 import type { QualifiedKey } from "~/i18n/keys";
 import type { ErrorKey } from "~/lib/error-key";
 import { safeRedirectPath } from "~/lib/safe-redirect";
@@ -31,18 +31,8 @@ const TITLE_KEYS: Partial<Record<number, QualifiedKey>> = {
 
 /** The caller's language from the lng cookie and Accept-Language only (no URL parsing needed). */
 function languageOfNodeRequest(req: IncomingMessage): Language {
-  const headers = new Headers();
-  for (const name of ["cookie", "accept-language"] as const) {
-    const value = req.headers[name];
-    if (typeof value === "string") {
-      try {
-        headers.set(name, value);
-      } catch {
-        // A header value fetch refuses: fall back to the default language.
-      }
-    }
-  }
-  return languageFromHeaders(headers);
+  const { cookie, "accept-language": acceptLanguage } = req.headers;
+  return languageOf(cookie, acceptLanguage);
 }
 
 function escapeHtml(text: string): string {

@@ -20,13 +20,15 @@ import { applicationOrigin, isCrossSiteRequest } from "~/web/cross-site.server";
 import { createLoadContext } from "~/web/context.server";
 import { env } from "~/env.server";
 import { isSafeCorrelationId } from "~/lib/correlation-id";
-import { logRequestError, logger, noteDatabaseUnavailable, type RequestLog } from "~/lib/logger.server";
+import { logRequestError, logRequestLine, noteDatabaseUnavailable, type RequestLog } from "~/lib/logger.server";
 import { runWithCorrelationId } from "~/lib/request-scope.server";
 import { methodNotAllowed } from "~/lib/method-not-allowed";
 import { headersFromNode } from "~/lib/node-headers";
+import { AUTHENTICATE_PATH } from "~/rpc/api-key-authenticate.server";
 import { handleRpcNodeRequest, MAX_RPC_BODY_BYTES, RPC_PREFIX } from "~/rpc/handler.server";
-import { readLimitedBody } from "./body.server";
-import { answerHealthProbe, closeConnectionWhileDraining, isHealthProbe } from "./health-probes.server";
+import { authenticateDoor, takesAuthenticateDoor } from "./authenticate-door.server";
+import { isJsonContentType, readLimitedBody, type BodyRead } from "./body.server";
+import { answerHealthProbe, closeConnectionWhileDraining, drainingHeaders, isHealthProbe } from "./health-probes.server";
 import { metricsEndpoint } from "./metrics-endpoint.server";
 import { sendEdgeReply, type EdgeReply } from "./replies.server";
 import { DATABASE_UNAVAILABLE_REPLY, databaseOutageReply } from "./unavailable-reply.server";
@@ -132,7 +134,8 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
   const securityHeaders = baselineSecurityHeaders({ https: appOrigin?.startsWith("https://") ?? false });
   const metrics = metricsEndpoint(env());
 
-  async function serve(req: IncomingMessage, res: ServerResponse, scope: RequestLog, clientAddress: string) {
+  /** `preread`: the body, when the authenticate door has read it already (./authenticate-door.server.ts). */
+  async function serve(req: IncomingMessage, res: ServerResponse, scope: RequestLog, clientAddress: string, preread?: BodyRead) {
     const encrypted = "encrypted" in req.socket && Boolean(req.socket.encrypted);
     const target = resolveRequestTarget(req.url, req.headers.host, { appOrigin, protocol: encrypted ? "https:" : "http:" });
     const method = req.method ?? "GET";
@@ -140,7 +143,7 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
     const reply = (edgeReply: EdgeReply) => sendEdgeReply(req, res, edgeReply, { rpc: isRpc });
     /** The body, read up to `limit`; undefined once a 413 has answered or the client has gone. */
     const bodyWithin = async (limit: number) => {
-      const read = await readLimitedBody(req, limit);
+      const read = preread ?? (await readLimitedBody(req, limit));
       if (read.ok) return read.body;
       if (read.reason === "tooLarge") reply({ status: 413, code: "PAYLOAD_TOO_LARGE", messageKey: "payloadTooLarge", close: true });
       return undefined;
@@ -165,8 +168,7 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
 
     if (isRpc) {
       // Only POST gets here: oRPC would read any other method's body itself, with no limit.
-      const contentType = req.headers["content-type"];
-      if (contentType !== undefined && !/^application\/json\s*(;|$)/i.test(contentType)) {
+      if (!isJsonContentType(req.headers["content-type"])) {
         return reply({ status: 415, code: "UNSUPPORTED_MEDIA_TYPE", messageKey: "unsupportedMediaType", close: true });
       }
       const body = await bodyWithin(MAX_RPC_BODY_BYTES);
@@ -218,12 +220,18 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
     await sendResponse(res, response, method === "HEAD");
   }
 
-  return (req, res) => {
-    const startedAt = performance.now();
-    const scope: RequestLog = { requestId: requestIdOf(req, options.trustProxy), method: String(req.method).slice(0, 16), path: "-" };
+  /** Everything but the authenticate door's plain requests: the baseline headers, the probes, the routes. */
+  function general(req: IncomingMessage, res: ServerResponse, scope: RequestLog, fail: (error: unknown) => void, preread?: BodyRead) {
     for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
     res.setHeader("X-Request-Id", scope.requestId);
     closeConnectionWhileDraining(res);
+    if (!preread && answerHealthProbe(req, res, scope)) return;
+    runWithCorrelationId(scope.requestId, () => serve(req, res, scope, clientAddressOf(req, options.trustProxy), preread)).catch(fail);
+  }
+
+  return (req, res) => {
+    const startedAt = performance.now();
+    const scope: RequestLog = { requestId: requestIdOf(req, options.trustProxy), method: String(req.method).slice(0, 16), path: "-" };
     res.once("close", () => {
       const elapsed = performance.now() - startedAt;
       metrics?.observe(scope.path, res.statusCode, elapsed);
@@ -231,18 +239,22 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
         ...scope,
         status: res.statusCode,
         durationMs: Math.round(elapsed * 10) / 10,
-        ...(res.writableFinished ? {} : { aborted: true }),
+        ...(res.writableFinished ? {} : { aborted: true as const }),
       };
       // A database outage (503) is the database's, not ours: warn, with its reason (decision 0036).
       // A probe's 503 is the instance saying it is not ready, not an error of the app.
-      if (scope.databaseUnavailable || (res.statusCode === 503 && !isHealthProbe(scope.path))) logger.warn(line, "request");
-      else if (res.statusCode >= 500 && !isHealthProbe(scope.path)) logger.error(line, "request");
-      else logger.info(line, "request");
+      if (scope.databaseUnavailable || (res.statusCode === 503 && !isHealthProbe(scope.path))) logRequestLine("warn", line);
+      else if (res.statusCode >= 500 && !isHealthProbe(scope.path)) logRequestLine("error", line);
+      else logRequestLine("info", line);
     });
     const fail = (error: unknown) => {
       const unavailable = noteDatabaseUnavailable(scope, error);
       if (!unavailable) logRequestError(scope, error, "request failed");
       try {
+        if (!res.headersSent) {
+          for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
+          res.setHeader("X-Request-Id", scope.requestId);
+        }
         sendEdgeReply(
           req,
           res,
@@ -254,8 +266,13 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
       }
     };
     try {
-      if (answerHealthProbe(req, res, scope)) return;
-      runWithCorrelationId(scope.requestId, () => serve(req, res, scope, clientAddressOf(req, options.trustProxy))).catch(fail);
+      if (takesAuthenticateDoor(req)) {
+        scope.path = AUTHENTICATE_PATH;
+        const headers = { ...securityHeaders, "X-Request-Id": scope.requestId, ...drainingHeaders() };
+        authenticateDoor(req, res, scope, headers, (read) => general(req, res, scope, fail, read)).catch(fail);
+        return;
+      }
+      general(req, res, scope, fail);
     } catch (error) {
       fail(error);
     }

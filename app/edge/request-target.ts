@@ -7,6 +7,11 @@ const HOST_HEADER = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,251}[
 const ABSOLUTE_FORM = /^https?:\/\//i;
 const MAX_TARGET_LENGTH = 8 * 1024;
 
+/** True for a Host header value the edge accepts (resolveRequestTarget refuses the others). */
+export function isValidHostHeader(host: string): boolean {
+  return HOST_HEADER.test(host);
+}
+
 export type ResolvedTarget = { ok: true; url: URL } | { ok: false };
 
 /**
@@ -36,7 +41,7 @@ export function resolveRequestTarget(
     authority = absolute.host;
   }
   if (!path.startsWith("/")) return { ok: false };
-  if (authority !== undefined && !HOST_HEADER.test(authority)) return { ok: false };
+  if (authority !== undefined && !isValidHostHeader(authority)) return { ok: false };
   const base = options.appOrigin ?? `${options.protocol}//${authority ?? "localhost"}`;
   let url: URL;
   try {

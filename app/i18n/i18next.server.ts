@@ -20,9 +20,14 @@ export function languageCookie(language: Language): string {
 
 /** lng cookie, then Accept-Language (by quality), then English. Unknown values are ignored. */
 export function languageFromHeaders(headers: Headers): Language {
-  const cookie = readCookie(headers.get("cookie"), "lng");
+  return languageOf(headers.get("cookie"), headers.get("accept-language"));
+}
+
+/** The same rule from the raw header values (Node's), for callers that hold no fetch Headers. */
+export function languageOf(cookieHeader: string | null | undefined, acceptLanguage: string | null | undefined): Language {
+  const cookie = readCookie(cookieHeader, "lng");
   if (isLanguage(cookie)) return cookie;
-  const ranked = (headers.get("accept-language") ?? "")
+  const ranked = (acceptLanguage ?? "")
     .slice(0, 512)
     .split(",")
     .map((part) => {

@@ -7,13 +7,10 @@ import { z } from "zod";
 import { authorizePlatformAdmin, authorizeSupport, findSupportTarget } from "~/access/organization-access.server";
 import { issueKey, listKeys, revokeKey, rotateKey } from "~/api-keys/api-keys.server";
 import { decodeRevokedCursor } from "~/api-keys/revoked-cursor";
-import { authenticateKey, unauthorizedKey } from "~/api-keys/authenticate.server";
 import { issueKeyRpcInputSchema, requestedScopesSchema } from "~/api-keys/schemas";
-import { bearerSecret } from "~/api-keys/secret.server";
 import { auditEventIdSchema, auditListInputSchema, parseAuditQuery } from "~/audit/audit-query";
 import { getAuditEvent, listAuditActors, listAuditEvents } from "~/audit/query.server";
 import { uuidSchema } from "~/lib/ids";
-import { noteRequest } from "~/lib/logger.server";
 import { acceptInvitation } from "~/organizations/invitation-acceptance.server";
 import {
   cancelInvitation,
@@ -45,7 +42,7 @@ import { changePasswordSchema, deleteAccountSchema, sessionIdSchema } from "~/au
 import { deleteAccount } from "~/accounts/account-deletion.server";
 import { cancelSubscription, checkout, getBilling, resumeSubscription } from "~/billing/billing.server";
 import { planIdSchema } from "~/billing/schemas";
-import { countedAuthentication, countMalformedKey } from "./authenticate-outcome.server";
+import { authenticateCounted, requireBearerSecret } from "./api-key-authenticate.server";
 import { base, noteOrganization, platformAdminProcedure, sessionProcedure } from "./base.server";
 import { organizationProcedure, type OrganizationInputSchema } from "./organization-procedure.server";
 
@@ -112,14 +109,9 @@ const organization = {
  * The key's format and checksum are checked before the input is validated, so a malformed or
  * missing key gets the same 401 as an unknown one and costs no database work.
  */
-const keyProcedure = base.use(({ context, next }) => {
-  const secret = bearerSecret(context.headers.get("authorization"));
-  if (!secret) {
-    countMalformedKey();
-    throw unauthorizedKey();
-  }
-  return next({ context: { apiKeySecret: secret } });
-});
+const keyProcedure = base.use(({ context, next }) =>
+  next({ context: { apiKeySecret: requireBearerSecret(context.headers.get("authorization")) } }),
+);
 
 // Key ids are not checked for shape: one we do not know is "not found", whatever it looks like.
 const keyIdInput = z.object({ organizationId: z.string(), keyId: z.string() }).strict();
@@ -127,14 +119,11 @@ const keyManager = organizationProcedure("apiKey:manage");
 
 const apiKey = {
   authenticate: keyProcedure
-    // Documentation only: oRPC's RPC handler serves /rpc/apiKey/authenticate, nothing else.
+    // Documentation only: /rpc/apiKey/authenticate is the one route (the request edge answers the
+    // plain request itself by these same rules: app/rpc/api-key-authenticate.server.ts).
     .route({ method: "POST", path: "/api-keys/authenticate", summary: "Prove an API key's identity and, optionally, its scopes" })
     .input(z.object({ scopes: requestedScopesSchema }).strict())
-    .handler(async ({ context, input }) => {
-      const identity = await countedAuthentication(authenticateKey(context.apiKeySecret, input.scopes));
-      noteRequest(context.requestLog, { organizationId: identity.organizationId });
-      return identity;
-    }),
+    .handler(({ context, input }) => authenticateCounted(context.apiKeySecret, input.scopes, context.requestLog)),
   list: keyManager
     .input(z.object({ organizationId: z.string(), revokedCursor: z.string().optional() }).strict())
     .handler(({ context, input }) =>
