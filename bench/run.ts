@@ -22,3 +22,5 @@ for (const bench of benches) {
   allPassed &&= passed;
 }
 console.log(allPassed ? "All benchmark targets met." : "Some benchmark targets missed (figures above).");
+// A missed target or a regression against the previous release fails the command.
+if (!allPassed) process.exitCode = 1;

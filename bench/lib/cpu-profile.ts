@@ -11,8 +11,16 @@ interface ProfileNode {
 }
 interface CpuProfile {
   nodes: ProfileNode[];
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
+}
+
+/** A stretch of time on the machine's monotonic clock in µs (`process.hrtime.bigint() / 1000n`),
+ * which V8's profile timestamps also count in. */
+export interface ProfileWindow {
+  fromMicros: number;
+  toMicros: number;
 }
 
 /** Where a frame's code comes from: `(program)`, `(idle)`, `(garbage collector)`, `node:…`, a package, or app code. */
@@ -45,11 +53,18 @@ export interface ProfileSummary {
   byOrigin: { origin: string; ms: number }[];
 }
 
-export function summariseProfile(path: string): ProfileSummary {
+/** `window`: only the samples taken in it (the load, not the start or the warm-up). */
+export function summariseProfile(path: string, window?: ProfileWindow): ProfileSummary {
   const profile = JSON.parse(readFileSync(path, "utf8")) as CpuProfile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfMicros = new Map<number, number>();
-  for (const [i, id] of profile.samples.entries()) selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  let at = profile.startTime;
+  for (const [i, id] of profile.samples.entries()) {
+    const delta = profile.timeDeltas[i] ?? 0;
+    at += delta;
+    if (window && (at < window.fromMicros || at > window.toMicros)) continue;
+    selfMicros.set(id, (selfMicros.get(id) ?? 0) + delta);
+  }
   const functions = new Map<string, { name: string; origin: string; ms: number }>();
   const origins = new Map<string, number>();
   let totalMs = 0;

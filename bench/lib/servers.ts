@@ -50,8 +50,8 @@ export interface ProductionServer {
 /**
  * `node build/node/start.js` of the checkout at `root` (this one, or a previous release built by
  * bench/lib/previous-release.ts): the production start as operators run it, worker and per-request
- * log lines included (stdout goes to /dev/null: the cost of writing them is measured). Resolves once
- * /readyz answers 200.
+ * log lines included (written to a pipe, read and dropped here: their cost is measured). Resolves
+ * once /readyz answers 200.
  */
 export async function startProductionServer(
   root: string,
@@ -69,12 +69,17 @@ export async function startProductionServer(
       MAIL_OUTBOX_DIR: join(root, ".data", "bench-outbox"),
       ...env,
     },
-    stdio: ["ignore", "ignore", "inherit"],
+    // Its log lines go to a pipe, as under a process manager; the last few are kept for an error.
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let tail = "";
+  child.stdout!.on("data", (chunk: Buffer) => {
+    tail = (tail + chunk.toString("utf8")).slice(-4096);
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${root}: the production start exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`${root}: the production start exited with ${child.exitCode}:\n${tail}`);
     const ready = await fetch(`${url}/readyz`).then(
       (r) => r.ok,
       () => false,

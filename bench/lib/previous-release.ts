@@ -1,0 +1,52 @@
+// The previous release, built once and kept, so a benchmark can run it beside the current build on
+// the same database in the same run (the regression guard, bench/api-key-auth.ts). Which commit is
+// "previous" is written in bench/previous-release.json, moved forward after each landing.
+//
+// The commit's tree is taken from this repository's history (`git archive`), installed with `npm ci`
+// and built with `npm run build` in ~/.cache/keyledger/releases/<commit>/ (XDG_CACHE_HOME is
+// honoured); later runs reuse it. An old release runs against the current schema: migrations only
+// add (docs: "Rolling upgrades"), and its migrator ignores migrations it does not know.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+export interface PreviousRelease {
+  commit: string;
+  what: string;
+  /** The checkout with its build: `startProductionServer(root, …)` starts it. */
+  root: string;
+}
+
+function run(command: string, args: string[], cwd: string): void {
+  execFileSync(command, args, { cwd, stdio: ["ignore", "ignore", "inherit"] });
+}
+
+/** The release named in bench/previous-release.json, built (minutes the first time, instant after). */
+export function preparePreviousRelease(): PreviousRelease {
+  const { commit, what } = JSON.parse(readFileSync(join(ROOT, "bench", "previous-release.json"), "utf8")) as {
+    commit: string;
+    what: string;
+  };
+  const cache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "keyledger", "releases");
+  const root = join(cache, commit);
+  const done = join(root, ".bench-ready");
+  if (existsSync(done)) return { commit, what, root };
+  console.log(`Preparing the previous release ${commit.slice(0, 10)} (${what}) in ${root}: git archive, npm ci, npm run build…`);
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  try {
+    execFileSync("sh", ["-c", `git -C "${ROOT}" archive --format=tar ${commit} | tar -x -C "${root}"`], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+  } catch (error) {
+    rmSync(root, { recursive: true, force: true });
+    throw new Error(`The previous release ${commit} is not in this repository's history (a shallow clone?)`, { cause: error });
+  }
+  run("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], root);
+  run("npm", ["run", "build", "--silent"], root);
+  writeFileSync(done, `${new Date().toISOString()}\n`);
+  return { commit, what, root };
+}
