@@ -1,19 +1,22 @@
-// The statement behind apiKey.authenticate, on its own so the benchmark's plain node:http + pg
+// The statements behind apiKey.authenticate, on their own so the benchmark's plain node:http + pg
 // baseline runs exactly the same SQL (bench/servers/baseline.ts).
 //
-// `key` reads the key through the unique index in the statement's snapshot; `touched` writes
-// last used unless another request is writing it at this very moment (SKIP LOCKED): that write
-// carries the same instant, and waiting for it would queue every request for a busy key behind
-// one row lock (docs/decisions/0014-api-key-authenticate-hot-path.md).
-export const AUTHENTICATE_SQL = `
-  WITH key AS (
-    SELECT id, organization_id, scopes, scopes @> $2::text[] AS allowed
-      FROM api_keys
-     WHERE secret_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
-  ), locked AS (
-    SELECT api_keys.id FROM api_keys JOIN key ON key.id = api_keys.id AND key.allowed
-       FOR NO KEY UPDATE OF api_keys SKIP LOCKED
-  ), touched AS (
-    UPDATE api_keys SET last_used_at = now() FROM locked WHERE api_keys.id = locked.id
-  )
-  SELECT id, organization_id, scopes, allowed FROM key`;
+// The usual call is one statement, TOUCH: it finds the key through the unique index on its hash,
+// unrevoked, unexpired and holding every requested scope, locks it unless another request is writing
+// it at this very moment (SKIP LOCKED), writes last used and returns it. Only when TOUCH returns
+// nothing does READ say why, without writing: no row is the 401 (unknown, expired, revoked), a row
+// without the scopes the 403, and a row with them a key whose last used another request was writing
+// at that instant (the same instant: it is a 200 that does not queue behind that row lock)
+// (docs/decisions/0014-api-key-authenticate-hot-path.md, 0040-authenticate-profiled.md).
+export const AUTHENTICATE_TOUCH_SQL = `
+  UPDATE api_keys SET last_used_at = now()
+   WHERE id = (SELECT id FROM api_keys
+                WHERE secret_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+                  AND scopes @> $2::text[]
+                  FOR NO KEY UPDATE SKIP LOCKED)
+  RETURNING id, organization_id, scopes`;
+
+export const AUTHENTICATE_READ_SQL = `
+  SELECT id, organization_id, scopes, scopes @> $2::text[] AS allowed
+    FROM api_keys
+   WHERE secret_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`;

@@ -1,15 +1,17 @@
 // The baseline for apiKey.authenticate: plain node:http + pg doing the same work (parse the
-// Bearer header and the body, check the key's format and checksum, SHA-256, one indexed
-// UPDATE … RETURNING for the last-used time, scope check, JSON answer) and nothing else.
+// Bearer header and the body, check the key's format and checksum, SHA-256, the app's statements
+// for the lookup, the scope check and last used, JSON answer) and nothing else.
 import { createServer, type ServerResponse } from "node:http";
 import pg from "pg";
-import { AUTHENTICATE_SQL } from "../../app/api-keys/authenticate-sql.ts";
+import { AUTHENTICATE_READ_SQL, AUTHENTICATE_TOUCH_SQL } from "../../app/api-keys/authenticate-sql.ts";
 import { bearerSecret, hashSecret } from "../../app/api-keys/secret.server.ts";
 
 const port = Number(process.env.PORT);
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 20) });
-// The same statement as the app (imported, so the two cannot drift apart).
-const statement = { name: "baseline_authenticate", text: AUTHENTICATE_SQL };
+// The same statements as the app (imported, so the two cannot drift apart).
+const touch = { name: "baseline_authenticate_touch", text: AUTHENTICATE_TOUCH_SQL };
+const read = { name: "baseline_authenticate_read", text: AUTHENTICATE_READ_SQL };
+type Row = { id: string; organization_id: string; scopes: string[]; allowed?: boolean };
 
 function send(res: ServerResponse, status: number, json: unknown) {
   const body = JSON.stringify({ json });
@@ -30,15 +32,18 @@ const server = createServer((req, res) => {
       return send(res, 400, { code: "BAD_REQUEST" });
     }
     if (!Array.isArray(scopes)) return send(res, 400, { code: "BAD_REQUEST" });
-    pool.query({ ...statement, values: [hashSecret(secret), scopes] }).then(
-      ({ rows }) => {
-        const row = rows[0] as { id: string; organization_id: string; scopes: string[]; allowed: boolean } | undefined;
-        if (!row) return send(res, 401, { code: "UNAUTHORIZED" });
-        if (!row.allowed) return send(res, 403, { code: "FORBIDDEN" });
-        send(res, 200, { keyId: row.id, organizationId: row.organization_id, scopes: row.scopes });
-      },
-      () => send(res, 500, { code: "INTERNAL_SERVER_ERROR" }),
-    );
+    const values = [hashSecret(secret), scopes];
+    pool
+      .query({ ...touch, values })
+      .then(async ({ rows }) => (rows[0] as Row | undefined) ?? ((await pool.query({ ...read, values })).rows[0] as Row | undefined))
+      .then(
+        (row) => {
+          if (!row) return send(res, 401, { code: "UNAUTHORIZED" });
+          if (row.allowed === false) return send(res, 403, { code: "FORBIDDEN" });
+          send(res, 200, { keyId: row.id, organizationId: row.organization_id, scopes: row.scopes });
+        },
+        () => send(res, 500, { code: "INTERNAL_SERVER_ERROR" }),
+      );
   });
 });
 server.keepAliveTimeout = 65_000;

@@ -82,6 +82,26 @@ describe("apiKey.authenticate", () => {
     expect((await authenticate(expired.secret, ["audit:view"])).text).toBe(answers[0]);
   });
 
+  it("does not wait for a key whose row another transaction is writing: 200 or 403 as usual, last used left to that writer", async () => {
+    const { key, secret } = await keyWith(["audit:view"]);
+    const { pool } = await import("~/db.server");
+    const writer = await pool().connect();
+    try {
+      await writer.query("BEGIN");
+      await writer.query("SELECT 1 FROM api_keys WHERE id = $1 FOR NO KEY UPDATE", [key.id]);
+      // Answered at once (the test would time out waiting on the lock otherwise), by the read that
+      // follows a touch that found the row locked.
+      const [held, notHeld] = await Promise.all([authenticate(secret, ["audit:view"]), authenticate(secret, ["member:read"])]);
+      expect([held.status, held.json.keyId, notHeld.status]).toEqual([200, key.id, 403]);
+      expect((await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt).toBeNull();
+    } finally {
+      await writer.query("ROLLBACK");
+      writer.release();
+    }
+    expect((await authenticate(secret, [])).status).toBe(200);
+    expect((await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt).not.toBeNull();
+  });
+
   it("accepts the scheme case-insensitively", async () => {
     const { secret } = await keyWith();
     expect((await callRpc("apiKey/authenticate", { authorization: `bearer ${secret}`, input: { scopes: [] } })).status).toBe(200);
