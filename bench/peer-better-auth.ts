@@ -22,7 +22,7 @@ import type { Result } from "autocannon";
 import { startEmbeddedPostgres } from "../scripts/lib/embedded-postgres.ts";
 import { freePort } from "../scripts/lib/free-port.ts";
 import { migrate } from "../scripts/lib/migrate.ts";
-import { run, seed, type Scenario } from "./api-key-auth.ts";
+import { run, seed, type Scenario } from "./lib/authenticate-load.ts";
 import { ensurePeerInstalled, startBetterAuthPeer } from "./lib/peer-better-auth.ts";
 import { ensureBuild, processCpuMs, startProductionServer, stopChild } from "./lib/servers.ts";
 import { median } from "./lib/stats.ts";
