@@ -15,7 +15,7 @@ import { getInstance, standaloneInstance, languageFromHeaders } from "~/i18n/i18
 import { startWorker } from "~/jobs/queue.server";
 import { beginDraining, endStreams, setWorkerRunning, streamsRunning } from "~/lib/lifecycle.server";
 import { databaseUnavailableReason } from "~/lib/database-unavailable.server";
-import { logRequestError, logger } from "~/lib/logger.server";
+import { flushLogs, logRequestError, logger } from "~/lib/logger.server";
 import { mailOutboxDir } from "~/mail/mailer.server";
 import { organizationTasks } from "~/organizations/tasks.server";
 import { accountTasks } from "~/accounts/tasks.server";
@@ -47,6 +47,7 @@ export const serverHooks: ServerHooks = {
   mailOutboxDir,
   disconnectDb,
   logger,
+  flushLogs,
   lifecycle: { beginDraining, endStreams, streamsRunning },
 };
 

@@ -53,6 +53,8 @@ interface Server {
 
 interface Case extends Scenario {
   server: Server;
+  /** Every answer is a 401 (malformed keys); otherwise every answer is 2xx. */
+  expect401?: boolean;
   results: Result[];
   cpuMs: number[];
 }
@@ -77,6 +79,15 @@ async function measureInterleaved(cases: Case[]): Promise<Measured[]> {
       c.results.push(await run(c, DURATION / ROUNDS));
       c.cpuMs.push(processCpuMs(c.server.pid) - before);
     }
+  }
+  for (const c of cases) {
+    // A ratio of unlike work measures nothing: every answer must be the one the case is about (401s
+    // for the malformed keys, 2xx for the rest), in every round.
+    const wrong = c.results.filter((r) => r.errors > 0 || r["2xx"] + r.non2xx === 0 || (c.expect401 ? r["2xx"] > 0 : r.non2xx > 0));
+    if (wrong.length)
+      throw new Error(
+        `${c.label}: answers other than expected, or none, in ${wrong.length} round(s): the figures would compare unlike work`,
+      );
   }
   return cases.map((c) => {
     const total = (pick: (r: Result) => number) => c.results.reduce((sum, r) => sum + pick(r), 0);
@@ -169,7 +180,7 @@ export async function runApiKeyAuthBench(): Promise<{ passed: boolean; report: s
       authenticateCase(bare, "one key", oneKey),
       authenticateCase(app, "one key", oneKey),
       authenticateCase(before, "one key", oneKey),
-      authenticateCase(app, "malformed keys (401)", () => `Bearer ${malformedSecret}`),
+      { ...authenticateCase(app, "malformed keys (401)", () => `Bearer ${malformedSecret}`), expect401: true },
       { label: "app, GET /ping", url: `${app.url}/ping`, method: "GET", server: app, results: [], cpuMs: [] },
     ]);
     const [bareMany, baselineMany, appMany, previousMany, peerMany, bareOne, appOne, previousOne, appMalformed, appPing] = measured as [

@@ -16,7 +16,10 @@
 // still end with their line and the database still stops cleanly.
 import type { Server } from "node:http";
 import type { ServerHooks } from "../app/edge/server-hooks.ts";
+import { flushLogs } from "../app/lib/logger.server.ts";
 
+/** How long the last log lines may take to reach stdout before the process exits. */
+const LOG_FLUSH_MS = 1_000;
 /** How long the job worker may take to finish its running jobs. */
 export const WORKER_STOP_TIMEOUT_MS = 10_000;
 /** After the grace period: how long the last bytes (an export's interruption line) may take. */
@@ -65,7 +68,10 @@ async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
 export function installShutdown(options: ShutdownOptions) {
   const target = options.target ?? process;
   const say = options.say ?? ((line: string) => console.log(line));
-  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const exitNow = options.exit ?? ((code: number) => process.exit(code));
+  /** Exits once the log lines so far are out (the app bundle's and this process's own logger). */
+  const exit = (code: number) =>
+    void within(Promise.all([flushLogs(), app?.hooks.flushLogs()]), LOG_FLUSH_MS).then(() => exitNow(code));
   const startup = new AbortController();
   let step = "the start";
   let app: RunningApp | null = null;

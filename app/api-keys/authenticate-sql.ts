@@ -5,8 +5,10 @@
 // unrevoked, unexpired and holding every requested scope, locks it unless another request is writing
 // it at this very moment (SKIP LOCKED), writes last used and returns it. Only when TOUCH returns
 // nothing does READ say why, without writing: no row is the 401 (unknown, expired, revoked), a row
-// without the scopes the 403, and a row with them a key whose last used another request was writing
-// at that instant (the same instant: it is a 200 that does not queue behind that row lock)
+// without the scopes the 403, and a row with them a key another transaction holds locked at that
+// instant: usually another request writing the same last used (a 200 that does not queue behind
+// that lock), or a rotation or revocation not yet committed, which this call, like every call that
+// starts before the commit, does not see (a 200 whose last used is not written)
 // (docs/decisions/0014-api-key-authenticate-hot-path.md, 0040-authenticate-profiled.md).
 export const AUTHENTICATE_TOUCH_SQL = `
   UPDATE api_keys SET last_used_at = now()

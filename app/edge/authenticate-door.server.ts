@@ -12,13 +12,14 @@ import type { RequestLog } from "~/lib/logger.server";
 import { answerPlainAuthenticate, AUTHENTICATE_PATH, plainAuthenticateScopes } from "~/rpc/api-key-authenticate.server";
 import { MAX_RPC_BODY_BYTES } from "~/rpc/handler.server";
 import { isJsonContentType, readLimitedBody, type BodyRead } from "./body.server";
-import { isValidHostHeader } from "./request-target";
+import { acceptsHost } from "./request-target";
 
-/** Decided from the request line and headers alone, before a byte of the body is read. */
-export function takesAuthenticateDoor(req: IncomingMessage): boolean {
+/** Decided from the request line and headers alone, before a byte of the body is read; `target`:
+ * what the edge builds URLs on (resolveRequestTarget's options). */
+export function takesAuthenticateDoor(req: IncomingMessage, target: { appOrigin?: string; protocol: "http:" | "https:" }): boolean {
   if (req.method !== "POST" || req.url !== AUTHENTICATE_PATH) return false;
   const host = req.headers.host;
-  return (host === undefined || isValidHostHeader(host)) && isJsonContentType(req.headers["content-type"]);
+  return (host === undefined || acceptsHost(host, target)) && isJsonContentType(req.headers["content-type"]);
 }
 
 /** The scopes of the plain request, or null for anything else (not JSON included: the general way answers it, 400). */

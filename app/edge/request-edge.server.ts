@@ -135,9 +135,14 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
   const metrics = metricsEndpoint(env());
 
   /** `preread`: the body, when the authenticate door has read it already (./authenticate-door.server.ts). */
+  /** How the edge builds a request's URL: on APP_ORIGIN when set, else on the Host and the socket's protocol. */
+  const targetOptions = (req: IncomingMessage) => ({
+    appOrigin,
+    protocol: "encrypted" in req.socket && req.socket.encrypted ? ("https:" as const) : ("http:" as const),
+  });
+
   async function serve(req: IncomingMessage, res: ServerResponse, scope: RequestLog, clientAddress: string, preread?: BodyRead) {
-    const encrypted = "encrypted" in req.socket && Boolean(req.socket.encrypted);
-    const target = resolveRequestTarget(req.url, req.headers.host, { appOrigin, protocol: encrypted ? "https:" : "http:" });
+    const target = resolveRequestTarget(req.url, req.headers.host, targetOptions(req));
     const method = req.method ?? "GET";
     const isRpc = target.ok && target.url.pathname.startsWith(`${RPC_PREFIX}/`);
     const reply = (edgeReply: EdgeReply) => sendEdgeReply(req, res, edgeReply, { rpc: isRpc });
@@ -266,7 +271,7 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
       }
     };
     try {
-      if (takesAuthenticateDoor(req)) {
+      if (takesAuthenticateDoor(req, targetOptions(req))) {
         scope.path = AUTHENTICATE_PATH;
         const headers = { ...securityHeaders, "X-Request-Id": scope.requestId, ...drainingHeaders() };
         authenticateDoor(req, res, scope, headers, (read) => general(req, res, scope, fail, read)).catch(fail);

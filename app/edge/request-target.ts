@@ -7,9 +7,25 @@ const HOST_HEADER = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,251}[
 const ABSOLUTE_FORM = /^https?:\/\//i;
 const MAX_TARGET_LENGTH = 8 * 1024;
 
-/** True for a Host header value the edge accepts (resolveRequestTarget refuses the others). */
-export function isValidHostHeader(host: string): boolean {
-  return HOST_HEADER.test(host);
+/** Host values already judged by acceptsHost; clients send the same few again and again. */
+const judgedHosts = new Map<string, boolean>();
+const MAX_JUDGED_HOSTS = 256;
+
+/**
+ * What resolveRequestTarget decides about a Host for an origin-form target, remembered: with
+ * `appOrigin` the shape alone; without it, also that a URL can be built on it (`a:99999` or
+ * `1.2.3.999` have the shape but no URL).
+ */
+export function acceptsHost(host: string, options: { appOrigin?: string; protocol: "http:" | "https:" }): boolean {
+  if (options.appOrigin) return HOST_HEADER.test(host);
+  const key = `${options.protocol}${host}`;
+  let accepted = judgedHosts.get(key);
+  if (accepted === undefined) {
+    accepted = resolveRequestTarget("/", host, options).ok;
+    if (judgedHosts.size >= MAX_JUDGED_HOSTS) judgedHosts.clear();
+    judgedHosts.set(key, accepted);
+  }
+  return accepted;
 }
 
 export type ResolvedTarget = { ok: true; url: URL } | { ok: false };
@@ -41,7 +57,7 @@ export function resolveRequestTarget(
     authority = absolute.host;
   }
   if (!path.startsWith("/")) return { ok: false };
-  if (authority !== undefined && !isValidHostHeader(authority)) return { ok: false };
+  if (authority !== undefined && !HOST_HEADER.test(authority)) return { ok: false };
   const base = options.appOrigin ?? `${options.protocol}//${authority ?? "localhost"}`;
   let url: URL;
   try {

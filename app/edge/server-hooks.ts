@@ -14,6 +14,8 @@ export interface ServerHooks {
   mailOutboxDir(): string | null;
   disconnectDb(): Promise<void>;
   logger: Logger;
+  /** Resolves once the bundle's log lines so far have reached stdout: before the process exits. */
+  flushLogs(): Promise<void>;
   /** The process's life as /readyz and long answers see it (app/lib/lifecycle.server.ts). */
   lifecycle: {
     /** SIGTERM: /readyz answers 503 from now on and every answer closes its connection. */

@@ -3,7 +3,7 @@
 import { Writable } from "node:stream";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { formatRequestLine } from "./logger.server";
+import { formatRequestLine, loggerOptions } from "./logger.server";
 
 const TIMESTAMP = ',"time":"2026-11-25T19:00:00.123Z"';
 
@@ -15,7 +15,7 @@ function pinoLine(level: "info" | "warn" | "error", fields: object): string {
       done();
     },
   });
-  const logger = pino({ base: undefined, timestamp: () => TIMESTAMP, formatters: { level: (label) => ({ level: label }) } }, sink);
+  const logger = pino({ ...loggerOptions, level: "info", timestamp: () => TIMESTAMP }, sink);
   logger[level](fields, "request");
   return written;
 }

@@ -46,15 +46,15 @@ function isoTimestamp(): string {
 
 const destination = logDestination();
 
-export const logger = pino(
-  {
-    level: levelFromEnvironment(),
-    base: undefined,
-    timestamp: isoTimestamp,
-    formatters: { level: (label) => ({ level: label }) },
-  },
-  destination,
-);
+/** The logger's options (the test of formatRequestLine builds a pino with the same ones). */
+export const loggerOptions = {
+  level: levelFromEnvironment(),
+  base: undefined,
+  timestamp: isoTimestamp,
+  formatters: { level: (label: string) => ({ level: label }) },
+} satisfies pino.LoggerOptions;
+
+export const logger = pino(loggerOptions, destination);
 
 /**
  * stdout, written asynchronously: a request never waits for it, and the lines that arrive while a
@@ -62,8 +62,24 @@ export const logger = pino(
  * the process exits, process.exit included; a process killed outright (SIGKILL) can lose the lines
  * of its last moment.
  */
-function logDestination(): pino.DestinationStream {
+function logDestination() {
   return pino.destination({ dest: 1, sync: false, maxLength: MAX_BUFFERED_LOG_BYTES });
+}
+
+/**
+ * Resolves once every line written so far has reached stdout (or after `timeoutMs`): for a process
+ * about to exit on purpose. pino's own exit hook writes the lines still queued, but not a write
+ * already under way when process.exit comes (a slow log reader): waiting here first loses none.
+ */
+export function flushLogs(timeoutMs = 1_000): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, timeoutMs);
+    timer.unref();
+    destination.flush(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 type RequestLineLevel = "info" | "warn" | "error";

@@ -7,7 +7,7 @@
 // honoured); later runs reuse it. An old release runs against the current schema: migrations only
 // add (docs: "Rolling upgrades"), and its migrator ignores migrations it does not know.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
@@ -35,18 +35,28 @@ export function preparePreviousRelease(): PreviousRelease {
   const done = join(root, ".bench-ready");
   if (existsSync(done)) return { commit, what, root };
   console.log(`Preparing the previous release ${commit.slice(0, 10)} (${what}) in ${root}: git archive, npm ci, npm run build…`);
-  rmSync(root, { recursive: true, force: true });
-  mkdirSync(root, { recursive: true });
+  // Built beside its place and moved there when done: a run interrupted, or two at once, never
+  // leaves a half-built tree that a later run would trust.
+  const building = `${root}.building-${process.pid}`;
+  rmSync(building, { recursive: true, force: true });
+  mkdirSync(building, { recursive: true });
   try {
-    execFileSync("sh", ["-c", `git -C "${ROOT}" archive --format=tar ${commit} | tar -x -C "${root}"`], {
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-  } catch (error) {
-    rmSync(root, { recursive: true, force: true });
-    throw new Error(`The previous release ${commit} is not in this repository's history (a shallow clone?)`, { cause: error });
+    try {
+      execFileSync("sh", ["-c", `git -C "${ROOT}" archive --format=tar ${commit} | tar -x -C "${building}"`], {
+        stdio: ["ignore", "ignore", "inherit"],
+      });
+    } catch (error) {
+      throw new Error(`The previous release ${commit} is not in this repository's history (a shallow clone?)`, { cause: error });
+    }
+    run("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], building);
+    run("npm", ["run", "build", "--silent"], building);
+    writeFileSync(join(building, ".bench-ready"), `${new Date().toISOString()}\n`);
+    if (!existsSync(done)) {
+      rmSync(root, { recursive: true, force: true });
+      renameSync(building, root);
+    }
+  } finally {
+    rmSync(building, { recursive: true, force: true });
   }
-  run("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], root);
-  run("npm", ["run", "build", "--silent"], root);
-  writeFileSync(done, `${new Date().toISOString()}\n`);
   return { commit, what, root };
 }

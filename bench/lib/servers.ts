@@ -1,8 +1,9 @@
 // Servers for the benchmarks, each in a child process of its own so the load generator does not
 // share its event loop. A server script (bench/servers/*.ts) sends one IPC message when it listens.
 import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { buildIsCurrent } from "../../scripts/build-stamp.mjs";
 
 export async function startChild(script: string, env: Record<string, string>): Promise<ChildProcess> {
   const child = fork(join(import.meta.dirname, "..", "servers", script), [], {
@@ -35,10 +36,11 @@ export async function stopChild(child: ChildProcess) {
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
-/** The benchmarks measure the production build: made here when build/ is missing. */
+/** The benchmarks measure the production build of these sources: made here when build/ is missing
+ * or older than the sources (the same rule as `npm start`). */
 export function ensureBuild(): void {
-  if (existsSync(join(ROOT, "build", "server", "index.js")) && existsSync(join(ROOT, "build", "node", "start.js"))) return;
-  console.log("No build found: running `npm run build`…");
+  if (buildIsCurrent(ROOT, true)) return;
+  console.log("No current build: running `npm run build`…");
   execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
 }
 

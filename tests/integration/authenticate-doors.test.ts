@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSecret } from "~/api-keys/secret.server";
 import { prisma } from "~/db.server";
 import { createRequestEdge } from "~/edge/request-edge.server";
+import { beginDraining, resetLifecycleForTests } from "~/lib/lifecycle.server";
 import { handleRpcFetchRequest } from "~/rpc/handler.server";
 import { issueKey, revokeKey } from "../domain-calls";
 import { memberOfNewOrganization } from "../api-key-factories";
@@ -158,6 +159,24 @@ describe("apiKey.authenticate: the edge's door and oRPC's answer alike", () => {
     expect(JSON.parse([...edgeHeadersSeen][0]!)).not.toContain(null);
   });
 
+  it("asks the client to close its connection while the instance drains, on the door as elsewhere", async () => {
+    const { secret } = await keyWith(["audit:view"]);
+    const call = { label: "draining", body: plainBody([]), headers: { authorization: `Bearer ${secret}` }, plain: true };
+    beginDraining();
+    try {
+      for (const path of ["/rpc/apiKey/authenticate", "/rpc/apiKey/authenticate?"]) {
+        const response = await fetch(`${origin}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...call.headers },
+          body: call.body,
+        });
+        expect([response.status, response.headers.get("connection")], path).toEqual([200, "close"]);
+      }
+    } finally {
+      resetLifecycleForTests();
+    }
+  });
+
   it("keeps the edge's limits on the door: body size, JSON, content type, Host", async () => {
     const { secret } = await keyWith(["audit:view"]);
     const authorization = `Bearer ${secret}`;
@@ -176,21 +195,23 @@ describe("apiKey.authenticate: the edge's door and oRPC's answer alike", () => {
     expect(form.status).toBe(415);
     const empty = await post("");
     expect([empty.status, (await empty.json()).json.code]).toEqual([400, "BAD_REQUEST"]);
-    // A Host the edge refuses is refused on this path too (a raw request: fetch will not send one).
+    // A Host the edge refuses is refused on this path too (a raw request: fetch will not send one),
+    // and one with the right shape that no URL can be built on ("a:99999") alike.
     const { request } = await import("node:http");
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = request(
-        `${origin}/rpc/apiKey/authenticate`,
-        { method: "POST", headers: { host: "a b", authorization, "content-type": "application/json" } },
-        (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        },
-      );
-      req.on("error", reject);
-      req.end(plainBody([]));
-    });
-    expect(status).toBe(400);
+    const withHost = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(
+          `${origin}/rpc/apiKey/authenticate`,
+          { method: "POST", headers: { host, authorization, "content-type": "application/json" } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on("error", reject);
+        req.end(plainBody([]));
+      });
+    for (const host of ["a b", "a:99999", "1.2.3.999"]) expect(await withHost(host), host).toBe(400);
     // And the door still answers the next request on a fresh connection.
     expect((await post(plainBody([]))).status).toBe(200);
   });

@@ -37,6 +37,7 @@ describe("the shutdown", () => {
       server: streamingServer(events) as never,
       hooks: {
         logger,
+        flushLogs: async () => void events.push("logs flushed"),
         lifecycle: {
           beginDraining: () => events.push("draining"),
           streamsRunning: () => 1,
@@ -51,7 +52,7 @@ describe("the shutdown", () => {
     target.emit("SIGINT", "SIGINT");
     setTimeout(() => target.emit("SIGINT", "SIGINT"), 50);
     expect(await exitCode).toBe(0);
-    expect(events).toEqual(["draining", "listener closed", "exports ended", "connections closed", "database stopped"]);
+    expect(events).toEqual(["draining", "listener closed", "exports ended", "connections closed", "database stopped", "logs flushed"]);
   }, 20_000);
 
   it("exits 1 after a failed start even when a signal arrives while the database stops", async () => {
@@ -65,7 +66,11 @@ describe("the shutdown", () => {
     const { target, events, exitCode, shutdown, logger } = harness();
     shutdown.running({
       server: { close: (done: () => void) => done(), closeAllConnections: () => {} } as never,
-      hooks: { logger, lifecycle: { beginDraining: () => events.push("draining"), streamsRunning: () => 0, endStreams: () => 0 } } as never,
+      hooks: {
+        logger,
+        flushLogs: async () => {},
+        lifecycle: { beginDraining: () => events.push("draining"), streamsRunning: () => 0, endStreams: () => 0 },
+      } as never,
       worker: { stop: async () => {} },
       close: async () => {},
       drainMs: 0,
