@@ -29,7 +29,7 @@ export type Formats = ReturnType<typeof formattersFor>;
  * row takes to render, and the server would otherwise build four for every component, every request. */
 const byLanguage = new Map<string, Formats>();
 
-function formatsFor(language: string): Formats {
+export function formatsFor(language: string): Formats {
   let formats = byLanguage.get(language);
   if (!formats) {
     formats = formattersFor(language);
