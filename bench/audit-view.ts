@@ -48,7 +48,9 @@ const POOL_SIZE = "10";
 const FRESH_REQUESTS = 10;
 const AFTER_IDLE_REQUESTS = 3;
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 35);
-const ROOT = join(import.meta.dirname, "..");
+/** The checkout whose build is measured: this one, or BENCH_APP_ROOT (e.g. an earlier build kept
+ * aside, for a before/after on the same seed; it needs its build/ and node_modules/). */
+const ROOT = process.env.BENCH_APP_ROOT ?? join(import.meta.dirname, "..");
 
 /** One request: a GET of a page, or an RPC POST with a JSON body. */
 interface Request {
