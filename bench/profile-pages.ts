@@ -6,8 +6,8 @@
 //
 // Run: `npm run build && BENCH_AUDIT_EVENTS=100000 BENCH_AUDIT_DATA_DIR=/tmp/kl-audit npx tsx
 // bench/profile-pages.ts [dashboard] [keys] [audit] [deep] [drawer]` (all five without arguments).
-// BENCH_PROFILE_SECONDS (default 10); BENCH_PROFILE_DIR keeps the .cpuprofile files (DevTools and
-// speedscope open them). The summaries before and after issue 30's page work are in
+// BENCH_PROFILE_SECONDS (default 10); BENCH_APP_ROOT profiles another checkout's build;
+// BENCH_PROFILE_DIR keeps the .cpuprofile files (DevTools and speedscope open them). The summaries before and after issue 30's page work are in
 // docs/decisions/0042-pages-at-dashboard-speed.md.
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -21,7 +21,8 @@ import { formatSummary, summariseProfile } from "./lib/cpu-profile.ts";
 import { ensureBuild, processCpuMs, startProductionServer, stopChild } from "./lib/servers.ts";
 
 const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 10);
-const root = join(import.meta.dirname, "..");
+/** The checkout whose build is profiled: this one, or BENCH_APP_ROOT (an earlier build kept aside). */
+const root = process.env.BENCH_APP_ROOT ?? join(import.meta.dirname, "..");
 const AUDIT = "/dashboard/organization-settings/audit-log";
 
 ensureBuild();
