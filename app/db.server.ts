@@ -74,6 +74,24 @@ export function pool(): pg.Pool {
   return db().pool;
 }
 
+/**
+ * For the server, at start (app/web/warm-up.server.ts): opens `connections` of the pool's
+ * connections now and keeps that many open while the server sits idle, and loads Prisma's query
+ * compiler. Otherwise the first requests after a start, and the first after ten idle seconds (the
+ * pool's idle timeout), each wait for a new connection (TCP, authentication, and their prepared
+ * statements parsed and planned again), and the first Prisma query for the compiler's WebAssembly.
+ * Scripts do not call it: their pools close idle connections, so a forgotten one does not keep a
+ * command alive.
+ */
+export async function warmDatabase(connections: number): Promise<void> {
+  const { pool, prisma } = db();
+  const count = Math.min(connections, pool.options.max ?? connections);
+  pool.options.min = count;
+  const clients = await Promise.all(Array.from({ length: count }, () => pool.connect()));
+  for (const client of clients) client.release();
+  await prisma.$connect();
+}
+
 /** The exports' connections: at most EXPORT_CONNECTIONS, closed after a minute unused. */
 export function exportPool(): pg.Pool {
   const current = db();

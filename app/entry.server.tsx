@@ -12,6 +12,9 @@ import { createRequestEdge } from "~/edge/request-edge.server";
 import type { ServerHooks } from "~/edge/server-hooks";
 import { documentContentSecurityPolicy } from "~/edge/security-headers";
 import { getInstance, standaloneInstance, languageFromHeaders } from "~/i18n/i18next.server";
+import { supportedLanguages } from "~/i18n/config";
+import { formatsFor } from "~/components/use-formats";
+import { warmUp } from "~/web/warm-up.server";
 import { startWorker } from "~/jobs/queue.server";
 import { beginDraining, endStreams, setWorkerRunning, streamsRunning } from "~/lib/lifecycle.server";
 import { databaseUnavailableReason } from "~/lib/database-unavailable.server";
@@ -34,6 +37,11 @@ reportIdleClientErrorsTo((pool, error) => {
 /** What the servers in server/ take from the bundle (app/edge/server-hooks.ts). */
 export const serverHooks: ServerHooks = {
   createRequestEdge,
+  warmUp: async (build) => {
+    // The date formatters build their Intl objects (and load ICU's data) on first use.
+    for (const language of supportedLanguages) formatsFor(language);
+    await warmUp(build);
+  },
   startWorker: async () => {
     const runner = await startWorker({ ...organizationTasks, ...accountTasks }, logger);
     setWorkerRunning(true);

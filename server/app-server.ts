@@ -3,7 +3,8 @@
 // adapter (docs/decisions/0003-rpc-fast-path.md), files from build/client, and React Router for
 // the rest. This file only wires them together; the rules live in the edge.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { join } from "node:path";
+import { readdirSync } from "node:fs";
+import { join, relative, sep } from "node:path";
 import type { ServerBuild } from "react-router";
 import serveStatic from "serve-static";
 import { serverHooksOf, type ServerHooks } from "../app/edge/server-hooks.ts";
@@ -14,13 +15,38 @@ export interface AppServer {
   close(): Promise<void>;
 }
 
-/** build/client: fingerprinted assets cached for a year, other public files for an hour. */
+/** The public files outside assets/ (favicon.svg…), as URL paths: listed once, since the build
+ * does not change while the server runs. */
+function publicPaths(clientDir: string): Set<string> {
+  const files = readdirSync(clientDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+  const paths = files.map((entry) => `/${relative(clientDir, join(entry.parentPath, entry.name)).split(sep).join("/")}`);
+  return new Set(paths.filter((path) => !path.startsWith("/assets/")));
+}
+
+/** The URL's path as a file path, or null when it cannot name one. */
+function decodedPath(url: string): string | null {
+  try {
+    return decodeURIComponent(url.split("?")[0]!);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * build/client: fingerprinted assets cached for a year, other public files for an hour. A page's
+ * path goes straight on: it names no file, and asking the file system first (a stat per page
+ * request) cost 3% of a page's time (docs/decisions/0042-pages-at-dashboard-speed.md).
+ */
 function buildFiles(clientDir: string) {
   const assets = serveStatic(join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false, fallthrough: true });
   const publicFiles = serveStatic(clientDir, { maxAge: "1h", index: false, fallthrough: true });
+  const filePaths = publicPaths(clientDir);
   return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
     const url = req.url ?? "/";
-    if (!url.startsWith("/assets/")) return publicFiles(req, res, () => next());
+    if (!url.startsWith("/assets/")) {
+      const path = decodedPath(url);
+      return path !== null && filePaths.has(path) ? publicFiles(req, res, () => next()) : next();
+    }
     req.url = url.slice("/assets".length);
     assets(req, res, () => {
       req.url = url;
@@ -38,6 +64,8 @@ export async function createAppServer(options: { buildDir: string; trustProxy: b
     trustProxy: options.trustProxy,
     files: buildFiles(join(options.buildDir, "client")),
   });
+  // Before listening: the first requests must not pay for what every request needs warm.
+  await hooks.warmUp(build);
   const server = createServer(edge);
   server.keepAliveTimeout = 65_000;
   return {

@@ -3,7 +3,8 @@
 // an access check; for a read-only request (GET/HEAD) they share one read, so a page pays for it
 // once. Requests that change something never share: an action's loaders must see its change.
 import type { Auth } from "~/auth/session.server";
-import { prisma } from "~/db.server";
+import { queryPrepared } from "~/db.server";
+import { Prisma } from "~/generated/prisma/client";
 import type { BillingState, Role } from "~/generated/prisma/enums";
 import type { StoredPlanId } from "~/plans/catalog";
 
@@ -41,14 +42,15 @@ export function shareMembershipReads(auth: Auth): void {
   if (!shared.has(auth)) shared.set(auth, null);
 }
 
-/** Enums are read as text, as the row type says; any stored plan id is a `StoredPlanId`. */
+/** Enums are read as text, as the row type says; any stored plan id is a `StoredPlanId`. Every
+ * signed-in page reads it: a prepared statement on the pool, without Prisma's per-query work. */
 function readMemberships(userId: string): Promise<UserOrganization[]> {
-  return prisma.$queryRaw<UserOrganization[]>`
+  return queryPrepared<UserOrganization>(Prisma.sql`
     SELECT o.id, o.name, o.slug, o.logo_id AS "logoId", o.plan_id AS "planId", o.billing_state::text AS "billingState",
            o.require_two_factor AS "requireTwoFactor", m.role::text AS role
     FROM memberships m JOIN organizations o ON o.id = m.organization_id
     WHERE m.user_id = ${userId}::uuid
-    ORDER BY o.name, o.id`;
+    ORDER BY o.name, o.id`);
 }
 
 /** The user's organizations by name, with their role in each. */

@@ -3,7 +3,8 @@
 // be replayed. Expiry slides with use but never passes an absolute limit.
 import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
-import { prisma, type Tx } from "~/db.server";
+import { prisma, queryPrepared, type Tx } from "~/db.server";
+import { Prisma } from "~/generated/prisma/client";
 import { printableText } from "~/lib/text";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -112,9 +113,10 @@ interface SessionRow extends SessionRecord {
   deletedAt: Date | null;
 }
 
-/** The session and its user in one statement: every signed-in request starts with this. */
+/** The session and its user in one statement: every signed-in request starts with this, so it is a
+ * prepared statement on the pool, without Prisma's per-query work (docs/decisions/0042). */
 function readSession(id: string) {
-  return prisma.$queryRaw<SessionRow[]>`
+  return queryPrepared<SessionRow>(Prisma.sql`
     SELECT s.id, s.user_id AS "userId", s.expires_at AS "expiresAt", s.absolute_expires_at AS "absoluteExpiresAt",
            s.authenticated_at AS "authenticatedAt", s.two_factor_verified AS "twoFactorVerified",
            s.active_organization_id AS "activeOrganizationId", s.last_seen_at AS "lastSeenAt",
@@ -122,7 +124,7 @@ function readSession(id: string) {
            u.two_factor_enabled_at AS "twoFactorEnabledAt", u.email_verified_at AS "emailVerifiedAt",
            u.deleted_at AS "deletedAt"
     FROM sessions s JOIN users u ON u.id = s.user_id
-    WHERE s.id = ${id}`;
+    WHERE s.id = ${id}`);
 }
 
 export async function validateSessionToken(token: string, now = new Date()): Promise<Auth | null> {

@@ -39,7 +39,7 @@ export function localTime(iso: string, setting: TimeSetting, className?: string)
   return (
     // Before hydration the text already is the UTC time; the hover repeats it only after.
     <time dateTime={iso} title={setting.hydrated ? utc : undefined} className={className}>
-      {exactTimeText(iso, setting)}
+      {setting.hydrated ? exactTimeText(iso, setting) : utc}
     </time>
   );
 }

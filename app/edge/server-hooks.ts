@@ -8,6 +8,9 @@ import type { RequestEdgeOptions } from "./request-edge.server";
 
 export interface ServerHooks {
   createRequestEdge(options: RequestEdgeOptions): RequestListener;
+  /** Once at start, before listening: opens the first database connections and runs the code every
+   * page runs, so the first requests cost what later ones do (app/web/warm-up.server.ts). */
+  warmUp(build: ServerBuild): Promise<void>;
   /** Starts this instance's background worker (invitation mail); stop it before disconnectDb. */
   startWorker(): Promise<{ stop(): Promise<void> }>;
   /** Where mail is written when SMTP_URL is unset (null when it is set), for the start banner. */

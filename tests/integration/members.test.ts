@@ -103,9 +103,12 @@ describe("changing roles", () => {
   it("two owners demoting each other at once: one wins, an owner remains", async () => {
     for (let round = 0; round < 5; round++) {
       const { org, users, manager, roleOf } = await team(["owner", "owner"]);
+      // Both checks pass before either change starts (an `await` inside the array would let the
+      // first change commit before the second owner's check, which then refuses a member).
+      const [first, second] = [await manager(0), await manager(1)];
       const results = await Promise.allSettled([
-        updateMemberRole(await manager(0), users[1]!.id, "member"),
-        updateMemberRole(await manager(1), users[0]!.id, "member"),
+        updateMemberRole(first, users[1]!.id, "member"),
+        updateMemberRole(second, users[0]!.id, "member"),
       ]);
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
       expect([await roleOf(0), await roleOf(1)].filter((r) => r === "owner")).toHaveLength(1);
