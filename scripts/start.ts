@@ -26,7 +26,11 @@ let embedded: EmbeddedDatabase | undefined;
 const say = startLines(Boolean(process.env.DATABASE_URL));
 // SIGTERM/SIGINT from the first line on: during start-up and once running (server/shutdown.ts).
 // A wait for the database takes `shutdown.startupSignal`, so a signal ends it at once.
-const shutdown = installShutdown({ stopDatabase: async () => embedded?.stop(), say: (line) => say.info(line) });
+const shutdown = installShutdown({
+  stopDatabase: async () => embedded?.stop(),
+  say: (line) => say.info(line),
+  flushLogs: () => say.flush(),
+});
 
 async function main() {
   const usingEmbedded = !process.env.DATABASE_URL;

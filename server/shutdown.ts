@@ -16,7 +16,6 @@
 // still end with their line and the database still stops cleanly.
 import type { Server } from "node:http";
 import type { ServerHooks } from "../app/edge/server-hooks.ts";
-import { flushLogs } from "../app/lib/logger.server.ts";
 
 /** How long the last log lines may take to reach stdout before the process exits. */
 const LOG_FLUSH_MS = 1_000;
@@ -48,6 +47,8 @@ export interface ShutdownOptions {
   stopDatabase(): Promise<void>;
   /** A plain line for the terminal (before the app's JSON logger exists). */
   say?(line: string): void;
+  /** Resolves once this process's own log lines (the start's) have reached stdout. */
+  flushLogs?(): Promise<void>;
   exit?(code: number): void;
   target?: NodeJS.Process;
 }
@@ -71,7 +72,7 @@ export function installShutdown(options: ShutdownOptions) {
   const exitNow = options.exit ?? ((code: number) => process.exit(code));
   /** Exits once the log lines so far are out (the app bundle's and this process's own logger). */
   const exit = (code: number) =>
-    void within(Promise.all([flushLogs(), app?.hooks.flushLogs()]), LOG_FLUSH_MS).then(() => exitNow(code));
+    void within(Promise.all([options.flushLogs?.(), app?.hooks.flushLogs()]), LOG_FLUSH_MS).then(() => exitNow(code));
   const startup = new AbortController();
   let step = "the start";
   let app: RunningApp | null = null;
