@@ -3,16 +3,7 @@
 // self time spreads over hundreds of small React and stream frames. Used by bench/profile-pages.ts.
 import { readFileSync } from "node:fs";
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface CpuProfile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+import type { CpuProfile, ProfileNode } from "./cpu-profile.ts";
 
 const frameName = ({ functionName, url, lineNumber }: ProfileNode["callFrame"]) =>
   `${functionName || "(anonymous)"}${url ? ` ${url.split("/").pop()}:${lineNumber + 1}` : ""}`;
