@@ -39,7 +39,8 @@ async function launch(name: string, args: string[] = []) {
 
 beforeEach(() => {
   tree = mkdtempSync(join(tmpdir(), "keyledger-launcher-"));
-  cpSync(join(root, "scripts", "run.mjs"), join(tree, "scripts", "run.mjs"));
+  // The launcher and the build-stamp rule it imports: what a deployed tree has of scripts/.
+  for (const file of ["run.mjs", "build-stamp.mjs"]) cpSync(join(root, "scripts", file), join(tree, "scripts", file));
   mkdirSync(join(tree, "node_modules"));
   symlinkSync(join(root, "node_modules", "tsx"), join(tree, "node_modules", "tsx"));
   write("app/root.tsx", "// a checkout\n", 120);
@@ -56,7 +57,7 @@ beforeEach(() => {
   // The copied launcher is a source too, and writing a file moves its folder's time (the launcher
   // counts folders: a deleted source changes them).
   const before = new Date(Date.now() - 120_000);
-  for (const path of ["app", "scripts", "scripts/run.mjs"]) utimesSync(join(tree, path), before, before);
+  for (const path of ["app", "scripts", "scripts/run.mjs", "scripts/build-stamp.mjs"]) utimesSync(join(tree, path), before, before);
 });
 
 afterEach(() => rmSync(tree, { recursive: true, force: true }));
