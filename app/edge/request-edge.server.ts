@@ -225,10 +225,15 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
     await sendResponse(res, response, method === "HEAD");
   }
 
+  /** What the edge adds to every answer: the baseline security headers and the request id. */
+  function setEdgeHeaders(res: ServerResponse, requestId: string) {
+    for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
+    res.setHeader("X-Request-Id", requestId);
+  }
+
   /** Everything but the authenticate door's plain requests: the baseline headers, the probes, the routes. */
   function general(req: IncomingMessage, res: ServerResponse, scope: RequestLog, fail: (error: unknown) => void, preread?: BodyRead) {
-    for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
-    res.setHeader("X-Request-Id", scope.requestId);
+    setEdgeHeaders(res, scope.requestId);
     closeConnectionWhileDraining(res);
     if (!preread && answerHealthProbe(req, res, scope)) return;
     runWithCorrelationId(scope.requestId, () => serve(req, res, scope, clientAddressOf(req, options.trustProxy), preread)).catch(fail);
@@ -256,10 +261,8 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
       const unavailable = noteDatabaseUnavailable(scope, error);
       if (!unavailable) logRequestError(scope, error, "request failed");
       try {
-        if (!res.headersSent) {
-          for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
-          res.setHeader("X-Request-Id", scope.requestId);
-        }
+        // The door sets them with its answer; an error before that answer needs them here.
+        if (!res.headersSent) setEdgeHeaders(res, scope.requestId);
         sendEdgeReply(
           req,
           res,
