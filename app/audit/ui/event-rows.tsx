@@ -56,7 +56,7 @@ export function EventRows({
             {events.map((row) => {
               const label = actionLabel(row.action);
               return (
-                <li key={row.id} className={cx("audit-row", openEventId === row.id && "bg-brand-50/60")}>
+                <li key={row.id} className={cx("audit-row", openEventId === row.id && "bg-brand-50/30")}>
                   <span className="audit-when">
                     <span className="audit-label">{column.time}</span>
                     {relativeTime(row.createdAt, now, timeSetting)}
