@@ -35,8 +35,11 @@ const apiKeyScopesSchema = scopeList({
   missing: "apiKey.scopesRequired",
 }).refine((scopes) => new Set(scopes).size === scopes.length, errorKey("apiKey.duplicateScopes"));
 
+/** apiKey.authenticate: at most this many scopes asked for in one call. */
+export const MAX_REQUESTED_SCOPES = 50;
+
 /** apiKey.authenticate: the scopes the key must hold (none: identity only). */
-export const requestedScopesSchema = scopeList({ max: 50, tooLong: "apiKey.tooManyScopes", missing: "field.required" });
+export const requestedScopesSchema = scopeList({ max: MAX_REQUESTED_SCOPES, tooLong: "apiKey.tooManyScopes", missing: "field.required" });
 
 /** RPC: an ISO 8601 date-time with offset, e.g. 2027-01-31T23:59:59Z, within the accepted range. */
 const apiKeyExpiresAtSchema = z.iso

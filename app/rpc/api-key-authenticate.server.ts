@@ -6,13 +6,15 @@
 // and what the integration tests call; the request edge answers the plain request, an envelope
 // `{"json":{"scopes":[…known scopes…]}}` and nothing else, itself (answerPlainAuthenticate): same
 // checks, same statement, same counters, the same bytes in every answer, without oRPC's decoding,
-// context and middleware chain (app/edge/authenticate-door.server.ts). Anything else (an unknown scope, a missing field, meta, an odd envelope) goes to oRPC,
-// which words the 400. tests/integration/authenticate-doors.test.ts sends both doors the same
-// requests and compares every answer byte for byte.
+// context and middleware chain (app/edge/authenticate-door.server.ts). Anything else (an unknown
+// scope, a missing field, meta, an odd envelope) goes to oRPC, which words the 400.
+// tests/integration/authenticate-doors.test.ts sends both doors the same requests and compares
+// every answer byte for byte.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ORPCError } from "@orpc/server";
 import { API_KEY_SCOPES, type ApiKeyScope } from "~/access/api-key-scopes";
 import { authenticateKey, unauthorizedKey, type AuthenticatedKey } from "~/api-keys/authenticate.server";
+import { MAX_REQUESTED_SCOPES } from "~/api-keys/schemas";
 import { bearerSecret } from "~/api-keys/secret.server";
 import { fixedT, languageOf } from "~/i18n/i18next.server";
 import { isDomainError } from "~/lib/domain-error";
@@ -24,8 +26,6 @@ import { toRpcError } from "./errors.server";
 
 export const AUTHENTICATE_PATH = "/rpc/apiKey/authenticate";
 
-/** What the procedure's input schema allows (requestedScopesSchema): at most this many scopes. */
-const MAX_REQUESTED_SCOPES = 50;
 const KNOWN_SCOPES: ReadonlySet<string> = new Set(API_KEY_SCOPES);
 
 /**
