@@ -13,6 +13,8 @@ interface Db {
   prisma: PrismaClient;
   exportPool?: pg.Pool;
   metricsPool?: pg.Pool;
+  /** On DATABASE_READ_URL, when set: the audit reads' pool and the exports' (replicaPools()). */
+  replica?: { reads: pg.Pool; exports: pg.Pool };
 }
 
 /** Exports running at once per process; more wait for a connection (app/audit/export/snapshot.server.ts). */
@@ -28,7 +30,7 @@ const CONNECTION_OPTIONS = { connectionTimeoutMillis: 5_000, keepAlive: true } s
 
 const globalForDb = globalThis as typeof globalThis & { __db?: Db };
 
-export type PoolName = "main" | "export" | "metrics";
+export type PoolName = "main" | "export" | "metrics" | "replica" | "replica-export";
 type IdleClientErrorListener = (pool: PoolName, error: Error) => void;
 let idleClientErrorListener: IdleClientErrorListener = () => {};
 
@@ -108,6 +110,28 @@ export function exportPool(): pg.Pool {
   return current.exportPool;
 }
 
+/**
+ * The replica's pools (DATABASE_READ_URL), or null when none is configured: the audit reads'
+ * (DATABASE_READ_POOL_SIZE) and the exports' (EXPORT_CONNECTIONS, like exportPool's). Whether a
+ * read may go there (lag, read-your-writes, the replica up) is app/lib/read-routing.server.ts's to say.
+ */
+export function replicaPools(): { reads: pg.Pool; exports: pg.Pool } | null {
+  const url = env().DATABASE_READ_URL;
+  if (!url) return null;
+  const current = db();
+  if (!current.replica) {
+    // Named, so the replica's pg_stat_activity tells the app's reads apart.
+    const options = { connectionString: url, application_name: "keyledger-replica-reads", ...CONNECTION_OPTIONS };
+    const reads = new pg.Pool({ ...options, max: env().DATABASE_READ_POOL_SIZE });
+    const exports = new pg.Pool({ ...options, max: EXPORT_CONNECTIONS, idleTimeoutMillis: 60_000 });
+    reportIdleErrors(reads, "replica");
+    reportIdleErrors(exports, "replica-export");
+    for (const created of [reads, exports]) created.on("connect", (client) => client.on("error", () => {}));
+    current.replica = { reads, exports };
+  }
+  return current.replica;
+}
+
 /** The metrics scrape's one connection (app/metrics/job-gauges.server.ts): its own, so the job
  * queue's figures still come when the main pool is exhausted, which is when they matter; every
  * query it runs is cut after a second, and a database that does not answer is given up on after
@@ -148,6 +172,8 @@ export function poolStatistics(): Record<PoolName, PoolStatistics> {
     main: of(current?.pool, env().DATABASE_POOL_SIZE),
     export: of(current?.exportPool, EXPORT_CONNECTIONS),
     metrics: of(current?.metricsPool, 1),
+    replica: of(current?.replica?.reads, env().DATABASE_READ_POOL_SIZE),
+    "replica-export": of(current?.replica?.exports, EXPORT_CONNECTIONS),
   };
 }
 
@@ -160,9 +186,9 @@ export function poolStatistics(): Record<PoolName, PoolStatistics> {
  * one statement. Values are parsed by node-postgres: int8 and numeric arrive as strings, so
  * cast counts to int in the SQL.
  */
-export async function queryPrepared<T>(sql: Prisma.Sql): Promise<T[]> {
+export async function queryPrepared<T>(sql: Prisma.Sql, on: pg.Pool = pool()): Promise<T[]> {
   const name = `p_${createHash("sha256").update(sql.text).digest("hex").slice(0, 24)}`;
-  const result = await pool().query({ name, text: sql.text, values: sql.values });
+  const result = await on.query({ name, text: sql.text, values: sql.values });
   return result.rows as T[];
 }
 
@@ -184,6 +210,8 @@ export async function disconnectDb() {
   await current.pool.end();
   await current.exportPool?.end();
   await current.metricsPool?.end();
+  await current.replica?.reads.end();
+  await current.replica?.exports.end();
 }
 
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];

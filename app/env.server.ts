@@ -69,6 +69,15 @@ const schema = z.object({
     .default("false")
     .transform((v) => v === "true" || v === "1"),
   DATABASE_POOL_SIZE: z.coerce.number({ error: "DATABASE_POOL_SIZE must be a number." }).int().min(1).max(500).default(20),
+  /** A streaming replica (hot standby) of DATABASE_URL for the audit reads and exports; unset, every
+   * read goes to DATABASE_URL (app/lib/read-routing.server.ts, docs/decisions/0045-replica-reads.md). */
+  DATABASE_READ_URL: z
+    .string()
+    .refine((v) => /^postgres(ql)?:\/\//.test(v), "DATABASE_READ_URL must be a postgresql:// connection URL.")
+    .optional(),
+  DATABASE_READ_POOL_SIZE: z.coerce.number({ error: "DATABASE_READ_POOL_SIZE must be a number." }).int().min(1).max(500).default(10),
+  /** A replica further behind than this is skipped (reads go to DATABASE_URL) until it catches up. */
+  DATABASE_READ_MAX_LAG_SECONDS: seconds("DATABASE_READ_MAX_LAG_SECONDS", 3600).default(10),
   /** How long the start waits for a database that refuses connections (scripts/lib/wait-for-database.ts); 0 tries once. */
   DATABASE_WAIT_SECONDS: seconds("DATABASE_WAIT_SECONDS", 3600).default(60),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}.` }).default("info"),

@@ -3,7 +3,8 @@
 // page costs the same with 20 revoked keys or 20,000. Who revoked a key is not stored on the key:
 // it is the user actor of the key's api_key.revoked event (recorded in the same transaction as
 // the revocation), and the name is that user's current one, read with the page in one statement.
-import { queryPrepared, uuidOrNull } from "~/db.server";
+import { uuidOrNull } from "~/db.server";
+import { readPrepared } from "~/lib/read-routing.server";
 import { splitPage } from "~/lib/keyset-cursor.server";
 import { Prisma } from "~/generated/prisma/client";
 import type { KeyManager } from "./api-keys.server";
@@ -62,7 +63,7 @@ export async function listRevokedKeys(access: KeyManager, cursor?: RevokedCursor
   const after = cursor
     ? Prisma.sql`AND (revoked_at, id) < (${cursor.revokedAt.toISOString()}::timestamptz, ${cursor.id}::uuid)`
     : Prisma.empty;
-  const rows = await queryPrepared<Row>(Prisma.sql`
+  const rows = await readPrepared<Row>(Prisma.sql`
     SELECT k.id::text AS id, k.name, k.prefix, k.revoked_at AS "revokedAt",
            e.actor_kind::text AS "actorKind", u.id::text AS "revokerId", u.name AS "revokerName", u.deleted_at AS "revokerDeletedAt"
     FROM (

@@ -2,7 +2,7 @@
 // per-day rollup kept by a trigger, so the chart costs the same at a million events; an actor or
 // target filter counts through that filter's own index instead.
 import type { AuditReader } from "~/access/organization-access.server";
-import { queryPrepared } from "~/db.server";
+import { readPrepared } from "~/lib/read-routing.server";
 import { Prisma } from "~/generated/prisma/client";
 import { isoDay } from "~/lib/dates";
 import type { AuditQuery } from "~/audit/audit-query";
@@ -40,7 +40,7 @@ export async function auditActivity(reader: AuditReader, query: AuditQuery, now 
   const { filters } = query;
   const rows =
     filters.actorId || filters.targetId
-      ? await queryPrepared<{ day: string; events: number }>(Prisma.sql`
+      ? await readPrepared<{ day: string; events: number }>(Prisma.sql`
           SELECT to_char(day AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, events
           FROM (
             -- date_bin groups by UTC day about three times faster than formatting each row's date
@@ -52,7 +52,7 @@ export async function auditActivity(reader: AuditReader, query: AuditQuery, now 
             )}
             GROUP BY 1
           ) per_day`)
-      : await queryPrepared<{ day: string; events: number }>(Prisma.sql`
+      : await readPrepared<{ day: string; events: number }>(Prisma.sql`
           SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(events)::int AS events
           FROM audit_event_days
           WHERE organization_id = ${organizationId}::uuid AND day BETWEEN ${isoDay(first)}::date AND ${isoDay(last)}::date

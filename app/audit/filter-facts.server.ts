@@ -5,7 +5,8 @@
 // is also always one of the controls' choices (an actor past the list's first 500 included).
 // Beside the actor list, at most two lookups (a primary key, an index), only for filters the URL sets.
 import type { AuditReader } from "~/access/organization-access.server";
-import { queryPrepared, uuidOrNull } from "~/db.server";
+import { uuidOrNull } from "~/db.server";
+import { readPrepared } from "~/lib/read-routing.server";
 import { Prisma } from "~/generated/prisma/client";
 import type { AuditFilters } from "./audit-query";
 import { isAuditAction } from "./catalog";
@@ -31,7 +32,7 @@ export interface AuditFilterFacts {
 
 /** The newest event of this target, for its type and today's name (index on organization, target). */
 async function findTarget(reader: AuditReader, targetId: string): Promise<AuditTargetFilter> {
-  const [row] = await queryPrepared<{ targetType: string; targetName: string | null }>(Prisma.sql`
+  const [row] = await readPrepared<{ targetType: string; targetName: string | null }>(Prisma.sql`
     SELECT ${NAMED_COLUMNS}
     FROM (
       SELECT *, NULL::uuid AS actor_uuid, ${Prisma.raw(uuidOrNull("target_id"))} AS target_uuid

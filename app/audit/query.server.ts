@@ -13,7 +13,8 @@
 // a trigger keeps (one row per distinct actor, whatever the number of events). Nothing but ids is
 // stored in events.
 import type { AuditReader } from "~/access/organization-access.server";
-import { queryPrepared, uuidOrNull } from "~/db.server";
+import { uuidOrNull } from "~/db.server";
+import { readPrepared } from "~/lib/read-routing.server";
 import { Prisma } from "~/generated/prisma/client";
 import { DomainError } from "~/lib/domain-error";
 import { auditEventIdSchema, type AuditQuery } from "./audit-query";
@@ -186,7 +187,7 @@ export async function listAuditEvents(reader: AuditReader, query: AuditQuery, li
   const organizationId = reader.organization.id;
   const secret = await auditCursorSecret();
   const position = query.cursor ? verifyAuditCursor(secret, organizationId, query.filters, query.cursor) : null;
-  const rows = (await queryPrepared<NamedRow>(auditPageSql(organizationId, query, position, limit + 1))).sort(newestFirst);
+  const rows = (await readPrepared<NamedRow>(auditPageSql(organizationId, query, position, limit + 1))).sort(newestFirst);
   // One row more than shown tells whether there is more in the direction we read.
   const more = rows.length > limit;
   const page = position?.direction === "newer" ? rows.slice(rows.length - Math.min(rows.length, limit)) : rows.slice(0, limit);
@@ -207,7 +208,7 @@ export async function listAuditEvents(reader: AuditReader, query: AuditQuery, li
 export async function getAuditEvent(reader: AuditReader, eventId: string) {
   const organizationId = reader.organization.id;
   if (!auditEventIdSchema.safeParse(eventId).success) throw new DomainError("BAD_REQUEST", "auditLog.badEvent");
-  const [row] = await queryPrepared<NamedRow & { details: unknown; correlationId: string | null }>(Prisma.sql`
+  const [row] = await readPrepared<NamedRow & { details: unknown; correlationId: string | null }>(Prisma.sql`
     SELECT ${NAMED_COLUMNS}, e.details, e.correlation_id AS "correlationId"
     FROM (SELECT *, ${ID_UUIDS} FROM audit_events WHERE id = ${eventId}::uuid AND organization_id = ${organizationId}::uuid) e
     ${NAME_JOINS}`);
@@ -230,7 +231,7 @@ async function detailPeople(details: unknown): Promise<Record<string, ResolvedNa
     if (typeof id !== "string") continue;
     // Not a uuid: no account ever had that id (and the cast below would fail).
     const [user] = UUID.test(id)
-      ? await queryPrepared<{ name: string; email: string; deleted: boolean }>(Prisma.sql`
+      ? await readPrepared<{ name: string; email: string; deleted: boolean }>(Prisma.sql`
           SELECT name, email, deleted_at IS NOT NULL AS deleted FROM users WHERE id = ${id}::uuid`)
       : [];
     people[field] = user && !user.deleted ? { name: user.name, detail: user.email } : { name: null };
@@ -267,7 +268,7 @@ export function listAuditActorsSql(organizationId: string, actorId?: string): Pr
  * so an organization with a million events pays what one with a thousand does.
  */
 export async function listAuditActors(reader: AuditReader, actorId?: string): Promise<AuditActor[]> {
-  const rows = await queryPrepared<{ kind: string; id: string; name: string | null; detail: string | null }>(
+  const rows = await readPrepared<{ kind: string; id: string; name: string | null; detail: string | null }>(
     listAuditActorsSql(reader.organization.id, actorId),
   );
   return rows

@@ -21,6 +21,7 @@ import { createLoadContext } from "~/web/context.server";
 import { env } from "~/env.server";
 import { isSafeCorrelationId } from "~/lib/correlation-id";
 import { logRequestError, logRequestLine, noteDatabaseUnavailable, type RequestLog } from "~/lib/logger.server";
+import { readAfterLsnFrom, readYourWritesCookie } from "~/lib/read-routing.server";
 import { runWithCorrelationId } from "~/lib/request-scope.server";
 import { methodNotAllowed } from "~/lib/method-not-allowed";
 import { headersFromNode } from "~/lib/node-headers";
@@ -89,10 +90,11 @@ function clientAddressOf(req: IncomingMessage, trustProxy: boolean): string {
 const WRITE_STALL_MS = 120_000;
 
 /** Writes a fetch Response to Node, streaming its body with backpressure. */
-async function sendResponse(res: ServerResponse, response: Response, isHead: boolean): Promise<void> {
+async function sendResponse(res: ServerResponse, response: Response, isHead: boolean, extraCookie: string | null): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of response.headers) if (name !== "set-cookie") headers[name] = value;
   const cookies = response.headers.getSetCookie();
+  if (extraCookie) cookies.push(extraCookie);
   if (cookies.length) headers["set-cookie"] = cookies;
   res.writeHead(response.status, headers);
   if (!response.body || isHead) {
@@ -222,7 +224,9 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
       void response.body?.cancel().catch(() => {});
       return reply(outage);
     }
-    await sendResponse(res, response, method === "HEAD");
+    // A form post may have written: the next pages read a replica only once it has replayed that.
+    const readYourWrites = isRead ? null : await readYourWritesCookie();
+    await sendResponse(res, response, method === "HEAD", readYourWrites);
   }
 
   /** What the edge adds to every answer: the baseline security headers and the request id. */
@@ -236,7 +240,8 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
     setEdgeHeaders(res, scope.requestId);
     closeConnectionWhileDraining(res);
     if (!preread && answerHealthProbe(req, res, scope)) return;
-    runWithCorrelationId(scope.requestId, () => serve(req, res, scope, clientAddressOf(req, options.trustProxy), preread)).catch(fail);
+    const readAfter = readAfterLsnFrom(req.headers.cookie);
+    runWithCorrelationId(scope.requestId, () => serve(req, res, scope, clientAddressOf(req, options.trustProxy), preread), readAfter).catch(fail);
   }
 
   return (req, res) => {

@@ -3,8 +3,11 @@
 // nothing and never touch the database.
 import { Gauge, type Registry } from "prom-client";
 import { poolStatistics, type PoolName, type PoolStatistics } from "~/db.server";
+import { env } from "~/env.server";
 
 const POOLS: PoolName[] = ["main", "export", "metrics"];
+/** The replica's, when DATABASE_READ_URL is set. */
+const REPLICA_POOLS: PoolName[] = ["replica", "replica-export"];
 
 function poolGauge(registry: Registry, name: string, help: string, read: (stats: PoolStatistics) => number): void {
   new Gauge({
@@ -14,13 +17,14 @@ function poolGauge(registry: Registry, name: string, help: string, read: (stats:
     registers: [registry],
     collect() {
       const stats = poolStatistics();
-      for (const pool of POOLS) this.set({ pool }, read(stats[pool]));
+      for (const pool of env().DATABASE_READ_URL ? [...POOLS, ...REPLICA_POOLS] : POOLS) this.set({ pool }, read(stats[pool]));
     },
   });
 }
 
 export function registerPoolGauges(registry: Registry): void {
-  const pools = "main: pages and procedures; export: audit log downloads; metrics: this scrape's own connection";
+  const pools =
+    "main: pages and procedures; export: audit log downloads; metrics: this scrape's own connection; with DATABASE_READ_URL, replica and replica-export: the same reads on the replica";
   poolGauge(registry, "keyledger_db_pool_connections", `Open connections of each pool (${pools}).`, (s) => s.total);
   poolGauge(registry, "keyledger_db_pool_idle_connections", "Open connections of each pool not in use.", (s) => s.idle);
   poolGauge(registry, "keyledger_db_pool_waiting_requests", "Requests waiting for a connection of each pool.", (s) => s.waiting);

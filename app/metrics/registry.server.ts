@@ -7,6 +7,8 @@ import { registerBuildInfo } from "./build-info.server";
 import { createInstruments, renderRequestMetrics } from "./instruments.server";
 import { registerJobGauges } from "./job-gauges.server";
 import { registerPoolGauges } from "./pool-gauges.server";
+import { registerReplicaMetrics } from "./replica-metrics.server";
+import { env } from "~/env.server";
 
 /** One registry per process, on globalThis like the instruments (./instruments.server.ts). */
 const shared = globalThis as typeof globalThis & { __metricsRegistry?: Registry };
@@ -21,6 +23,7 @@ export function enableMetrics(options: { commit?: string }): void {
   registerPoolGauges(registry);
   registerJobGauges(registry);
   createInstruments(registry);
+  if (env().DATABASE_READ_URL) registerReplicaMetrics(registry);
 }
 
 /** The exposition (Prometheus text format 0.0.4) and its Content-Type. */

@@ -6,6 +6,7 @@ import { Prisma } from "~/generated/prisma/client";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
 import { decodeKeysetCursor, encodeKeysetCursor, splitPage } from "~/lib/keyset-cursor.server";
+import { readPrepared } from "~/lib/read-routing.server";
 import type { StoredPlanId } from "~/plans/catalog";
 
 export const ORGANIZATION_SEARCH_PAGE_SIZE = 25;
@@ -42,7 +43,7 @@ export async function searchOrganizations(
     );
   }
   if (after) conditions.push(Prisma.sql`(o.name, o.id) > (${after[0]!}, ${after[1]!}::uuid)`);
-  const rows = await prisma.$queryRaw<(Omit<OrganizationSearchRow, "createdAt" | "members"> & { createdAt: Date; members: number })[]>(
+  const rows = await readPrepared<Omit<OrganizationSearchRow, "createdAt" | "members"> & { createdAt: Date; members: number }>(
     Prisma.sql`
       SELECT o.id::text, o.name, o.slug, o.plan_id AS "planId", o.created_at AS "createdAt",
              (SELECT count(*)::int FROM memberships m WHERE m.organization_id = o.id) AS members

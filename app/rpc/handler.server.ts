@@ -7,7 +7,9 @@ import { BodyLimitPlugin as FetchBodyLimit, RPCHandler as FetchRPCHandler } from
 import { RPCHandler as NodeRPCHandler } from "@orpc/server/node";
 import { ResponseHeadersPlugin } from "@orpc/server/plugins";
 import { headersFromNode } from "~/lib/node-headers";
+import { readSessionToken } from "~/auth/cookies.server";
 import { logRequestError, type RequestLog } from "~/lib/logger.server";
+import { readYourWritesCookie } from "~/lib/read-routing.server";
 import { createRpcContext, type RpcContext } from "./context.server";
 import { router } from "./router.server";
 
@@ -61,16 +63,28 @@ const logUnexpectedErrors: ClientInterceptor = async (options) => {
   }
 };
 
+/** A signed-in call may have written: its answer carries the read-your-writes cookie, so the
+ * caller's next reads come from a replica only once it has replayed this call's writes
+ * (app/lib/read-routing.server.ts). Calls with an API key read nothing a replica serves. */
+const readYourWrites: ClientInterceptor = async (options) => {
+  const output = await options.next();
+  if (readSessionToken(options.context.headers.get("cookie"))) {
+    const cookie = await readYourWritesCookie();
+    if (cookie) options.context.resHeaders?.append("set-cookie", cookie);
+  }
+  return output;
+};
+
 /** Served behind the request edge (app/edge), which has already read the body with its limit. */
 const nodeHandler = new NodeRPCHandler(router, {
   plugins: [new ResponseHeadersPlugin()],
   interceptors: [translateMalformedRequest],
-  clientInterceptors: [logUnexpectedErrors],
+  clientInterceptors: [logUnexpectedErrors, readYourWrites],
 });
 const fetchHandler = new FetchRPCHandler(router, {
   plugins: [new FetchBodyLimit({ maxBodySize: MAX_RPC_BODY_BYTES }), new ResponseHeadersPlugin()],
   interceptors: [translateMalformedRequest],
-  clientInterceptors: [logUnexpectedErrors],
+  clientInterceptors: [logUnexpectedErrors, readYourWrites],
 });
 
 /** An unknown procedure: oRPC's error shape, in the caller's language. */

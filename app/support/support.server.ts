@@ -14,6 +14,7 @@ import { endOfDay, isDateInRange, startOfDay } from "~/lib/dates";
 import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
 import { decodeKeysetCursor, encodeKeysetCursor, splitPage } from "~/lib/keyset-cursor.server";
+import { readPrepared } from "~/lib/read-routing.server";
 import type { SupportAccessInput, SupportActionName, SupportLogFilters } from "./schemas";
 
 interface Viewed {
@@ -145,7 +146,7 @@ export async function listSupportRecords(
   if (filters.from) conditions.push(Prisma.sql`s.created_at >= ${startOfDay(filters.from)}`);
   if (filters.to) conditions.push(Prisma.sql`s.created_at < ${endOfDay(filters.to)}`);
   if (position) conditions.push(Prisma.sql`(s.created_at, s.id) < (${new Date(position[0]!)}, ${position[1]!}::uuid)`);
-  const rows = await prisma.$queryRaw<
+  const rows = await readPrepared<
     {
       id: string;
       createdAt: Date;
@@ -157,7 +158,7 @@ export async function listSupportRecords(
       reason: string;
       ticket: string | null;
       subject: string | null;
-    }[]
+    }
   >(Prisma.sql`
     SELECT s.id::text, s.created_at AS "createdAt", s.action, s.admin_user_id::text AS "adminId",
            CASE WHEN u.deleted_at IS NULL THEN u.name END AS "adminName",
@@ -168,7 +169,7 @@ export async function listSupportRecords(
       LEFT JOIN organizations o ON o.id = s.organization_id
      WHERE ${Prisma.join(conditions, " AND ")}
      ORDER BY s.created_at DESC, s.id DESC
-     LIMIT ${SUPPORT_LOG_PAGE_SIZE + 1}`);
+     LIMIT ${SUPPORT_LOG_PAGE_SIZE + 1}::int`);
   const { page, lastBeforeMore: last } = splitPage(rows, SUPPORT_LOG_PAGE_SIZE);
   return {
     records: page.map((r) => ({

@@ -1,11 +1,12 @@
 // The export's own connection and its one snapshot (docs/decisions/0025-audit-export.md, items 4-6):
-// a REPEATABLE READ, READ ONLY transaction on the export pool, which the name directory and the
-// COPY both read in, so the file is the log as it was when the export began.
+// a REPEATABLE READ, READ ONLY transaction on the export pool (the replica's when it may answer,
+// docs/decisions/0045-replica-reads.md), which the name directory and the COPY both read in, so the
+// file is the log as it was when the export began.
 import type pg from "pg";
 import { EXPORT_SETTINGS } from "~/audit/export/sql.server";
-import { exportPool } from "~/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { logger } from "~/lib/logger.server";
+import { connectForExport } from "~/lib/read-routing.server";
 
 /** How long a request waits for one of the EXPORT_CONNECTIONS before it is told to come back. */
 const CONNECTION_WAIT_MS = 30_000;
@@ -23,7 +24,7 @@ export interface ExportConnection {
 export async function openSnapshot(): Promise<ExportConnection> {
   let client: pg.PoolClient;
   try {
-    client = await exportPool().connect();
+    client = await connectForExport();
   } catch (error) {
     logger.warn({ err: error }, "no export connection");
     throw new DomainError("TOO_MANY_REQUESTS", "auditExport.busy", { retryAfterSeconds: CONNECTION_WAIT_MS / 1000 });

@@ -1,0 +1,150 @@
+// Where the replica (DATABASE_READ_URL) stands: whether it answers as a hot standby, how much of the
+// primary's log it has replayed, and how many seconds behind that is. Checked on demand, by the
+// reads that want it, at most once a second (no timer: an idle server asks nothing, and nothing
+// outlives the pools); docs/decisions/0045-replica-reads.md.
+//
+// The lag is measured against the primary, not the replica's clock: each check first notes the
+// primary's current WAL position with the time, then asks the replica how far it has replayed.
+// Every noted position the replica has replayed is dropped; the oldest one it has not tells how far
+// behind it is at least. `now() - pg_last_xact_replay_timestamp()` would not do: on a primary with
+// nothing to write it grows forever while the replica is perfectly current.
+import type pg from "pg";
+import { pool } from "~/db.server";
+import { observeReplica } from "~/metrics/replica-metrics.server";
+import { logger } from "./logger.server";
+
+export type ReplicaCondition = "up" | "down" | "not_standby";
+
+export interface ReplicaStatus {
+  condition: ReplicaCondition;
+  /** How far the replica has replayed the primary's log (0 when it is not up). */
+  replayLsn: bigint;
+  /** At least this far behind the primary, in seconds. */
+  lagSeconds: number;
+  /** When the check was made (Date.now()); 0 before the first. */
+  checkedAt: number;
+}
+
+/** A check this recent answers the next read; an older one is made again first. */
+const CHECK_EVERY_MS = 1_000;
+/** How long a read waits for a check before it goes to the primary rather than wait longer. */
+const CHECK_WAIT_MS = 1_000;
+/** A check's query that takes longer fails (the replica counts as down until the next check). */
+const QUERY_TIMEOUT_MS = 5_000;
+/** Positions noted while the replica is behind: one a check, so an hour of checks at most. */
+const MAX_NOTED_POSITIONS = 3_600;
+
+/** "16/B374D848" (pg_lsn's text) as a number, or null when it is not one. */
+export function parseLsn(text: unknown): bigint | null {
+  const match = typeof text === "string" ? /^([0-9A-F]{1,8})\/([0-9A-F]{1,8})$/i.exec(text) : null;
+  return match ? (BigInt(`0x${match[1]}`) << 32n) | BigInt(`0x${match[2]}`) : null;
+}
+
+interface Tracker {
+  status: ReplicaStatus;
+  /** The primary's positions not yet replayed, oldest first, with when they were noted. */
+  noted: { at: number; lsn: bigint }[];
+  checking: Promise<ReplicaStatus> | null;
+}
+
+const shared = globalThis as typeof globalThis & { __replicaTracker?: Tracker };
+
+function tracker(): Tracker {
+  shared.__replicaTracker ??= { status: { condition: "down", replayLsn: 0n, lagSeconds: 0, checkedAt: 0 }, noted: [], checking: null };
+  return shared.__replicaTracker;
+}
+
+/** The replica's status, checked again first when the last check is over a second old. */
+export async function replicaStatus(replica: pg.Pool): Promise<ReplicaStatus> {
+  const current = tracker();
+  if (Date.now() - current.status.checkedAt < CHECK_EVERY_MS) return current.status;
+  const checking = (current.checking ??= check(replica, current).finally(() => (current.checking = null)));
+  // A replica found down is checked again in the background: no read waits on it meanwhile.
+  if (current.status.condition === "down" && current.status.checkedAt !== 0) return current.status;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<ReplicaStatus>((resolve) => {
+    timer = setTimeout(() => {
+      // Too slow to answer is down for now, for the reads behind this one too.
+      current.status = { ...current.status, condition: "down", checkedAt: Date.now() };
+      resolve(current.status);
+    }, CHECK_WAIT_MS);
+  });
+  try {
+    return await Promise.race([checking, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function check(replica: pg.Pool, current: Tracker): Promise<ReplicaStatus> {
+  const at = Date.now();
+  try {
+    const { rows } = await within(pool().query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn"));
+    const primaryLsn = parseLsn(rows[0]?.lsn);
+    if (primaryLsn !== null) note(current, at, primaryLsn);
+  } catch {
+    // The primary does not answer: its reads fail on their own; the replica is still checked.
+  }
+  let status: ReplicaStatus;
+  try {
+    const { rows } = await within(
+      replica.query<{ standby: boolean; lsn: string | null }>(
+        "SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS lsn",
+      ),
+    );
+    const replayLsn = parseLsn(rows[0]?.lsn);
+    if (!rows[0]?.standby || replayLsn === null) status = { condition: "not_standby", replayLsn: 0n, lagSeconds: 0, checkedAt: Date.now() };
+    else {
+      current.noted = current.noted.filter((position) => position.lsn > replayLsn);
+      const oldest = current.noted[0];
+      const lagSeconds = oldest ? (Date.now() - oldest.at) / 1000 : 0;
+      status = { condition: "up", replayLsn, lagSeconds, checkedAt: Date.now() };
+    }
+  } catch (error) {
+    status = { condition: "down", replayLsn: 0n, lagSeconds: 0, checkedAt: Date.now() };
+    if (current.status.condition !== "down" || current.status.checkedAt === 0)
+      logger.warn({ message: error instanceof Error ? error.message : String(error) }, "replica unreachable; its reads go to the primary");
+  }
+  tellChange(current.status, status);
+  current.status = status;
+  observeReplica(status.condition === "up", status.lagSeconds);
+  return status;
+}
+
+/** `query`, or a failure once it has taken QUERY_TIMEOUT_MS (so a hung server cannot hold the check). */
+function within<T>(query: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${QUERY_TIMEOUT_MS} ms`)), QUERY_TIMEOUT_MS);
+  });
+  return Promise.race([query, timeout]).finally(() => clearTimeout(timer));
+}
+
+function note(current: Tracker, at: number, lsn: bigint): void {
+  const last = current.noted.at(-1);
+  if (last && last.lsn >= lsn) return;
+  current.noted.push({ at, lsn });
+  // Keep the oldest (it measures the lag) and drop from the middle.
+  if (current.noted.length > MAX_NOTED_POSITIONS) current.noted.splice(1, 1);
+}
+
+function tellChange(before: ReplicaStatus, after: ReplicaStatus): void {
+  if (before.condition === after.condition && before.checkedAt !== 0) return;
+  if (after.condition === "up") logger.info({ lagSeconds: after.lagSeconds }, "replica up; audit reads may go to it");
+  else if (after.condition === "not_standby")
+    logger.warn("DATABASE_READ_URL is not a hot standby (pg_is_in_recovery() is false); its reads go to the primary");
+}
+
+/** A read on the replica failed for the replica's sake: down until the next check finds it up. */
+export function noteReplicaFailed(error: unknown): void {
+  const current = tracker();
+  if (current.status.condition === "up")
+    logger.warn({ message: error instanceof Error ? error.message : String(error) }, "replica failed a read; its reads go to the primary");
+  current.status = { condition: "down", replayLsn: 0n, lagSeconds: 0, checkedAt: Date.now() };
+  observeReplica(false, 0);
+}
+
+/** For the tests: forget every check (the next read checks again). */
+export function forgetReplicaStatus(): void {
+  shared.__replicaTracker = undefined;
+}

@@ -1,0 +1,238 @@
+// Audit reads on a replica (DATABASE_READ_URL), against a real primary and a real hot standby
+// streaming from it on this machine (scripts/lib/embedded-standby.ts). Which server answered is
+// told two ways: by the data (a paused standby does not have the latest event) and by each server's
+// own pg_stat_statements. Proves: reads go to a current standby; a person's own writes are read
+// from the primary until the standby has replayed them (the read-your-writes cookie, through the
+// real request edge too); a standby behind DATABASE_READ_MAX_LAG_SECONDS, stopped, or failing under
+// a read is skipped, and the metrics say why; the export's snapshot runs on the standby.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/lib/free-port.ts";
+import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres.ts";
+import { queriesServed, startEmbeddedStandby } from "../../scripts/lib/embedded-standby.ts";
+import { migrate } from "../../scripts/lib/migrate.ts";
+
+// Before anything reads the configuration: this file's primary and standby, a 2-second lag bound.
+const root = await mkdtemp(join(tmpdir(), "keyledger-replica-reads-"));
+const primaryDataDir = join(root, "primary");
+const primary = await startEmbeddedPostgres({
+  dataDir: primaryDataDir,
+  port: await freePort(),
+  database: "keyledger",
+  settings: { shared_preload_libraries: "pg_stat_statements" },
+});
+await migrate(primary.url);
+await sql(primary.url, "CREATE EXTENSION pg_stat_statements");
+const standby = await startEmbeddedStandby({
+  primaryUrl: primary.url,
+  primaryDataDir,
+  dataDir: join(root, "standby"),
+  port: await freePort(),
+  database: "keyledger",
+});
+process.env.DATABASE_URL = primary.url;
+process.env.DATABASE_READ_URL = standby.url;
+process.env.DATABASE_READ_MAX_LAG_SECONDS = "2";
+
+const { authorizeAuditExport, authorizeOrganization } = await import("~/access/organization-access.server");
+const { parseAuditSearchParams } = await import("~/audit/audit-query");
+const { listAuditEvents } = await import("~/audit/query.server");
+const { exportAuditLog } = await import("~/audit/export/export-audit-log.server");
+const { sessionCookieName } = await import("~/auth/cookies.server");
+const { disconnectDb } = await import("~/db.server");
+const { readYourWritesCookie } = await import("~/lib/read-routing.server");
+const { forgetReplicaStatus, parseLsn } = await import("~/lib/replica-status.server");
+const { runWithCorrelationId } = await import("~/lib/request-scope.server");
+const { enableMetrics, renderMetrics } = await import("~/metrics/registry.server");
+const { createOrganizationWith, createUser, signedIn } = await import("../factories");
+const { issueKey } = await import("../domain-calls");
+const { ndjsonRows } = await import("../domain-calls");
+const { startInProcessServer } = await import("../app-server");
+
+async function sql(url: string, text: string, values: unknown[] = []) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(text, values);
+  } finally {
+    await client.end();
+  }
+}
+
+let owner: { auth: Awaited<ReturnType<typeof signedIn>>["auth"]; token: string; organizationId: string };
+
+/** The audit list's statement, as each server's pg_stat_statements records it. */
+const AUDIT_LIST = /FROM audit_events/;
+
+async function keyNamesInLog(readAfterLsn?: bigint): Promise<string[]> {
+  const reader = await authorizeOrganization(owner.auth, owner.organizationId, "audit:view");
+  const page = await runWithCorrelationId(
+    "replica-test",
+    () => listAuditEvents(reader, parseAuditSearchParams(new URLSearchParams("action=api_key.issued"))),
+    readAfterLsn,
+  );
+  return page.events.map((event) => event.target.name ?? "").sort();
+}
+
+async function issue(name: string) {
+  await issueKey(owner.auth, owner.organizationId, { name, scopes: ["audit:view"] });
+}
+
+/** keyledger_replica_reads_total{server,reason}, from the metrics exposition. */
+async function routed(reason: string): Promise<number> {
+  const { body } = await renderMetrics();
+  const server = reason === "replica" ? "replica" : "primary";
+  const line = body.split("\n").find((l) => l.startsWith(`keyledger_replica_reads_total{server="${server}",reason="${reason}"}`));
+  return line ? Number(line.split(" ").at(-1)) : 0;
+}
+
+beforeAll(async () => {
+  enableMetrics({});
+  const user = await createUser();
+  const organization = await createOrganizationWith([{ userId: user.id, role: "owner" }], { planId: "enterprise" });
+  const { auth, token } = await signedIn(user.id, organization.id);
+  owner = { auth, token, organizationId: organization.id };
+  await issue("first");
+  await standby.caughtUp();
+}, 60_000);
+
+beforeEach(() => forgetReplicaStatus());
+
+afterAll(async () => {
+  await disconnectDb();
+  await standby.destroy();
+  await primary.stop();
+  await rm(root, { recursive: true, force: true });
+}, 60_000);
+
+describe("audit reads with DATABASE_READ_URL", () => {
+  it("go to a standby that is current, not to the primary", async () => {
+    const [onStandby, onPrimary] = [await queriesServed(standby.url, AUDIT_LIST), await queriesServed(primary.url, AUDIT_LIST)];
+    const before = await routed("replica");
+    expect(await keyNamesInLog()).toEqual(["first"]);
+    expect(await queriesServed(standby.url, AUDIT_LIST)).toBeGreaterThan(onStandby);
+    expect(await queriesServed(primary.url, AUDIT_LIST)).toBe(onPrimary);
+    expect(await routed("replica")).toBe(before + 1);
+  });
+
+  it("read a person's own writes from the primary until the standby has replayed them", async () => {
+    await standby.pauseReplay();
+    try {
+      await issue("while paused");
+      const cookie = await readYourWritesCookie();
+      expect(cookie).toMatch(/^read_after=[0-9A-F]+%2F[0-9A-F]+; Max-Age=4; Path=\/; HttpOnly; SameSite=Lax$/);
+      const position = parseLsn(decodeURIComponent(cookie!.split(";")[0]!.split("=")[1]!));
+      expect(position).not.toBeNull();
+      // Someone else (no cookie) is served by the paused standby: the new key is not there yet.
+      expect(await keyNamesInLog()).toEqual(["first"]);
+      const readYourWrites = await routed("read_your_writes");
+      expect(await keyNamesInLog(position!)).toEqual(["first", "while paused"]);
+      expect(await routed("read_your_writes")).toBe(readYourWrites + 1);
+    } finally {
+      await standby.resumeReplay();
+    }
+    await standby.caughtUp();
+    forgetReplicaStatus();
+    // Replayed: the same position is now served by the standby.
+    const replica = await routed("replica");
+    expect(await keyNamesInLog(parseLsn((await sql(primary.url, "SELECT pg_current_wal_lsn()::text AS l")).rows[0].l)!)).toEqual([
+      "first",
+      "while paused",
+    ]);
+    expect(await routed("replica")).toBe(replica + 1);
+  });
+
+  it("skip a standby further behind than DATABASE_READ_MAX_LAG_SECONDS, and come back when it catches up", async () => {
+    await standby.pauseReplay();
+    try {
+      await issue("behind");
+      // First check: behind by less than the bound, so the standby still answers (without the key).
+      expect(await keyNamesInLog()).not.toContain("behind");
+      await new Promise((resolve) => setTimeout(resolve, 2_600));
+      const lagging = await routed("lagging");
+      expect(await keyNamesInLog()).toContain("behind");
+      expect(await routed("lagging")).toBe(lagging + 1);
+    } finally {
+      await standby.resumeReplay();
+    }
+    await standby.caughtUp();
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const replica = await routed("replica");
+    expect(await keyNamesInLog()).toContain("behind");
+    expect(await routed("replica")).toBe(replica + 1);
+  });
+
+  it("run the export's snapshot on the standby", async () => {
+    await standby.pauseReplay();
+    try {
+      await issue("not exported");
+      const exporter = await authorizeAuditExport(owner.auth, owner.organizationId);
+      const query = parseAuditSearchParams(new URLSearchParams("action=api_key.issued"));
+      const file = await exportAuditLog(exporter, { format: "json", query });
+      const names = ndjsonRows(await new Response(file.body).text()).map((row) => row.targetName);
+      expect(names).not.toContain("not exported");
+      expect(names).toContain("first");
+    } finally {
+      await standby.resumeReplay();
+    }
+    await standby.caughtUp();
+  });
+
+  it("go to the primary while the standby is down, also when it fails under a read, and back once it is up", async () => {
+    expect(await keyNamesInLog()).toContain("first"); // a fresh check: up
+    await standby.stop();
+    try {
+      // The check said up a moment ago: the read tries the standby, which is gone, and the primary answers.
+      const down = await routed("down");
+      expect(await keyNamesInLog()).toContain("first");
+      expect(await routed("down")).toBeGreaterThan(down);
+      forgetReplicaStatus();
+      await issue("while down");
+      expect(await keyNamesInLog()).toContain("while down");
+    } finally {
+      await standby.start();
+    }
+    await standby.caughtUp();
+    forgetReplicaStatus();
+    const replica = await routed("replica");
+    expect(await keyNamesInLog()).toContain("while down");
+    expect(await routed("replica")).toBe(replica + 1);
+  });
+
+  it("keep a form post's writes visible on the next page through the request edge's cookie", async () => {
+    const server = await startInProcessServer();
+    try {
+      await standby.pauseReplay();
+      const session = `${sessionCookieName()}=${owner.token}`;
+      const posted = await fetch(`${server.origin}/dashboard/organization-settings/api-keys`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          cookie: session,
+          origin: server.origin,
+          "sec-fetch-site": "same-origin",
+        },
+        body: "intent=issue&name=posted-by-form&scopes=audit%3Aview",
+        redirect: "manual",
+      });
+      expect(posted.status).toBe(200);
+      const readAfter = posted.headers.getSetCookie().find((c) => c.startsWith("read_after="));
+      expect(readAfter).toBeDefined();
+      const page = (cookie: string) =>
+        fetch(`${server.origin}/dashboard/organization-settings/audit-log?action=api_key.issued`, { headers: { cookie } }).then((r) =>
+          r.text(),
+        );
+      expect(await page(`${session}; ${readAfter!.split(";")[0]}`)).toContain("posted-by-form");
+      // Without the cookie the paused standby answers: proof that the cookie, not luck, chose the primary.
+      forgetReplicaStatus();
+      expect(await page(session)).not.toContain("posted-by-form");
+    } finally {
+      await standby.resumeReplay();
+      await server.close();
+    }
+    await standby.caughtUp();
+  });
+});
