@@ -27,7 +27,6 @@
 import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { readFile } from "node:fs/promises";
-import http from "node:http";
 import { pathToFileURL } from "node:url";
 import autocannon, { type Result } from "autocannon";
 import pg from "pg";
@@ -36,6 +35,7 @@ import { freePort } from "../scripts/lib/free-port.ts";
 import { BIG_EVENTS, KEYS_IN_USE, KEYS_REVOKED, SMALL_EVENTS, openAuditViewDatabase } from "./lib/audit-view-seed.ts";
 import { ensureBuild, startProductionServer, stopChild } from "./lib/servers.ts";
 import { median } from "./lib/stats.ts";
+import { agent, percentile, send, type Request } from "./lib/page-requests.ts";
 
 /** Sequential requests per latency case (after WARMUP_REQUESTS each). */
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
@@ -51,53 +51,6 @@ const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 35);
 /** The checkout whose build is measured: this one, or BENCH_APP_ROOT (e.g. an earlier build kept
  * aside, for a before/after on the same seed; it needs its build/ and node_modules/). */
 const ROOT = process.env.BENCH_APP_ROOT ?? join(import.meta.dirname, "..");
-
-/** One request: a GET of a page, or an RPC POST with a JSON body. */
-interface Request {
-  label: string;
-  path: string;
-  cookie: string;
-  rpc?: unknown;
-}
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-
-function send(base: string, request: Request): Promise<{ status: number; ms: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const body = request.rpc === undefined ? undefined : JSON.stringify({ json: request.rpc });
-    const req = http.request(
-      base + request.path,
-      {
-        method: body ? "POST" : "GET",
-        agent,
-        headers: {
-          cookie: request.cookie,
-          "accept-language": "en",
-          ...(body ? { "content-type": "application/json", "sec-fetch-site": "same-origin" } : { accept: "text/html" }),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            ms: Number(process.hrtime.bigint() - started) / 1e6,
-            body: Buffer.concat(chunks).toString("utf8"),
-          }),
-        );
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 
 interface Latency {
   label: string;

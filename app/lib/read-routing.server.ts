@@ -33,8 +33,11 @@ let lagging = false;
 async function chooseRoute(replica: pg.Pool): Promise<ReadRoute> {
   const status = await replicaStatus(replica);
   let route: ReadRoute;
+  // The lag as it may be now: what the last check found, plus the time since (the replica may have
+  // stopped replaying just after it).
+  const lagSeconds = status.lagSeconds + (Date.now() - status.checkedAt) / 1000;
   if (status.condition !== "up") route = status.condition;
-  else if (status.lagSeconds > env().DATABASE_READ_MAX_LAG_SECONDS) route = "lagging";
+  else if (lagSeconds > env().DATABASE_READ_MAX_LAG_SECONDS) route = "lagging";
   else {
     const readAfter = currentReadAfterLsn();
     route = readAfter !== undefined && readAfter > status.replayLsn ? "read_your_writes" : "replica";
@@ -42,8 +45,8 @@ async function chooseRoute(replica: pg.Pool): Promise<ReadRoute> {
   if ((route === "lagging") !== lagging && status.condition === "up") {
     lagging = route === "lagging";
     if (lagging)
-      logger.warn({ lagSeconds: status.lagSeconds }, "replica lags beyond DATABASE_READ_MAX_LAG_SECONDS; its reads go to the primary");
-    else logger.info({ lagSeconds: status.lagSeconds }, "replica caught up; audit reads may go to it");
+      logger.warn({ lagSeconds }, "replica lags beyond DATABASE_READ_MAX_LAG_SECONDS; its reads go to the primary");
+    else logger.info({ lagSeconds }, "replica caught up; audit reads may go to it");
   }
   countReplicaRead(route);
   return route;

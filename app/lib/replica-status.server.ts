@@ -27,6 +27,8 @@ export interface ReplicaStatus {
 
 /** A check this recent answers the next read; an older one is made again first. */
 const CHECK_EVERY_MS = 1_000;
+/** A check older than this is not trusted: the next read waits for a new one. */
+const STALE_AFTER_MS = 5_000;
 /** How long a read waits for a check before it goes to the primary rather than wait longer. */
 const CHECK_WAIT_MS = 1_000;
 /** A check's query that takes longer fails (the replica counts as down until the next check). */
@@ -54,13 +56,18 @@ function tracker(): Tracker {
   return shared.__replicaTracker;
 }
 
-/** The replica's status, checked again first when the last check is over a second old. */
+/**
+ * The replica's status. A check over a second old is made again in the background while this read
+ * goes by the last one, so no read waits for it; only a read with no check younger than
+ * STALE_AFTER_MS (the first, or after a quiet spell) waits for one, up to CHECK_WAIT_MS.
+ */
 export async function replicaStatus(replica: pg.Pool): Promise<ReplicaStatus> {
   const current = tracker();
-  if (Date.now() - current.status.checkedAt < CHECK_EVERY_MS) return current.status;
+  const age = Date.now() - current.status.checkedAt;
+  if (age < CHECK_EVERY_MS) return current.status;
   const checking = (current.checking ??= check(replica, current).finally(() => (current.checking = null)));
-  // A replica found down is checked again in the background: no read waits on it meanwhile.
-  if (current.status.condition === "down" && current.status.checkedAt !== 0) return current.status;
+  // A replica found down is checked in the background too, however long ago: no read waits on it.
+  if (age < STALE_AFTER_MS || (current.status.condition === "down" && current.status.checkedAt !== 0)) return current.status;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<ReplicaStatus>((resolve) => {
     timer = setTimeout(() => {

@@ -35,6 +35,8 @@ export async function insertOrganizations(client: pg.Client, big: string, small:
 
 export interface SeededDatabase<S> {
   url: string;
+  /** PostgreSQL's data directory (a standby's base backup copies it: bench/replica-reads.ts). */
+  dataDir: string;
   client: pg.Client;
   seeded: S;
   /** Events in the database, all organizations. */
@@ -61,8 +63,9 @@ export async function openSeededDatabase<S>(options: {
   const { keptDir } = options;
   const dataRoot = keptDir ?? (await mkdtemp(join(tmpdir(), options.tempPrefix)));
   const seededFile = join(dataRoot, `seeded-${options.seedName}.json`);
+  const dataDir = join(dataRoot, "data");
   const database = await startEmbeddedPostgres({
-    dataDir: join(dataRoot, "data"),
+    dataDir,
     port: await freePort(),
     database: "bench",
     ...(options.settings ? { settings: options.settings } : {}),
@@ -82,7 +85,7 @@ export async function openSeededDatabase<S>(options: {
     if (keptDir) await writeFile(seededFile, JSON.stringify(seeded));
     const events = (await client.query<{ n: number }>("SELECT count(*)::int AS n FROM audit_events")).rows[0]!.n;
     console.log(`Seeded ${events.toLocaleString("en")} events in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s.`);
-    return { url: database.url, client, seeded, events, close };
+    return { url: database.url, dataDir, client, seeded, events, close };
   } catch (error) {
     await close();
     throw error;
