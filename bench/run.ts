@@ -5,6 +5,7 @@ import { runAuditExportBench } from "./audit-export.ts";
 import { runAuditViewBench } from "./audit-view.ts";
 import { runMetricsOverheadBench } from "./metrics-overhead.ts";
 import { runColdStartBench } from "./cold-start.ts";
+import { runReplicaReadsBench } from "./replica-reads.ts";
 
 const benches: { name: string; run: () => Promise<{ passed: boolean; report: string }> }[] = [
   { name: "apiKey.authenticate (bench/api-key-auth.ts)", run: runApiKeyAuthBench },
@@ -12,6 +13,7 @@ const benches: { name: string; run: () => Promise<{ passed: boolean; report: str
   { name: "audit log export at a million events (bench/audit-export.ts)", run: runAuditExportBench },
   { name: "apiKey.authenticate with metrics on and off (bench/metrics-overhead.ts)", run: runMetricsOverheadBench },
   { name: "cold start: production start vs the old npm start (bench/cold-start.ts)", run: runColdStartBench },
+  { name: "audit page from a hot standby vs the primary (bench/replica-reads.ts)", run: runReplicaReadsBench },
 ];
 
 let allPassed = true;
