@@ -224,8 +224,9 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
       void response.body?.cancel().catch(() => {});
       return reply(outage);
     }
-    // A form post may have written: the next pages read a replica only once it has replayed that.
-    const readYourWrites = isRead ? null : await readYourWritesCookie();
+    // A form post that succeeded may have written: the next pages read a replica only once it has
+    // replayed that. (A refused or failed one wrote nothing: its transaction rolled back.)
+    const readYourWrites = isRead || response.status >= 400 ? null : await readYourWritesCookie();
     await sendResponse(res, response, method === "HEAD", readYourWrites);
   }
 

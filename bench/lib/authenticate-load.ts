@@ -58,6 +58,8 @@ export interface Scenario {
   method?: "GET" | "POST";
   /** A fresh Authorization header per request. */
   authorization?: () => string;
+  /** Concurrent connections (CONNECTIONS unless said). */
+  connections?: number;
 }
 
 export async function run(scenario: Scenario, duration: number): Promise<Result> {
@@ -65,7 +67,7 @@ export async function run(scenario: Scenario, duration: number): Promise<Result>
   const body = method === "POST" ? JSON.stringify({ json: { scopes: [] } }) : undefined;
   return autocannon({
     url: scenario.url,
-    connections: CONNECTIONS,
+    connections: scenario.connections ?? CONNECTIONS,
     duration,
     method,
     headers: method === "POST" ? { "content-type": "application/json" } : {},
