@@ -110,6 +110,9 @@ export function exportPool(): pg.Pool {
   return current.exportPool;
 }
 
+/** The audit reads take milliseconds; one that takes this long on a replica is a replica in trouble. */
+const REPLICA_READ_LIMITS = { statement_timeout: 15_000, query_timeout: 20_000 } satisfies pg.PoolConfig;
+
 /**
  * The replica's pools (DATABASE_READ_URL), or null when none is configured: the audit reads'
  * (DATABASE_READ_POOL_SIZE) and the exports' (EXPORT_CONNECTIONS, like exportPool's). Whether a
@@ -122,7 +125,8 @@ export function replicaPools(): { reads: pg.Pool; exports: pg.Pool } | null {
   if (!current.replica) {
     // Named, so the replica's pg_stat_activity tells the app's reads apart.
     const options = { connectionString: url, application_name: "keyledger-replica-reads", ...CONNECTION_OPTIONS };
-    const reads = new pg.Pool({ ...options, max: env().DATABASE_READ_POOL_SIZE });
+    // A replica gone silent must not hold a page: its reads give up (and the primary answers them).
+    const reads = new pg.Pool({ ...options, max: env().DATABASE_READ_POOL_SIZE, ...REPLICA_READ_LIMITS });
     const exports = new pg.Pool({ ...options, max: EXPORT_CONNECTIONS, idleTimeoutMillis: 60_000 });
     reportIdleErrors(reads, "replica");
     reportIdleErrors(exports, "replica-export");

@@ -26,6 +26,21 @@ describe("configuration", () => {
     );
   });
 
+  it("takes an optional read replica with its pool size and lag bound, and names each bad one", () => {
+    const base = { DATABASE_URL: "postgres://x/y" };
+    expect(parseEnv(base)).toMatchObject({ DATABASE_READ_POOL_SIZE: 10, DATABASE_READ_MAX_LAG_SECONDS: 10 });
+    expect(parseEnv(base).DATABASE_READ_URL).toBeUndefined();
+    expect(parseEnv({ ...base, DATABASE_READ_URL: "postgresql://r/y", DATABASE_READ_MAX_LAG_SECONDS: "1" })).toMatchObject({
+      DATABASE_READ_URL: "postgresql://r/y",
+      DATABASE_READ_MAX_LAG_SECONDS: 1,
+    });
+    expect(() => parseEnv({ ...base, DATABASE_READ_URL: "mysql://r/y" })).toThrow(
+      /DATABASE_READ_URL must be a postgresql:\/\/ connection URL/,
+    );
+    expect(() => parseEnv({ ...base, DATABASE_READ_MAX_LAG_SECONDS: "0" })).toThrow(/between 1 and 3600/);
+    expect(() => parseEnv({ ...base, DATABASE_READ_POOL_SIZE: "0" })).toThrow(/DATABASE_READ_POOL_SIZE/);
+  });
+
   it("normalizes APP_ORIGIN to an origin", () => {
     expect(parseEnv({ DATABASE_URL: "postgres://x/y", APP_ORIGIN: "https://keys.example.com/some/path" }).APP_ORIGIN).toBe(
       "https://keys.example.com",

@@ -77,7 +77,9 @@ const schema = z.object({
     .optional(),
   DATABASE_READ_POOL_SIZE: z.coerce.number({ error: "DATABASE_READ_POOL_SIZE must be a number." }).int().min(1).max(500).default(10),
   /** A replica further behind than this is skipped (reads go to DATABASE_URL) until it catches up. */
-  DATABASE_READ_MAX_LAG_SECONDS: seconds("DATABASE_READ_MAX_LAG_SECONDS", 3600).default(10),
+  DATABASE_READ_MAX_LAG_SECONDS: seconds("DATABASE_READ_MAX_LAG_SECONDS", 3600)
+    .min(1, "DATABASE_READ_MAX_LAG_SECONDS must be between 1 and 3600 (0 would never read the replica).")
+    .default(10),
   /** How long the start waits for a database that refuses connections (scripts/lib/wait-for-database.ts); 0 tries once. */
   DATABASE_WAIT_SECONDS: seconds("DATABASE_WAIT_SECONDS", 3600).default(60),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}.` }).default("info"),

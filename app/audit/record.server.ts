@@ -18,7 +18,7 @@ import {
   type AuditTargetType,
 } from "./catalog";
 import { isSafeCorrelationId } from "~/lib/correlation-id";
-import { currentCorrelationId } from "~/lib/request-scope.server";
+import { currentCorrelationId, noteRecordedChange } from "~/lib/request-scope.server";
 
 /** The typed recording input, derived from the catalog: a wrong payload does not compile. */
 export type AuditEventInput = {
@@ -109,6 +109,8 @@ function ambientCorrelationId(): string | null {
 }
 
 export async function recordAuditEvent(tx: Tx, input: AuditEventInput): Promise<RecordedAuditEvent> {
+  // The request's answer then carries the read-your-writes cookie (app/lib/read-routing.server.ts).
+  noteRecordedChange();
   const untyped = input as { action: unknown; actor?: { kind?: unknown; id?: unknown }; target?: { type?: unknown; id?: unknown } };
   if (!isAuditAction(untyped.action)) throw new InvalidAuditEventError(`unknown action ${String(untyped.action)}`);
   const entry = auditCatalog[input.action];

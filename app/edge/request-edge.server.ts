@@ -22,7 +22,7 @@ import { env } from "~/env.server";
 import { isSafeCorrelationId } from "~/lib/correlation-id";
 import { logRequestError, logRequestLine, noteDatabaseUnavailable, type RequestLog } from "~/lib/logger.server";
 import { readAfterLsnFrom, readYourWritesCookie } from "~/lib/read-routing.server";
-import { runWithCorrelationId } from "~/lib/request-scope.server";
+import { recordedChange, runWithCorrelationId } from "~/lib/request-scope.server";
 import { methodNotAllowed } from "~/lib/method-not-allowed";
 import { headersFromNode } from "~/lib/node-headers";
 import { AUTHENTICATE_PATH } from "~/rpc/api-key-authenticate.server";
@@ -224,9 +224,11 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
       void response.body?.cancel().catch(() => {});
       return reply(outage);
     }
-    // A form post that succeeded may have written: the next pages read a replica only once it has
-    // replayed that. (A refused or failed one wrote nothing: its transaction rolled back.)
-    const readYourWrites = isRead || response.status >= 400 ? null : await readYourWritesCookie();
+    // A form post that succeeded may have written, and a GET may have recorded a change (an export
+    // is recorded, support's views are): the next pages read a replica only once it has replayed
+    // that. (A refused or failed request wrote nothing: its transaction rolled back.)
+    const mayHaveWritten = (!isRead || recordedChange()) && response.status < 400;
+    const readYourWrites = mayHaveWritten ? await readYourWritesCookie() : null;
     await sendResponse(res, response, method === "HEAD", readYourWrites);
   }
 
@@ -242,7 +244,9 @@ export function createRequestEdge(options: RequestEdgeOptions): RequestListener 
     closeConnectionWhileDraining(res);
     if (!preread && answerHealthProbe(req, res, scope)) return;
     const readAfter = readAfterLsnFrom(req.headers.cookie);
-    runWithCorrelationId(scope.requestId, () => serve(req, res, scope, clientAddressOf(req, options.trustProxy), preread), readAfter).catch(fail);
+    runWithCorrelationId(scope.requestId, () => serve(req, res, scope, clientAddressOf(req, options.trustProxy), preread), readAfter).catch(
+      fail,
+    );
   }
 
   return (req, res) => {

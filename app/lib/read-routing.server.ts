@@ -18,70 +18,93 @@ import { readCookie } from "./cookies";
 import { databaseUnavailableReason } from "./database-unavailable.server";
 import { logger } from "./logger.server";
 import { currentReadAfterLsn } from "./request-scope.server";
-import { noteReplicaFailed, parseLsn, replicaStatus } from "./replica-status.server";
+import { noteReplicaFailed, parseLsn, replicaStatus, within } from "./replica-status.server";
 
-/** The cookie's lifetime beyond the lag bound: after the bound, the replica has either replayed the
- * write or is skipped for lagging anyway; the margin covers the once-a-second check. */
-const COOKIE_MARGIN_SECONDS = 2;
+/** How long the cookie holds a position. Long on purpose: a position the replica has replayed costs
+ * nothing (the replica answers), and one it has not keeps the person's reads on the primary for
+ * exactly as long as that is so, whatever the lag was measured as. */
+const COOKIE_SECONDS = 3_600;
 /** A position no replica reaches: read the primary for the cookie's lifetime (the primary did not
  * say where it was). */
 const UNKNOWN_POSITION = "FFFFFFFF/FFFFFFFF";
 
+/** Skipping a lagging replica stops once it is this fraction of the bound behind, not at the bound:
+ * a lag hovering at the bound must not send reads back and forth every second. */
+const CAUGHT_UP_FRACTION = 0.5;
 let lagging = false;
 
-/** Where a read goes now, and why (counted in the metrics). */
+/** Where a read should go now, and why. */
 async function chooseRoute(replica: pg.Pool): Promise<ReadRoute> {
   const status = await replicaStatus(replica);
-  let route: ReadRoute;
+  if (status.condition !== "up") return status.condition;
   // The lag as it may be now: what the last check found, plus the time since (the replica may have
   // stopped replaying just after it).
   const lagSeconds = status.lagSeconds + (Date.now() - status.checkedAt) / 1000;
-  if (status.condition !== "up") route = status.condition;
-  else if (lagSeconds > env().DATABASE_READ_MAX_LAG_SECONDS) route = "lagging";
-  else {
-    const readAfter = currentReadAfterLsn();
-    route = readAfter !== undefined && readAfter > status.replayLsn ? "read_your_writes" : "replica";
-  }
-  if ((route === "lagging") !== lagging && status.condition === "up") {
-    lagging = route === "lagging";
-    if (lagging)
-      logger.warn({ lagSeconds }, "replica lags beyond DATABASE_READ_MAX_LAG_SECONDS; its reads go to the primary");
+  const bound = env().DATABASE_READ_MAX_LAG_SECONDS;
+  const nowLagging = lagging ? lagSeconds > bound * CAUGHT_UP_FRACTION : lagSeconds > bound;
+  if (nowLagging !== lagging) {
+    lagging = nowLagging;
+    if (lagging) logger.warn({ lagSeconds }, "replica lags beyond DATABASE_READ_MAX_LAG_SECONDS; its reads go to the primary");
     else logger.info({ lagSeconds }, "replica caught up; audit reads may go to it");
   }
-  countReplicaRead(route);
-  return route;
+  if (lagging) return "lagging";
+  const readAfter = currentReadAfterLsn();
+  return readAfter !== undefined && readAfter > status.replayLsn ? "read_your_writes" : "replica";
 }
 
-/** The replica failing under a read (gone, restarting, a query cancelled by a recovery conflict):
- * the primary answers the read instead. Anything else is the read's own error. */
-function isReplicaFailure(error: unknown): boolean {
+/** The replica itself failing (gone, restarting, refusing connections), rather than one query. */
+function isReplicaDown(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
-  return databaseUnavailableReason(error) !== null || code === "40001" || code === "57P01" || code === "57P03";
+  return databaseUnavailableReason(error) !== null || code === "57P01" || code === "57P03";
 }
 
-/** queryPrepared (app/db.server.ts) on the replica when it may answer, else on the primary. */
+/** queryPrepared (app/db.server.ts) on the replica when it may answer, else on the primary. A read
+ * that fails on the replica, for whatever reason (the replica gone, a recovery conflict, a
+ * migration it has not replayed yet during a deploy, a timeout), is answered by the primary. */
 export async function readPrepared<T>(sql: Prisma.Sql): Promise<T[]> {
   const replica = replicaPools();
-  if (!replica || (await chooseRoute(replica.reads)) !== "replica") return queryPrepared<T>(sql);
+  if (!replica) return queryPrepared<T>(sql);
+  const route = await chooseRoute(replica.reads);
+  if (route !== "replica") {
+    countReplicaRead(route);
+    return queryPrepared<T>(sql);
+  }
   try {
-    return await queryPrepared<T>(sql, replica.reads);
+    const rows = await queryPrepared<T>(sql, replica.reads);
+    countReplicaRead("replica");
+    return rows;
   } catch (error) {
-    if (!isReplicaFailure(error)) throw error;
-    noteReplicaFailed(error);
-    countReplicaRead("down");
+    if (isReplicaDown(error)) noteReplicaFailed(replica.reads, error);
+    else
+      logger.warn(
+        { message: error instanceof Error ? error.message : String(error) },
+        "a read failed on the replica; the primary answers it",
+      );
+    countReplicaRead("failed");
     return queryPrepared<T>(sql);
   }
 }
 
-/** An export's connection: the replica's export pool when it may answer, else the primary's. */
+/** An export's connection: the replica's export pool when it may answer, else the primary's. Its
+ * pool being full is an answer (429, busy), as on the primary, not a replica failure. */
 export async function connectForExport(): Promise<pg.PoolClient> {
   const replica = replicaPools();
-  if (!replica || (await chooseRoute(replica.reads)) !== "replica") return exportPool().connect();
+  if (!replica) return exportPool().connect();
+  const route = await chooseRoute(replica.reads);
+  if (route !== "replica") {
+    countReplicaRead(route);
+    return exportPool().connect();
+  }
+  const pool = replica.exports;
+  const full = pool.idleCount === 0 && pool.totalCount >= (pool.options.max ?? Number.POSITIVE_INFINITY);
   try {
-    return await replica.exports.connect();
+    const client = await pool.connect();
+    countReplicaRead("replica");
+    return client;
   } catch (error) {
-    noteReplicaFailed(error);
-    countReplicaRead("down");
+    if (full || !isReplicaDown(error)) throw error;
+    noteReplicaFailed(replica.reads, error);
+    countReplicaRead("failed");
     return exportPool().connect();
   }
 }
@@ -98,22 +121,23 @@ export function readAfterLsnFrom(cookieHeader: string | null | undefined): bigin
   return parseLsn(readCookie(cookieHeader, readAfterCookieName())) ?? undefined;
 }
 
-/** The Set-Cookie for a request that may have written (asked once its answer is ready, so every
- * write it made has committed); null without a replica. */
+/** The Set-Cookie for a request that may have written (a form post that succeeded, or anything that
+ * recorded a change: asked once its answer is ready, so every write it made has committed); null
+ * without a replica. */
 export async function readYourWritesCookie(): Promise<string | null> {
   if (!env().DATABASE_READ_URL) return null;
   let position = UNKNOWN_POSITION;
   try {
-    const { rows } = await pool().query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn");
+    const { rows } = await within(pool().query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn"));
     position = rows[0]?.lsn ?? UNKNOWN_POSITION;
   } catch {
-    // The primary did not say: the cookie sends this person's reads to the primary for its lifetime.
+    // The primary did not say (in time): the cookie sends this person's reads to the primary.
   }
   return serialize(readAfterCookieName(), position, {
     path: "/",
     httpOnly: true,
     sameSite: "lax",
     secure: env().APP_ORIGIN?.startsWith("https://") ?? false,
-    maxAge: env().DATABASE_READ_MAX_LAG_SECONDS + COOKIE_MARGIN_SECONDS,
+    maxAge: COOKIE_SECONDS,
   });
 }

@@ -43,6 +43,8 @@ export function parseLsn(text: unknown): bigint | null {
 }
 
 interface Tracker {
+  /** The replica pool checked: pools made again (after disconnectDb) start a tracker of their own. */
+  replica: pg.Pool;
   status: ReplicaStatus;
   /** The primary's positions not yet replayed, oldest first, with when they were noted. */
   noted: { at: number; lsn: bigint }[];
@@ -51,8 +53,14 @@ interface Tracker {
 
 const shared = globalThis as typeof globalThis & { __replicaTracker?: Tracker };
 
-function tracker(): Tracker {
-  shared.__replicaTracker ??= { status: { condition: "down", replayLsn: 0n, lagSeconds: 0, checkedAt: 0 }, noted: [], checking: null };
+function tracker(replica: pg.Pool): Tracker {
+  if (shared.__replicaTracker?.replica !== replica)
+    shared.__replicaTracker = {
+      replica,
+      status: { condition: "down", replayLsn: 0n, lagSeconds: 0, checkedAt: 0 },
+      noted: [],
+      checking: null,
+    };
   return shared.__replicaTracker;
 }
 
@@ -62,7 +70,7 @@ function tracker(): Tracker {
  * STALE_AFTER_MS (the first, or after a quiet spell) waits for one, up to CHECK_WAIT_MS.
  */
 export async function replicaStatus(replica: pg.Pool): Promise<ReplicaStatus> {
-  const current = tracker();
+  const current = tracker(replica);
   const age = Date.now() - current.status.checkedAt;
   if (age < CHECK_EVERY_MS) return current.status;
   const checking = (current.checking ??= check(replica, current).finally(() => (current.checking = null)));
@@ -71,8 +79,8 @@ export async function replicaStatus(replica: pg.Pool): Promise<ReplicaStatus> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<ReplicaStatus>((resolve) => {
     timer = setTimeout(() => {
-      // Too slow to answer is down for now, for the reads behind this one too.
-      current.status = { ...current.status, condition: "down", checkedAt: Date.now() };
+      // Too slow to answer is down for now, for the reads behind this one too (said once).
+      markDown(current, `no answer to the check in ${CHECK_WAIT_MS} ms`);
       resolve(current.status);
     }, CHECK_WAIT_MS);
   });
@@ -94,32 +102,47 @@ async function check(replica: pg.Pool, current: Tracker): Promise<ReplicaStatus>
   }
   let status: ReplicaStatus;
   try {
-    const { rows } = await within(
-      replica.query<{ standby: boolean; lsn: string | null }>(
-        "SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS lsn",
-      ),
-    );
+    const { rows } = await within(replica.query<{ standby: boolean; lsn: string | null; replayAge: number | null }>(REPLICA_CHECK));
     const replayLsn = parseLsn(rows[0]?.lsn);
     if (!rows[0]?.standby || replayLsn === null) status = { condition: "not_standby", replayLsn: 0n, lagSeconds: 0, checkedAt: Date.now() };
     else {
       current.noted = current.noted.filter((position) => position.lsn > replayLsn);
       const oldest = current.noted[0];
-      const lagSeconds = oldest ? (Date.now() - oldest.at) / 1000 : 0;
+      let lagSeconds = oldest ? (Date.now() - oldest.at) / 1000 : 0;
+      // Behind, with nothing noted before this check (the first, or after a quiet spell): how long
+      // is unknown. The age of the last transaction it replayed is an upper bound; taking it skips
+      // the replica until the next check has a position to measure by, rather than trust it blind.
+      if (oldest && oldest.at === at) lagSeconds = Math.max(lagSeconds, rows[0].replayAge ?? Number.POSITIVE_INFINITY);
       status = { condition: "up", replayLsn, lagSeconds, checkedAt: Date.now() };
     }
   } catch (error) {
-    status = { condition: "down", replayLsn: 0n, lagSeconds: 0, checkedAt: Date.now() };
-    if (current.status.condition !== "down" || current.status.checkedAt === 0)
-      logger.warn({ message: error instanceof Error ? error.message : String(error) }, "replica unreachable; its reads go to the primary");
+    markDown(current, error instanceof Error ? error.message : String(error));
+    return current.status;
   }
-  tellChange(current.status, status);
+  if (status.condition !== current.status.condition || current.status.checkedAt === 0) {
+    if (status.condition === "up") logger.info({ lagSeconds: status.lagSeconds }, "replica up; audit reads may go to it");
+    else logger.warn("DATABASE_READ_URL is not a hot standby (pg_is_in_recovery() is false); its reads go to the primary");
+  }
   current.status = status;
   observeReplica(status.condition === "up", status.lagSeconds);
   return status;
 }
 
+/** The replica's side of a check: in recovery, how far replayed, and how old the last replayed
+ * transaction is (on the primary's clock, as the WAL carries it). */
+const REPLICA_CHECK = `SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS lsn,
+  extract(epoch FROM now() - pg_last_xact_replay_timestamp())::float8 AS "replayAge"`;
+
+/** Down from now until a check finds it up; said once when it goes down. */
+function markDown(current: Tracker, reason: string): void {
+  if (current.status.condition !== "down" || current.status.checkedAt === 0)
+    logger.warn({ reason }, "replica unreachable or failing; its reads go to the primary");
+  current.status = { condition: "down", replayLsn: 0n, lagSeconds: 0, checkedAt: Date.now() };
+  observeReplica(false, 0);
+}
+
 /** `query`, or a failure once it has taken QUERY_TIMEOUT_MS (so a hung server cannot hold the check). */
-function within<T>(query: Promise<T>): Promise<T> {
+export function within<T>(query: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer in ${QUERY_TIMEOUT_MS} ms`)), QUERY_TIMEOUT_MS);
@@ -135,20 +158,9 @@ function note(current: Tracker, at: number, lsn: bigint): void {
   if (current.noted.length > MAX_NOTED_POSITIONS) current.noted.splice(1, 1);
 }
 
-function tellChange(before: ReplicaStatus, after: ReplicaStatus): void {
-  if (before.condition === after.condition && before.checkedAt !== 0) return;
-  if (after.condition === "up") logger.info({ lagSeconds: after.lagSeconds }, "replica up; audit reads may go to it");
-  else if (after.condition === "not_standby")
-    logger.warn("DATABASE_READ_URL is not a hot standby (pg_is_in_recovery() is false); its reads go to the primary");
-}
-
 /** A read on the replica failed for the replica's sake: down until the next check finds it up. */
-export function noteReplicaFailed(error: unknown): void {
-  const current = tracker();
-  if (current.status.condition === "up")
-    logger.warn({ message: error instanceof Error ? error.message : String(error) }, "replica failed a read; its reads go to the primary");
-  current.status = { condition: "down", replayLsn: 0n, lagSeconds: 0, checkedAt: Date.now() };
-  observeReplica(false, 0);
+export function noteReplicaFailed(replica: pg.Pool, error: unknown): void {
+  markDown(tracker(replica), error instanceof Error ? error.message : String(error));
 }
 
 /** For the tests: forget every check (the next read checks again). */

@@ -14,6 +14,9 @@ interface WorkScope {
   correlationId: string;
   /** The primary's WAL position (an LSN as a number) this work's reads must see. */
   readAfterLsn?: bigint;
+  /** Set when this work recorded an audit event or a support record: its answer then carries the
+   * read-your-writes cookie, whatever the request's method. */
+  recordedChange?: true;
 }
 
 /** One store per process, kept on globalThis as the database pool is: the dev server reloads
@@ -31,6 +34,17 @@ export function runWithCorrelationId<T>(correlationId: string, work: () => T, re
 /** The ambient correlation id; undefined outside a request or job (scripts, the demo seed, tests). */
 export function currentCorrelationId(): string | undefined {
   return scope.getStore()?.correlationId;
+}
+
+/** Notes that the work in progress recorded a change (app/audit/record.server.ts, the support records). */
+export function noteRecordedChange(): void {
+  const store = scope.getStore();
+  if (store) store.recordedChange = true;
+}
+
+/** Whether the work in progress recorded a change so far. */
+export function recordedChange(): boolean {
+  return scope.getStore()?.recordedChange === true;
 }
 
 /** The log position the ambient request's reads must see; undefined when it wrote nothing lately. */

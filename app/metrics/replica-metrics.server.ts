@@ -3,8 +3,9 @@
 // other instruments, nothing is kept until enableMetrics has run (METRICS_TOKEN set).
 import { Counter, Gauge, type Registry } from "prom-client";
 
-/** Where a routed read went: `replica`; or `primary` with why not the replica. */
-export type ReadRoute = "replica" | "read_your_writes" | "lagging" | "down" | "not_standby" | "unknown";
+/** Where a routed read went: `replica`; or `primary` with why not the replica (`failed`: it failed
+ * on the replica and the primary answered it). */
+export type ReadRoute = "replica" | "read_your_writes" | "lagging" | "down" | "not_standby" | "failed";
 
 interface ReplicaInstruments {
   reads: Counter;
@@ -19,7 +20,7 @@ export function registerReplicaMetrics(registry: Registry): void {
   if (shared.__replicaInstruments) return;
   const reads = new Counter({
     name: "keyledger_replica_reads_total",
-    help: "Audit reads and exports routed by DATABASE_READ_URL: server=replica, or server=primary with the reason (read_your_writes, lagging, down, not_standby, unknown).",
+    help: "Audit reads and exports routed by DATABASE_READ_URL: server=replica, or server=primary with the reason (read_your_writes, lagging, down, not_standby, failed: tried on the replica first).",
     labelNames: ["server", "reason"],
     registers: [registry],
   });

@@ -10,6 +10,7 @@ import { headersFromNode } from "~/lib/node-headers";
 import { readSessionToken } from "~/auth/cookies.server";
 import { logRequestError, type RequestLog } from "~/lib/logger.server";
 import { readYourWritesCookie } from "~/lib/read-routing.server";
+import { recordedChange } from "~/lib/request-scope.server";
 import { createRpcContext, type RpcContext } from "./context.server";
 import { router } from "./router.server";
 
@@ -63,12 +64,13 @@ const logUnexpectedErrors: ClientInterceptor = async (options) => {
   }
 };
 
-/** A signed-in call may have written: its answer carries the read-your-writes cookie, so the
- * caller's next reads come from a replica only once it has replayed this call's writes
- * (app/lib/read-routing.server.ts). Calls with an API key read nothing a replica serves. */
+/** A signed-in call that recorded a change (every change is audited) answers with the
+ * read-your-writes cookie, so the caller's next reads come from a replica only once it has replayed
+ * this call's writes (app/lib/read-routing.server.ts). Reads ask nothing more of the primary; calls
+ * with an API key read nothing a replica serves. */
 const readYourWrites: ClientInterceptor = async (options) => {
   const output = await options.next();
-  if (readSessionToken(options.context.headers.get("cookie"))) {
+  if (recordedChange() && readSessionToken(options.context.headers.get("cookie"))) {
     const cookie = await readYourWritesCookie();
     if (cookie) options.context.resHeaders?.append("set-cookie", cookie);
   }

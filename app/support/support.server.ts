@@ -15,6 +15,7 @@ import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
 import { decodeKeysetCursor, encodeKeysetCursor, splitPage } from "~/lib/keyset-cursor.server";
 import { readPrepared } from "~/lib/read-routing.server";
+import { noteRecordedChange } from "~/lib/request-scope.server";
 import type { SupportAccessInput, SupportActionName, SupportLogFilters } from "./schemas";
 
 interface Viewed {
@@ -22,8 +23,11 @@ interface Viewed {
   subject: string | null;
 }
 
-/** One support record: who did what in which organization, under which reason. */
+/** One support record, about to be written: who did what in which organization, under which
+ * reason. The request's answer then carries the read-your-writes cookie (the records list may be
+ * read on a replica: app/lib/read-routing.server.ts). */
 export function recordRow(adminUserId: string, organizationId: string, why: { reason: string; ticket: string | null }, viewed: Viewed) {
+  noteRecordedChange();
   return { id: uuidv7(), adminUserId, organizationId, reason: why.reason, ticket: why.ticket, ...viewed };
 }
 

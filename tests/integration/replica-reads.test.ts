@@ -15,7 +15,7 @@ import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres.ts";
 import { queriesServed, startEmbeddedStandby } from "../../scripts/lib/embedded-standby.ts";
 import { migrate } from "../../scripts/lib/migrate.ts";
 
-// Before anything reads the configuration: this file's primary and standby, a 2-second lag bound.
+// Before anything reads the configuration: this file's primary and standby, a 3-second lag bound.
 const root = await mkdtemp(join(tmpdir(), "keyledger-replica-reads-"));
 const primaryDataDir = join(root, "primary");
 const primary = await startEmbeddedPostgres({
@@ -35,7 +35,7 @@ const standby = await startEmbeddedStandby({
 });
 process.env.DATABASE_URL = primary.url;
 process.env.DATABASE_READ_URL = standby.url;
-process.env.DATABASE_READ_MAX_LAG_SECONDS = "2";
+process.env.DATABASE_READ_MAX_LAG_SECONDS = "3";
 
 const { authorizeAuditExport, authorizeOrganization } = await import("~/access/organization-access.server");
 const { parseAuditSearchParams } = await import("~/audit/audit-query");
@@ -75,6 +75,14 @@ async function keyNamesInLog(readAfterLsn?: bigint): Promise<string[]> {
     readAfterLsn,
   );
   return page.events.map((event) => event.target.name ?? "").sort();
+}
+
+/** A check made now, with the standby caught up: the reads of the next seconds go by it (no new
+ * check in front of them), so a standby paused after it still answers them. */
+async function settle() {
+  await standby.caughtUp();
+  forgetReplicaStatus();
+  await keyNamesInLog();
 }
 
 async function issue(name: string) {
@@ -119,11 +127,12 @@ describe("audit reads with DATABASE_READ_URL", () => {
   });
 
   it("read a person's own writes from the primary until the standby has replayed them", async () => {
+    await settle();
     await standby.pauseReplay();
     try {
       await issue("while paused");
       const cookie = await readYourWritesCookie();
-      expect(cookie).toMatch(/^read_after=[0-9A-F]+%2F[0-9A-F]+; Max-Age=4; Path=\/; HttpOnly; SameSite=Lax$/);
+      expect(cookie).toMatch(/^read_after=[0-9A-F]+%2F[0-9A-F]+; Max-Age=3600; Path=\/; HttpOnly; SameSite=Lax$/);
       const position = parseLsn(decodeURIComponent(cookie!.split(";")[0]!.split("=")[1]!));
       expect(position).not.toBeNull();
       // Someone else (no cookie) is served by the paused standby: the new key is not there yet.
@@ -146,12 +155,13 @@ describe("audit reads with DATABASE_READ_URL", () => {
   });
 
   it("skip a standby further behind than DATABASE_READ_MAX_LAG_SECONDS, and come back when it catches up", async () => {
+    await settle();
     await standby.pauseReplay();
     try {
       await issue("behind");
-      // First check: behind by less than the bound, so the standby still answers (without the key).
+      // Behind by less than the bound, so the standby still answers (without the key).
       expect(await keyNamesInLog()).not.toContain("behind");
-      await new Promise((resolve) => setTimeout(resolve, 2_600));
+      await new Promise((resolve) => setTimeout(resolve, 3_600));
       const lagging = await routed("lagging");
       expect(await keyNamesInLog()).toContain("behind");
       expect(await routed("lagging")).toBe(lagging + 1);
@@ -168,7 +178,25 @@ describe("audit reads with DATABASE_READ_URL", () => {
     expect(await routed("replica")).toBeGreaterThan(replica);
   });
 
+  it("skip a standby found behind after a quiet spell, with nothing noted to measure by", async () => {
+    await standby.pauseReplay();
+    try {
+      await issue("while quiet");
+      // No reads for longer than the bound, then a process that has never checked (another instance,
+      // or one that sat idle): the age of the last transaction the standby replayed says how far behind.
+      await new Promise((resolve) => setTimeout(resolve, 3_600));
+      forgetReplicaStatus();
+      const lagging = await routed("lagging");
+      expect(await keyNamesInLog()).toContain("while quiet");
+      expect(await routed("lagging")).toBe(lagging + 1);
+    } finally {
+      await standby.resumeReplay();
+    }
+    await standby.caughtUp();
+  });
+
   it("run the export's snapshot on the standby", async () => {
+    await settle();
     await standby.pauseReplay();
     try {
       await issue("not exported");
@@ -189,9 +217,13 @@ describe("audit reads with DATABASE_READ_URL", () => {
     await standby.stop();
     try {
       // The check said up a moment ago: the read tries the standby, which is gone, and the primary answers.
+      const failed = await routed("failed");
+      expect(await keyNamesInLog()).toContain("first");
+      expect(await routed("failed")).toBe(failed + 1);
+      // Known down now: the next reads go straight to the primary.
       const down = await routed("down");
       expect(await keyNamesInLog()).toContain("first");
-      expect(await routed("down")).toBeGreaterThan(down);
+      expect(await routed("down")).toBe(down + 1);
       forgetReplicaStatus();
       await issue("while down");
       expect(await keyNamesInLog()).toContain("while down");
@@ -208,6 +240,7 @@ describe("audit reads with DATABASE_READ_URL", () => {
   it("keep a form post's writes visible on the next page through the request edge's cookie", async () => {
     const server = await startInProcessServer();
     try {
+      await settle();
       await standby.pauseReplay();
       const session = `${sessionCookieName()}=${owner.token}`;
       const posted = await fetch(`${server.origin}/dashboard/organization-settings/api-keys`, {
@@ -228,10 +261,33 @@ describe("audit reads with DATABASE_READ_URL", () => {
         fetch(`${server.origin}/dashboard/organization-settings/audit-log?action=api_key.issued`, { headers: { cookie } }).then((r) =>
           r.text(),
         );
+      expect(readAfter).toMatch(/; Max-Age=3600; Path=\/; HttpOnly; SameSite=Lax$/);
       expect(await page(`${session}; ${readAfter!.split(";")[0]}`)).toContain("posted-by-form");
       // Without the cookie the paused standby answers: proof that the cookie, not luck, chose the primary.
-      forgetReplicaStatus();
       expect(await page(session)).not.toContain("posted-by-form");
+      // A page that only reads gets no cookie; a signed-in RPC call that changed something gets one,
+      // one that only read does not (it asks the primary nothing).
+      const readOnly = await fetch(`${server.origin}/dashboard/organization-settings/audit-log`, { headers: { cookie: session } });
+      expect(readOnly.headers.getSetCookie().some((c) => c.startsWith("read_after="))).toBe(false);
+      const rpc = (procedure: string, input: unknown) =>
+        fetch(`${server.origin}/rpc/${procedure}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", cookie: session, origin: server.origin, "sec-fetch-site": "same-origin" },
+          body: JSON.stringify({ json: input }),
+        });
+      const issued = await rpc("apiKey/issue", { organizationId: owner.organizationId, name: "issued-by-rpc", scopes: ["audit:view"] });
+      expect(issued.status).toBe(200);
+      expect(issued.headers.getSetCookie().some((c) => c.startsWith("read_after="))).toBe(true);
+      // An export is a GET that records `audit.exported`: it carries the cookie too.
+      const exported = await fetch(`${server.origin}/api/organizations/${owner.organizationId}/audit-log/export?format=json`, {
+        headers: { cookie: session },
+      });
+      expect(exported.status).toBe(200);
+      await exported.text();
+      expect(exported.headers.getSetCookie().some((c) => c.startsWith("read_after="))).toBe(true);
+      const listed = await rpc("auditLog/list", { organizationId: owner.organizationId });
+      expect(listed.status).toBe(200);
+      expect(listed.headers.getSetCookie().some((c) => c.startsWith("read_after="))).toBe(false);
     } finally {
       await standby.resumeReplay();
       await server.close();
