@@ -22,7 +22,9 @@ export interface ProductionServer {
   stop(): Promise<void>;
 }
 
-export async function startProductionServer(databaseUrl: string): Promise<ProductionServer> {
+/** `env` adds to (or overrides) what the server is started with, e.g. a webhook secret or a name
+ * for its connections (PGAPPNAME) so a test can tell two instances apart in pg_stat_activity. */
+export async function startProductionServer(databaseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<ProductionServer> {
   if (!hasBuild()) throw new Error("No build: run `npm run build` first (`npm test` does).");
   const port = await freePort();
   // Mail in a folder of this run, never the repository's .data/outbox.
@@ -30,7 +32,7 @@ export async function startProductionServer(databaseUrl: string): Promise<Produc
   let output = "";
   let stdout = "";
   const child = spawnBuiltApp(
-    { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "info", APP_ORIGIN: "" },
+    { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "info", APP_ORIGIN: "", ...env },
     { outboxDir, stdio: ["ignore", "pipe", "pipe"] },
   );
   child.stdout!.on("data", (chunk: Buffer) => {
