@@ -19,6 +19,8 @@ interface Db {
 
 /** Exports running at once per process; more wait for a connection (app/audit/export/snapshot.server.ts). */
 export const EXPORT_CONNECTIONS = 10;
+/** How long an export waits for one of them before it is told to come back (429, Retry-After). */
+export const EXPORT_CONNECTION_WAIT_MS = 30_000;
 
 /**
  * How long a query waits for a connection: a new one to a server that does not answer, or a free
@@ -103,6 +105,7 @@ export function exportPool(): pg.Pool {
       max: EXPORT_CONNECTIONS,
       idleTimeoutMillis: 60_000,
       ...CONNECTION_OPTIONS,
+      connectionTimeoutMillis: EXPORT_CONNECTION_WAIT_MS,
     });
     reportIdleErrors(created, "export");
     current.exportPool = created;
@@ -127,7 +130,12 @@ export function replicaPools(): { reads: pg.Pool; exports: pg.Pool } | null {
     const options = { connectionString: url, application_name: "keyledger-replica-reads", ...CONNECTION_OPTIONS };
     // A replica gone silent must not hold a page: its reads give up (and the primary answers them).
     const reads = new pg.Pool({ ...options, max: env().DATABASE_READ_POOL_SIZE, ...REPLICA_READ_LIMITS });
-    const exports = new pg.Pool({ ...options, max: EXPORT_CONNECTIONS, idleTimeoutMillis: 60_000 });
+    const exports = new pg.Pool({
+      ...options,
+      max: EXPORT_CONNECTIONS,
+      idleTimeoutMillis: 60_000,
+      connectionTimeoutMillis: EXPORT_CONNECTION_WAIT_MS,
+    });
     reportIdleErrors(reads, "replica");
     reportIdleErrors(exports, "replica-export");
     for (const created of [reads, exports]) created.on("connect", (client) => client.on("error", () => {}));

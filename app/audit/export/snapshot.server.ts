@@ -5,11 +5,9 @@
 import type pg from "pg";
 import { EXPORT_SETTINGS } from "~/audit/export/sql.server";
 import { DomainError } from "~/lib/domain-error";
+import { EXPORT_CONNECTION_WAIT_MS } from "~/db.server";
 import { logger } from "~/lib/logger.server";
 import { connectForExport } from "~/lib/read-routing.server";
-
-/** How long a request waits for one of the EXPORT_CONNECTIONS before it is told to come back. */
-const CONNECTION_WAIT_MS = 30_000;
 
 export interface ExportConnection {
   client: pg.PoolClient;
@@ -27,7 +25,7 @@ export async function openSnapshot(): Promise<ExportConnection> {
     client = await connectForExport();
   } catch (error) {
     logger.warn({ err: error }, "no export connection");
-    throw new DomainError("TOO_MANY_REQUESTS", "auditExport.busy", { retryAfterSeconds: CONNECTION_WAIT_MS / 1000 });
+    throw new DomainError("TOO_MANY_REQUESTS", "auditExport.busy", { retryAfterSeconds: EXPORT_CONNECTION_WAIT_MS / 1000 });
   }
   // An error on this connection (we close it under a running COPY on purpose) must not go unheard.
   const onError = () => {};
