@@ -26,7 +26,7 @@ export interface EmbeddedStandby {
   resumeReplay(): Promise<void>;
   /** Fast shutdown (SIGINT); idempotent. The data directory and the primary's slot stay for start(). */
   stop(): Promise<void>;
-  /** Starts again after stop() on the same data directory; resolves once it accepts read-only connections. */
+  /** Starts again after stop() on the same data directory; resolves once it accepts read-only connections and the primary has its hot_standby_feedback. */
   start(): Promise<void>;
   /** stop(), then drops the replication slot on the primary (so it stops keeping WAL) and removes the data directory. */
   destroy(): Promise<void>;
@@ -164,6 +164,8 @@ export async function startEmbeddedStandby(options: StandbyOptions): Promise<Emb
       `primary_slot_name = ${confValue(slot)}`,
       "hot_standby = on",
       "hot_standby_feedback = on",
+      // Feedback and replies every second rather than every 10: start() waits for the first.
+      "wal_receiver_status_interval = 1s",
       "",
     ].join("\n"),
   );
@@ -202,6 +204,22 @@ export async function startEmbeddedStandby(options: StandbyOptions): Promise<Emb
       () => exited,
       START_WAIT_MS,
     );
+    // Until the primary has the standby's first feedback, vacuum there may remove rows a snapshot
+    // on the standby still sees, and replaying that stalls (then cancels) the read: a test's first
+    // long read would depend on timing. Once the slot holds an xmin, later snapshots are covered.
+    await waitFor(
+      `standby on port ${port} did not report its oldest snapshot to the primary`,
+      () =>
+        withClient(primaryUrl, async (client) => {
+          const { rows } = await client.query<{ reported: boolean }>(
+            "SELECT xmin IS NOT NULL AS reported FROM pg_replication_slots WHERE slot_name = $1",
+            [slot],
+          );
+          return rows[0]?.reported === true;
+        }),
+      () => exited,
+      START_WAIT_MS,
+    );
   }
 
   async function stop() {
@@ -222,16 +240,22 @@ export async function startEmbeddedStandby(options: StandbyOptions): Promise<Emb
     start,
     stop,
     async caughtUp() {
-      const written = await withClient(primaryUrl, (c) => c.query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn"));
-      const target = written.rows[0]!.lsn;
+      // Not pg_current_wal_lsn(): WAL written outside a transaction that waits for its flush (a
+      // VACUUM's) may still sit in the primary's buffers, neither counted nor sent. A marker record,
+      // flushed with everything inserted before it, is: once the standby has replayed up to the
+      // marker's end (what the function returns), it has replayed all the primary held when called.
+      const marked = await withClient(primaryUrl, (c) =>
+        c.query<{ lsn: string }>("SELECT pg_logical_emit_message(false, 'embedded-standby', 'caught up?', true)::text AS lsn"),
+      );
+      const marker = marked.rows[0]!.lsn;
       await onStandby(async (client) => {
         let paused = false;
         await waitFor(
-          `standby did not replay the primary's WAL up to ${target}`,
+          `standby did not replay the primary's WAL up to ${marker}`,
           async () => {
             const { rows } = await client.query<{ done: boolean; state: string }>(
               "SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS done, pg_get_wal_replay_pause_state() AS state",
-              [target],
+              [marker],
             );
             paused = rows[0]!.state !== "not paused";
             return rows[0]!.done;
