@@ -101,6 +101,7 @@ async function takeBaseBackup(primaryUrl: string, primaryDataDir: string, dataDi
       await copyForBaseBackup(primaryDataDir, dataDir, owner);
     } catch (error) {
       await client.query("SELECT pg_backup_stop(false)").catch(() => {});
+      await client.query("SELECT pg_drop_replication_slot($1)", [slot]).catch(() => {});
       throw error;
     }
     // false: WAL archiving is off here; the standby streams the WAL it needs through the slot.
@@ -142,7 +143,9 @@ export async function startEmbeddedStandby(options: StandbyOptions): Promise<Emb
     const settings = await client.query<{ name: string; setting: string }>(
       "SELECT name, setting FROM pg_settings WHERE source = 'command line'",
     );
-    return settings.rows.filter((s) => !NOT_SHARED.has(s.name)).flatMap((s) => ["-c", `${s.name}=${s.setting}`]);
+    const shared = settings.rows.filter((s) => !NOT_SHARED.has(s.name)).flatMap((s) => ["-c", `${s.name}=${s.setting}`]);
+    // Last, so they win: the URL names 127.0.0.1, and no socket file whatever the primary used.
+    return [...shared, "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="];
   });
 
   const slot = `embedded_standby_${randomBytes(6).toString("hex")}`;
@@ -234,8 +237,7 @@ export async function startEmbeddedStandby(options: StandbyOptions): Promise<Emb
   const pauseState = async (client: pg.Client) =>
     (await client.query<{ s: string }>("SELECT pg_get_wal_replay_pause_state() AS s")).rows[0]!.s;
 
-  await start();
-  return {
+  const standby: EmbeddedStandby = {
     url,
     start,
     stop,
@@ -276,16 +278,27 @@ export async function startEmbeddedStandby(options: StandbyOptions): Promise<Emb
       }),
     async destroy() {
       await stop();
-      // The walsender may take a moment to notice the standby left; an active slot cannot be dropped.
+      // The walsender may take a moment to notice the standby left; an active slot cannot be
+      // dropped. A primary already stopped has nothing to keep for it.
       await waitFor(`replication slot ${slot} was not dropped`, () =>
         withClient(primaryUrl, async (c) => {
           await c.query("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1", [slot]);
           return true;
+        }).catch((error: unknown) => {
+          if ((error as NodeJS.ErrnoException).code === "ECONNREFUSED") return true;
+          throw error;
         }),
       ).catch((error: unknown) => log?.(String(error)));
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+  try {
+    await start();
+  } catch (error) {
+    await standby.destroy();
+    throw error;
+  }
+  return standby;
 }
 
 /**
@@ -308,8 +321,11 @@ export async function queriesServed(url: string, pattern: RegExp): Promise<numbe
           `pg_stat_statements is not readable at ${new URL(url).port} (loaded and created on the primary?): ${String(error)}`,
         );
       });
-    return rows
-      .filter((row) => !row.query.includes("pg_stat_statements") && pattern.test(row.query))
-      .reduce((sum, row) => sum + Number(row.calls), 0);
+    return (
+      rows
+        // search(), not test(): a /g pattern's test() would carry lastIndex from one row to the next.
+        .filter((row) => !row.query.includes("pg_stat_statements") && row.query.search(pattern) !== -1)
+        .reduce((sum, row) => sum + Number(row.calls), 0)
+    );
   });
 }

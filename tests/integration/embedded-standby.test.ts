@@ -155,6 +155,19 @@ describe("an embedded hot standby", () => {
     expect(await notesOn(standby.url)).toContain("while stopped");
   });
 
+  it("refuses a data directory that is not empty, before touching the primary", async () => {
+    const second = startEmbeddedStandby({
+      primaryUrl: primary.url,
+      primaryDataDir,
+      dataDir: standbyDataDir,
+      port: await freePort(),
+      database: "keyledger",
+    });
+    await expect(second).rejects.toThrow(/is not empty/);
+    expect(await value(primary.url, "SELECT count(*)::int AS n FROM pg_replication_slots")).toBe(1);
+    expect(await notesOn(standby.url)).toContain("while stopped");
+  });
+
   it("destroy() stops it, drops its replication slot on the primary and removes its data directory", async () => {
     expect(await value(primary.url, "SELECT count(*)::int AS n FROM pg_replication_slots")).toBe(1);
     await standby.destroy();
