@@ -26,7 +26,7 @@ export interface EmbeddedStandby {
   resumeReplay(): Promise<void>;
   /** Fast shutdown (SIGINT); idempotent. The data directory and the primary's slot stay for start(). */
   stop(): Promise<void>;
-  /** Starts again after stop() on the same data directory; resolves once it accepts read-only connections. */
+  /** Starts again after stop() on the same data directory; resolves once it accepts read-only connections and the primary has its hot_standby_feedback. */
   start(): Promise<void>;
   /** stop(), then drops the replication slot on the primary (so it stops keeping WAL) and removes the data directory. */
   destroy(): Promise<void>;
@@ -101,6 +101,7 @@ async function takeBaseBackup(primaryUrl: string, primaryDataDir: string, dataDi
       await copyForBaseBackup(primaryDataDir, dataDir, owner);
     } catch (error) {
       await client.query("SELECT pg_backup_stop(false)").catch(() => {});
+      await client.query("SELECT pg_drop_replication_slot($1)", [slot]).catch(() => {});
       throw error;
     }
     // false: WAL archiving is off here; the standby streams the WAL it needs through the slot.
@@ -142,7 +143,9 @@ export async function startEmbeddedStandby(options: StandbyOptions): Promise<Emb
     const settings = await client.query<{ name: string; setting: string }>(
       "SELECT name, setting FROM pg_settings WHERE source = 'command line'",
     );
-    return settings.rows.filter((s) => !NOT_SHARED.has(s.name)).flatMap((s) => ["-c", `${s.name}=${s.setting}`]);
+    const shared = settings.rows.filter((s) => !NOT_SHARED.has(s.name)).flatMap((s) => ["-c", `${s.name}=${s.setting}`]);
+    // Last, so they win: the URL names 127.0.0.1, and no socket file whatever the primary used.
+    return [...shared, "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="];
   });
 
   const slot = `embedded_standby_${randomBytes(6).toString("hex")}`;
@@ -164,6 +167,8 @@ export async function startEmbeddedStandby(options: StandbyOptions): Promise<Emb
       `primary_slot_name = ${confValue(slot)}`,
       "hot_standby = on",
       "hot_standby_feedback = on",
+      // Feedback and replies every second rather than every 10: start() waits for the first.
+      "wal_receiver_status_interval = 1s",
       "",
     ].join("\n"),
   );
@@ -202,6 +207,22 @@ export async function startEmbeddedStandby(options: StandbyOptions): Promise<Emb
       () => exited,
       START_WAIT_MS,
     );
+    // Until the primary has the standby's first feedback, vacuum there may remove rows a snapshot
+    // on the standby still sees, and replaying that stalls (then cancels) the read: a test's first
+    // long read would depend on timing. Once the slot holds an xmin, later snapshots are covered.
+    await waitFor(
+      `standby on port ${port} did not report its oldest snapshot to the primary`,
+      () =>
+        withClient(primaryUrl, async (client) => {
+          const { rows } = await client.query<{ reported: boolean }>(
+            "SELECT xmin IS NOT NULL AS reported FROM pg_replication_slots WHERE slot_name = $1",
+            [slot],
+          );
+          return rows[0]?.reported === true;
+        }),
+      () => exited,
+      START_WAIT_MS,
+    );
   }
 
   async function stop() {
@@ -216,22 +237,27 @@ export async function startEmbeddedStandby(options: StandbyOptions): Promise<Emb
   const pauseState = async (client: pg.Client) =>
     (await client.query<{ s: string }>("SELECT pg_get_wal_replay_pause_state() AS s")).rows[0]!.s;
 
-  await start();
-  return {
+  const standby: EmbeddedStandby = {
     url,
     start,
     stop,
     async caughtUp() {
-      const written = await withClient(primaryUrl, (c) => c.query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn"));
-      const target = written.rows[0]!.lsn;
+      // Not pg_current_wal_lsn(): WAL written outside a transaction that waits for its flush (a
+      // VACUUM's) may still sit in the primary's buffers, neither counted nor sent. A marker record,
+      // flushed with everything inserted before it, is: once the standby has replayed up to the
+      // marker's end (what the function returns), it has replayed all the primary held when called.
+      const marked = await withClient(primaryUrl, (c) =>
+        c.query<{ lsn: string }>("SELECT pg_logical_emit_message(false, 'embedded-standby', 'caught up?', true)::text AS lsn"),
+      );
+      const marker = marked.rows[0]!.lsn;
       await onStandby(async (client) => {
         let paused = false;
         await waitFor(
-          `standby did not replay the primary's WAL up to ${target}`,
+          `standby did not replay the primary's WAL up to ${marker}`,
           async () => {
             const { rows } = await client.query<{ done: boolean; state: string }>(
               "SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS done, pg_get_wal_replay_pause_state() AS state",
-              [target],
+              [marker],
             );
             paused = rows[0]!.state !== "not paused";
             return rows[0]!.done;
@@ -252,16 +278,27 @@ export async function startEmbeddedStandby(options: StandbyOptions): Promise<Emb
       }),
     async destroy() {
       await stop();
-      // The walsender may take a moment to notice the standby left; an active slot cannot be dropped.
+      // The walsender may take a moment to notice the standby left; an active slot cannot be
+      // dropped. A primary already stopped has nothing to keep for it.
       await waitFor(`replication slot ${slot} was not dropped`, () =>
         withClient(primaryUrl, async (c) => {
           await c.query("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1", [slot]);
           return true;
+        }).catch((error: unknown) => {
+          if ((error as NodeJS.ErrnoException).code === "ECONNREFUSED") return true;
+          throw error;
         }),
       ).catch((error: unknown) => log?.(String(error)));
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+  try {
+    await start();
+  } catch (error) {
+    await standby.destroy();
+    throw error;
+  }
+  return standby;
 }
 
 /**
@@ -284,8 +321,11 @@ export async function queriesServed(url: string, pattern: RegExp): Promise<numbe
           `pg_stat_statements is not readable at ${new URL(url).port} (loaded and created on the primary?): ${String(error)}`,
         );
       });
-    return rows
-      .filter((row) => !row.query.includes("pg_stat_statements") && pattern.test(row.query))
-      .reduce((sum, row) => sum + Number(row.calls), 0);
+    return (
+      rows
+        // search(), not test(): a /g pattern's test() would carry lastIndex from one row to the next.
+        .filter((row) => !row.query.includes("pg_stat_statements") && row.query.search(pattern) !== -1)
+        .reduce((sum, row) => sum + Number(row.calls), 0)
+    );
   });
 }

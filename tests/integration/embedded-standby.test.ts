@@ -113,6 +113,32 @@ describe("an embedded hot standby", () => {
     expect(await queriesServed(primary.url, probe)).toBe(before.primary + 1);
   });
 
+  // What an audit export on a replica needs (docs/replica-setup.md): without hot_standby_feedback
+  // the vacuum removes rows the snapshot still sees, replaying that conflicts with it, replay stalls
+  // for max_standby_streaming_delay (30 s) and then the read is cancelled.
+  it("keeps a long REPEATABLE READ snapshot on the standby through a vacuum on the primary (hot_standby_feedback)", async () => {
+    await query(primary.url, "CREATE TABLE standby_vacuumed AS SELECT g AS id FROM generate_series(1, 1000) AS g");
+    await standby.caughtUp();
+    const reader = new pg.Client({ connectionString: standby.url });
+    reader.on("error", () => {});
+    await reader.connect();
+    const count = async () => (await reader.query<{ n: number }>("SELECT count(*)::int AS n FROM standby_vacuumed")).rows[0]?.n;
+    try {
+      await reader.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+      expect(await count()).toBe(1000);
+      await query(primary.url, "DELETE FROM standby_vacuumed");
+      // TRUNCATE false: cutting the table's empty end pages takes an ACCESS EXCLUSIVE lock, which
+      // conflicts on replay with any reader whatever the feedback (docs/replica-setup.md).
+      await query(primary.url, "VACUUM (TRUNCATE false) standby_vacuumed");
+      await standby.caughtUp();
+      expect(await count()).toBe(1000);
+      await reader.query("COMMIT");
+      expect(await count()).toBe(0);
+    } finally {
+      await reader.end();
+    }
+  });
+
   it("refuses connections once stopped, and after start() has what the primary wrote meanwhile", async () => {
     await standby.stop();
     await standby.stop();
@@ -126,6 +152,19 @@ describe("an embedded hot standby", () => {
     }
     await standby.start();
     await standby.caughtUp();
+    expect(await notesOn(standby.url)).toContain("while stopped");
+  });
+
+  it("refuses a data directory that is not empty, before touching the primary", async () => {
+    const second = startEmbeddedStandby({
+      primaryUrl: primary.url,
+      primaryDataDir,
+      dataDir: standbyDataDir,
+      port: await freePort(),
+      database: "keyledger",
+    });
+    await expect(second).rejects.toThrow(/is not empty/);
+    expect(await value(primary.url, "SELECT count(*)::int AS n FROM pg_replication_slots")).toBe(1);
     expect(await notesOn(standby.url)).toContain("while stopped");
   });
 
