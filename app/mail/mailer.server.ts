@@ -1,7 +1,7 @@
 // Outgoing mail through nodemailer: to SMTP_URL when it is set, otherwise into a local outbox
 // folder as .eml files (MAIL_OUTBOX_DIR, .data/outbox by default), which any mail program opens.
 // Only the job worker sends mail, after the change that asked for it has committed.
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
 import { env } from "~/env.server";
@@ -44,5 +44,9 @@ export async function sendMail(message: MailMessage): Promise<void> {
   const dir = mailOutboxDir()!;
   await mkdir(dir, { recursive: true });
   const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${crypto.randomUUID().slice(0, 8)}.eml`;
-  await writeFile(join(dir, name), info.message, { mode: 0o600 });
+  // Written aside, then renamed into place: whoever watches the folder (a mail program, the tests)
+  // never opens half a message.
+  const partial = join(dir, `.${name}.partial`);
+  await writeFile(partial, info.message, { mode: 0o600 });
+  await rename(partial, join(dir, name));
 }

@@ -12,8 +12,9 @@ import { appendFile, chown, readdir, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { userInfo } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
-import pg from "pg";
+import type pg from "pg";
 import { letPostgresUserReach, postgresBinary } from "./embedded-postgres.ts";
+import { withClient } from "./pg-client.ts";
 import { copyForBaseBackup, postgresUserIds, type Owner } from "./base-backup-copy.ts";
 
 export interface EmbeddedStandby {
@@ -55,17 +56,6 @@ const running = new Set<ChildProcess>();
 // A test process that exits without stop() must not leave a server behind (embedded-postgres does
 // the same for its own servers): fast shutdown, which the server completes on its own.
 process.on("exit", () => running.forEach((child) => child.kill("SIGINT")));
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  client.on("error", () => {});
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
 
 /** Runs `check` every POLL_MS until it returns true; fails with `what` if `giveUp` names a reason, or after `waitMs` (with the last error). */
 async function waitFor(what: string, check: () => Promise<boolean>, giveUp?: () => string | null, waitMs = WAIT_MS): Promise<void> {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../scripts/lib/embedded-postgres.ts";
 import { queriesServed, startEmbeddedStandby, type EmbeddedStandby } from "../../scripts/lib/embedded-standby.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
+import { queryOnce } from "../../scripts/lib/pg-client.ts";
 import { migrate } from "../../scripts/lib/migrate.ts";
 
 const root = await mkdtemp(join(tmpdir(), "keyledger-standby-test-"));
@@ -20,16 +21,7 @@ const standbyDataDir = join(root, "standby");
 let primary: EmbeddedDatabase;
 let standby: EmbeddedStandby;
 
-async function query<R extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<pg.QueryResult<R>> {
-  const client = new pg.Client({ connectionString: url });
-  client.on("error", () => {});
-  await client.connect();
-  try {
-    return await client.query<R>(sql, params);
-  } finally {
-    await client.end();
-  }
-}
+const query = queryOnce;
 
 /** The first column of the only row. */
 async function value(url: string, sql: string, params: unknown[] = []): Promise<unknown> {
@@ -126,6 +118,18 @@ describe("an embedded hot standby", () => {
     try {
       await reader.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
       expect(await count()).toBe(1000);
+      // The standby tells the primary its oldest snapshot once a second: wait until the primary's
+      // slot holds it, or a vacuum run before that may still remove what the reader sees.
+      const readerXmin = Number(
+        (await reader.query<{ x: string }>("SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS x")).rows[0]!.x,
+      );
+      for (let tries = 0; ; tries++) {
+        const held = (await query<{ x: string | null }>(primary.url, "SELECT min(xmin::text::bigint)::text AS x FROM pg_replication_slots"))
+          .rows[0]?.x;
+        if (held !== null && held !== undefined && Number(held) <= readerXmin) break;
+        if (tries > 200) throw new Error(`the primary never held the standby's snapshot (slot xmin ${held}, reader ${readerXmin})`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await query(primary.url, "DELETE FROM standby_vacuumed");
       // TRUNCATE false: cutting the table's empty end pages takes an ACCESS EXCLUSIVE lock, which
       // conflicts on replay with any reader whatever the feedback (docs/replica-setup.md).

@@ -8,12 +8,12 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres.ts";
 import { queriesServed, startEmbeddedStandby } from "../../scripts/lib/embedded-standby.ts";
 import { migrate } from "../../scripts/lib/migrate.ts";
+import { queryOnce } from "../../scripts/lib/pg-client.ts";
 
 // Before anything reads the configuration: this file's primary and standby, a 3-second lag bound.
 const root = await mkdtemp(join(tmpdir(), "keyledger-replica-reads-"));
@@ -25,7 +25,7 @@ const primary = await startEmbeddedPostgres({
   settings: { shared_preload_libraries: "pg_stat_statements" },
 });
 await migrate(primary.url);
-await sql(primary.url, "CREATE EXTENSION pg_stat_statements");
+await queryOnce(primary.url, "CREATE EXTENSION pg_stat_statements");
 const standby = await startEmbeddedStandby({
   primaryUrl: primary.url,
   primaryDataDir,
@@ -51,16 +51,6 @@ const { createOrganizationWith, createUser, signedIn } = await import("../factor
 const { issueKey } = await import("../domain-calls");
 const { ndjsonRows } = await import("../domain-calls");
 const { startInProcessServer } = await import("../app-server");
-
-async function sql(url: string, text: string, values: unknown[] = []) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(text, values);
-  } finally {
-    await client.end();
-  }
-}
 
 let owner: { auth: Awaited<ReturnType<typeof signedIn>>["auth"]; token: string; organizationId: string };
 
@@ -147,10 +137,9 @@ describe("audit reads with DATABASE_READ_URL", () => {
     forgetReplicaStatus();
     // Replayed: the same position is now served by the standby.
     const replica = await routed("replica");
-    expect(await keyNamesInLog(parseLsn((await sql(primary.url, "SELECT pg_current_wal_lsn()::text AS l")).rows[0].l)!)).toEqual([
-      "first",
-      "while paused",
-    ]);
+    expect(
+      await keyNamesInLog(parseLsn((await queryOnce<{ l: string }>(primary.url, "SELECT pg_current_wal_lsn()::text AS l")).rows[0]!.l)!),
+    ).toEqual(["first", "while paused"]);
     expect(await routed("replica")).toBe(replica + 1);
   });
 

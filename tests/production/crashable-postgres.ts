@@ -7,10 +7,11 @@ import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { arch, platform, tmpdir, userInfo } from "node:os";
 import { dirname, join } from "node:path";
-import pg from "pg";
+import type pg from "pg";
 import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { migrate } from "../../scripts/lib/migrate.ts";
+import { withClient } from "../../scripts/lib/pg-client.ts";
 
 export interface CrashablePostgres {
   /** The app's database, as the app's role. */
@@ -55,16 +56,7 @@ export async function startCrashablePostgres(): Promise<CrashablePostgres> {
   const adminUrl = server.url;
   const url = `postgresql://${APP_ROLE}:${APP_ROLE}@127.0.0.1:${port}/keyledger`;
   const pgCtl = await pgCtlPath();
-  const asAdmin = async <T>(target: string, work: (client: pg.Client) => Promise<T>) => {
-    const client = new pg.Client({ connectionString: target });
-    client.on("error", () => {});
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end().catch(() => {});
-    }
-  };
+  const asAdmin = withClient;
   await asAdmin(adminUrl, async (c) => {
     await c.query(`CREATE ROLE ${APP_ROLE} LOGIN PASSWORD '${APP_ROLE}'`);
     await c.query(`CREATE DATABASE keyledger OWNER ${APP_ROLE}`);
