@@ -130,12 +130,9 @@ export function replicaPools(): { reads: pg.Pool; exports: pg.Pool } | null {
     const options = { connectionString: url, application_name: "keyledger-replica-reads", ...CONNECTION_OPTIONS };
     // A replica gone silent must not hold a page: its reads give up (and the primary answers them).
     const reads = new pg.Pool({ ...options, max: env().DATABASE_READ_POOL_SIZE, ...REPLICA_READ_LIMITS });
-    const exports = new pg.Pool({
-      ...options,
-      max: EXPORT_CONNECTIONS,
-      idleTimeoutMillis: 60_000,
-      connectionTimeoutMillis: EXPORT_CONNECTION_WAIT_MS,
-    });
+    // The usual 5 s connection timeout here: a replica that does not answer hands the export to the
+    // primary's pool (which waits its 30 s for a free connection) rather than hold it.
+    const exports = new pg.Pool({ ...options, max: EXPORT_CONNECTIONS, idleTimeoutMillis: 60_000 });
     reportIdleErrors(reads, "replica");
     reportIdleErrors(exports, "replica-export");
     for (const created of [reads, exports]) created.on("connect", (client) => client.on("error", () => {}));

@@ -18,36 +18,36 @@ import { readCookie } from "./cookies";
 import { databaseUnavailableReason } from "./database-unavailable.server";
 import { logger } from "./logger.server";
 import { currentReadAfterLsn } from "./request-scope.server";
-import { noteReplicaFailed, parseLsn, replicaStatus, within } from "./replica-status.server";
+import { lagState, noteReplicaFailed, parseLsn, replicaStatus, within } from "./replica-status.server";
 
 /** How long the cookie holds a position. Long on purpose: a position the replica has replayed costs
  * nothing (the replica answers), and one it has not keeps the person's reads on the primary for
  * exactly as long as that is so, whatever the lag was measured as. */
 const COOKIE_SECONDS = 3_600;
-/** A position no replica reaches: read the primary for the cookie's lifetime (the primary did not
- * say where it was). */
+/** A position no replica reaches, for a minute: the primary did not say where it was, so the
+ * person's reads go to the primary while any replica catches up with what they did. */
 const UNKNOWN_POSITION = "FFFFFFFF/FFFFFFFF";
+const UNKNOWN_POSITION_SECONDS = 60;
 
 /** Skipping a lagging replica stops once it is this fraction of the bound behind, not at the bound:
  * a lag hovering at the bound must not send reads back and forth every second. */
 const CAUGHT_UP_FRACTION = 0.5;
-let lagging = false;
-
 /** Where a read should go now, and why. */
 async function chooseRoute(replica: pg.Pool): Promise<ReadRoute> {
-  const status = await replicaStatus(replica);
+  const bound = env().DATABASE_READ_MAX_LAG_SECONDS;
+  const status = await replicaStatus(replica, bound);
   if (status.condition !== "up") return status.condition;
   // The lag as it may be now: what the last check found, plus the time since (the replica may have
   // stopped replaying just after it).
   const lagSeconds = status.lagSeconds + (Date.now() - status.checkedAt) / 1000;
-  const bound = env().DATABASE_READ_MAX_LAG_SECONDS;
-  const nowLagging = lagging ? lagSeconds > bound * CAUGHT_UP_FRACTION : lagSeconds > bound;
-  if (nowLagging !== lagging) {
-    lagging = nowLagging;
-    if (lagging) logger.warn({ lagSeconds }, "replica lags beyond DATABASE_READ_MAX_LAG_SECONDS; its reads go to the primary");
+  const state = lagState(replica);
+  const nowLagging = state.lagging ? lagSeconds > bound * CAUGHT_UP_FRACTION : lagSeconds > bound;
+  if (nowLagging !== state.lagging) {
+    state.lagging = nowLagging;
+    if (nowLagging) logger.warn({ lagSeconds }, "replica lags beyond DATABASE_READ_MAX_LAG_SECONDS; its reads go to the primary");
     else logger.info({ lagSeconds }, "replica caught up; audit reads may go to it");
   }
-  if (lagging) return "lagging";
+  if (nowLagging) return "lagging";
   const readAfter = currentReadAfterLsn();
   return readAfter !== undefined && readAfter > status.replayLsn ? "read_your_writes" : "replica";
 }
@@ -56,6 +56,11 @@ async function chooseRoute(replica: pg.Pool): Promise<ReadRoute> {
 function isReplicaDown(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return databaseUnavailableReason(error) !== null || code === "57P01" || code === "57P03";
+}
+
+/** Every connection of `pool` taken: a new request waits for one. */
+function isFull(pool: pg.Pool): boolean {
+  return pool.idleCount === 0 && pool.totalCount >= (pool.options.max ?? Number.POSITIVE_INFINITY);
 }
 
 /** queryPrepared (app/db.server.ts) on the replica when it may answer, else on the primary. A read
@@ -69,12 +74,14 @@ export async function readPrepared<T>(sql: Prisma.Sql): Promise<T[]> {
     countReplicaRead(route);
     return queryPrepared<T>(sql);
   }
+  const full = isFull(replica.reads);
   try {
     const rows = await queryPrepared<T>(sql, replica.reads);
     countReplicaRead("replica");
     return rows;
   } catch (error) {
-    if (isReplicaDown(error)) noteReplicaFailed(replica.reads, error);
+    // A pool that was full timing out is a burst, not the replica failing.
+    if (!full && isReplicaDown(error)) noteReplicaFailed(replica.reads, error);
     else
       logger.warn(
         { message: error instanceof Error ? error.message : String(error) },
@@ -96,7 +103,7 @@ export async function connectForExport(): Promise<pg.PoolClient> {
     return exportPool().connect();
   }
   const pool = replica.exports;
-  const full = pool.idleCount === 0 && pool.totalCount >= (pool.options.max ?? Number.POSITIVE_INFINITY);
+  const full = isFull(pool);
   try {
     const client = await pool.connect();
     countReplicaRead("replica");
@@ -126,18 +133,18 @@ export function readAfterLsnFrom(cookieHeader: string | null | undefined): bigin
  * without a replica. */
 export async function readYourWritesCookie(): Promise<string | null> {
   if (!env().DATABASE_READ_URL) return null;
-  let position = UNKNOWN_POSITION;
+  let position: string | undefined;
   try {
     const { rows } = await within(pool().query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn"));
-    position = rows[0]?.lsn ?? UNKNOWN_POSITION;
+    position = rows[0]?.lsn;
   } catch {
-    // The primary did not say (in time): the cookie sends this person's reads to the primary.
+    // The primary did not say (in time): for a minute, this person's reads go to the primary.
   }
-  return serialize(readAfterCookieName(), position, {
+  return serialize(readAfterCookieName(), position ?? UNKNOWN_POSITION, {
     path: "/",
     httpOnly: true,
     sameSite: "lax",
     secure: env().APP_ORIGIN?.startsWith("https://") ?? false,
-    maxAge: COOKIE_SECONDS,
+    maxAge: position ? COOKIE_SECONDS : UNKNOWN_POSITION_SECONDS,
   });
 }

@@ -31,6 +31,8 @@ const CHECK_EVERY_MS = 1_000;
 const STALE_AFTER_MS = 5_000;
 /** How long a read waits for a check before it goes to the primary rather than wait longer. */
 const CHECK_WAIT_MS = 1_000;
+/** How old the last replayed transaction counts as when the replica has replayed none since it started. */
+const UNKNOWN_REPLAY_AGE_SECONDS = 86_400;
 /** A check's query that takes longer fails (the replica counts as down until the next check). */
 const QUERY_TIMEOUT_MS = 5_000;
 /** Positions noted while the replica is behind: one a check, so an hour of checks at most. */
@@ -49,6 +51,10 @@ interface Tracker {
   /** The primary's positions not yet replayed, oldest first, with when they were noted. */
   noted: { at: number; lsn: bigint }[];
   checking: Promise<ReplicaStatus> | null;
+  /** Which server the check in progress waits for: a slow primary does not make the replica down. */
+  waitingFor: "primary" | "replica" | null;
+  /** Whether reads skip the replica for lagging (./read-routing.server.ts keeps it, with hysteresis). */
+  lagging: boolean;
 }
 
 const shared = globalThis as typeof globalThis & { __replicaTracker?: Tracker };
@@ -60,6 +66,8 @@ function tracker(replica: pg.Pool): Tracker {
       status: { condition: "down", replayLsn: 0n, lagSeconds: 0, checkedAt: 0 },
       noted: [],
       checking: null,
+      waitingFor: null,
+      lagging: false,
     };
   return shared.__replicaTracker;
 }
@@ -69,19 +77,23 @@ function tracker(replica: pg.Pool): Tracker {
  * goes by the last one, so no read waits for it; only a read with no check younger than
  * STALE_AFTER_MS (the first, or after a quiet spell) waits for one, up to CHECK_WAIT_MS.
  */
-export async function replicaStatus(replica: pg.Pool): Promise<ReplicaStatus> {
+export async function replicaStatus(replica: pg.Pool, maxLagSeconds: number): Promise<ReplicaStatus> {
   const current = tracker(replica);
   const age = Date.now() - current.status.checkedAt;
   if (age < CHECK_EVERY_MS) return current.status;
   const checking = (current.checking ??= check(replica, current).finally(() => (current.checking = null)));
+  // Never trusted for longer than half the lag bound, so the time since the check (which the lag a
+  // read goes by includes) cannot by itself keep a current replica skipped.
+  const staleAfter = Math.max(CHECK_EVERY_MS, Math.min(STALE_AFTER_MS, maxLagSeconds * 500));
   // A replica found down is checked in the background too, however long ago: no read waits on it.
-  if (age < STALE_AFTER_MS || (current.status.condition === "down" && current.status.checkedAt !== 0)) return current.status;
+  if (age < staleAfter || (current.status.condition === "down" && current.status.checkedAt !== 0)) return current.status;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<ReplicaStatus>((resolve) => {
     timer = setTimeout(() => {
-      // Too slow to answer is down for now, for the reads behind this one too (said once).
-      markDown(current, `no answer to the check in ${CHECK_WAIT_MS} ms`);
-      resolve(current.status);
+      // A replica too slow to answer is down for now, for the reads behind this one too (said once).
+      // A slow primary is not the replica's fault: this read goes to it, and the state stays.
+      if (current.waitingFor === "replica") markDown(current, `no answer to the check in ${CHECK_WAIT_MS} ms`);
+      resolve({ ...current.status, condition: "down" });
     }, CHECK_WAIT_MS);
   });
   try {
@@ -93,6 +105,7 @@ export async function replicaStatus(replica: pg.Pool): Promise<ReplicaStatus> {
 
 async function check(replica: pg.Pool, current: Tracker): Promise<ReplicaStatus> {
   const at = Date.now();
+  current.waitingFor = "primary";
   try {
     const { rows } = await within(pool().query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn"));
     const primaryLsn = parseLsn(rows[0]?.lsn);
@@ -101,6 +114,7 @@ async function check(replica: pg.Pool, current: Tracker): Promise<ReplicaStatus>
     // The primary does not answer: its reads fail on their own; the replica is still checked.
   }
   let status: ReplicaStatus;
+  current.waitingFor = "replica";
   try {
     const { rows } = await within(replica.query<{ standby: boolean; lsn: string | null; replayAge: number | null }>(REPLICA_CHECK));
     const replayLsn = parseLsn(rows[0]?.lsn);
@@ -110,14 +124,21 @@ async function check(replica: pg.Pool, current: Tracker): Promise<ReplicaStatus>
       const oldest = current.noted[0];
       let lagSeconds = oldest ? (Date.now() - oldest.at) / 1000 : 0;
       // Behind, with nothing noted before this check (the first, or after a quiet spell): how long
-      // is unknown. The age of the last transaction it replayed is an upper bound; taking it skips
-      // the replica until the next check has a position to measure by, rather than trust it blind.
-      if (oldest && oldest.at === at) lagSeconds = Math.max(lagSeconds, rows[0].replayAge ?? Number.POSITIVE_INFINITY);
+      // is unknown. The age of the last transaction it replayed is an upper bound: the position is
+      // dated back by it, so this check and the next ones measure from there rather than trust a
+      // replica that stalled while nobody was looking. (No transaction replayed yet: a day.)
+      if (oldest && oldest.at === at) {
+        const replayAge = rows[0].replayAge ?? UNKNOWN_REPLAY_AGE_SECONDS;
+        oldest.at = at - Math.max(0, replayAge) * 1000;
+        lagSeconds = (Date.now() - oldest.at) / 1000;
+      }
       status = { condition: "up", replayLsn, lagSeconds, checkedAt: Date.now() };
     }
   } catch (error) {
     markDown(current, error instanceof Error ? error.message : String(error));
     return current.status;
+  } finally {
+    current.waitingFor = null;
   }
   if (status.condition !== current.status.condition || current.status.checkedAt === 0) {
     if (status.condition === "up") logger.info({ lagSeconds: status.lagSeconds }, "replica up; audit reads may go to it");
@@ -161,6 +182,11 @@ function note(current: Tracker, at: number, lsn: bigint): void {
 /** A read on the replica failed for the replica's sake: down until the next check finds it up. */
 export function noteReplicaFailed(replica: pg.Pool, error: unknown): void {
   markDown(tracker(replica), error instanceof Error ? error.message : String(error));
+}
+
+/** The replica's lag hysteresis, kept with its checks (./read-routing.server.ts decides it). */
+export function lagState(replica: pg.Pool): { lagging: boolean } {
+  return tracker(replica);
 }
 
 /** For the tests: forget every check (the next read checks again). */

@@ -178,6 +178,12 @@ describe("audit reads with DATABASE_READ_URL", () => {
       const lagging = await routed("lagging");
       expect(await keyNamesInLog()).toContain("while quiet");
       expect(await routed("lagging")).toBe(lagging + 1);
+      // And the checks after it keep measuring from there: the standby stays skipped.
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      expect(await keyNamesInLog()).toContain("while quiet");
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      expect(await keyNamesInLog()).toContain("while quiet");
+      expect(await routed("lagging")).toBe(lagging + 3);
     } finally {
       await standby.resumeReplay();
     }
