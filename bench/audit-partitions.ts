@@ -29,7 +29,7 @@ const PER_ROUND = 20;
 const WARMUP = 10;
 const INSERTS = Number(process.env.BENCH_PARTITION_INSERTS ?? 10_000);
 const INSERT_BLOCK = 500;
-const EXPORT_ROUNDS = Number(process.env.BENCH_EXPORT_ROUNDS ?? 2);
+const EXPORT_ROUNDS = Number(process.env.BENCH_EXPORT_ROUNDS ?? 3);
 const PAGE_ROWS = 26; // the audit page's 25 and one more, as listAuditEvents asks
 const DAY_MS = 86_400_000;
 
@@ -70,6 +70,16 @@ async function timedReads(client: pg.Client, label: string, make: (i: number) =>
     const order = round % 2 === 0 ? TABLES : [...TABLES].reverse();
     for (const table of order) for (let i = 0; i < PER_ROUND; i++) await run(table, round * PER_ROUND + i, true);
   }
+  // Whether PostgreSQL kept a generic plan for the prepared statement or planned every call.
+  const cached = await client.query(`SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE name = ANY($1)`, [
+    TABLES.map((table) => `${label}:${table}`),
+  ]);
+  const planKind = (table: string) => {
+    const row = (cached.rows as { name: string; generic_plans: string; custom_plans: string }[]).find(
+      (r) => r.name === `${label}:${table}`,
+    );
+    return row && Number(row.generic_plans) > Number(row.custom_plans) ? "generic" : "custom";
+  };
   const plans = [];
   for (const table of TABLES) plans.push(await explain(client, on(table, make(0))));
   const [plainPlan, twinPlan] = plans as [Plan, Plan];
@@ -79,7 +89,7 @@ async function timedReads(client: pg.Client, label: string, make: (i: number) =>
     median(samples[TWIN]!),
     `p95 ${ms(percentile(samples.audit_events!, 0.95))} / ${ms(percentile(samples[TWIN]!, 0.95))} ms; ` +
       `buffers ${plainPlan.buffers} / ${twinPlan.buffers}; planning ${ms(plainPlan.planning)} / ${ms(twinPlan.planning)} ms; ` +
-      `partitions read ${twinPlan.partitions}`,
+      `partitions read ${twinPlan.partitions}; plans ${planKind("audit_events")} / ${planKind(TWIN)}`,
   );
 }
 
@@ -108,7 +118,7 @@ async function explain(client: pg.Client, sql: Statement): Promise<Plan> {
 async function reads(client: pg.Client, seeded: PartitionSeed) {
   const { big } = seeded;
   const bigEvents = Math.round(EVENTS * 0.6);
-  const depth = Math.min(5_000_000, Math.floor(bigEvents * 0.8));
+  const depth = Math.min(5_000_000, Math.floor(bigEvents * 0.85));
   const deep = (
     await client.query(
       `SELECT created_at, id FROM audit_events WHERE organization_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
@@ -187,8 +197,10 @@ async function exports(client: pg.Client, { big }: PartitionSeed) {
       await client.query("COMMIT");
     }
   }
-  report("export of Big, first row", median(first.audit_events!), median(first[TWIN]!));
-  report("export of Big, all rows (COPY to /dev/null)", median(total.audit_events!), median(total[TWIN]!));
+  const rounds = (values: Record<string, number[]>) =>
+    `rounds ${values.audit_events!.map(ms).join(", ")} / ${values[TWIN]!.map(ms).join(", ")} ms`;
+  report("export of Big, first row", median(first.audit_events!), median(first[TWIN]!), rounds(first));
+  report("export of Big, all rows (COPY to /dev/null)", median(total.audit_events!), median(total[TWIN]!), rounds(total));
 }
 
 /** Single-row inserts as the recorder makes them (one per transaction, all triggers), the tables

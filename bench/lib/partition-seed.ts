@@ -5,8 +5,8 @@
 // 10,000,000) in each, over three years ending now:
 //   - "Big": 60% of them;
 //   - ten other organizations: 36%, interleaved in time with Big's;
-//   - "Gone A" (in audit_events only) and "Gone B" (in the twin only): 4% each, so that deleting an
-//     organization can be timed on each table with the other table holding none of its rows.
+//   - "Gone A" (in audit_events only) and "Gone B" (in the twin only, in Gone A's places): 4% each, so
+//     that deleting an organization can be timed on each table with the other holding none of its rows.
 // Seeded with INSERT … SELECT generate_series; the secondary indexes are built after the rows
 // (the result is the same table, sooner).
 import { randomUUID } from "node:crypto";
@@ -43,9 +43,11 @@ export function openPartitionDatabase(): Promise<SeededDatabase<PartitionSeed>> 
   });
 }
 
-/** n in 1..EVENTS, one slot of 25 per n: 15 Big, 1 Gone, 9 the others round-robin. `onlyGone`
- * generates the Gone slots alone (for the twin's own Gone B). */
-function eventsSql(table: string, onlyGone: boolean): string {
+const COLUMNS =
+  "id, organization_id, created_at, action, actor_kind, actor_id, target_type, target_id, details, idempotency_key, correlation_id, content_hash";
+
+/** n in 1..EVENTS, one slot of 25 per n: 15 Big, 1 Gone A, 9 the others round-robin. */
+function eventsSql(table: string): string {
   return `
     INSERT INTO ${table} (id, organization_id, created_at, action, actor_kind, actor_id, target_type, target_id, details, content_hash)
     SELECT ${uuidV7("at")}, org, at, action, 'user'::"ActorKind", actor,
@@ -65,8 +67,7 @@ function eventsSql(table: string, onlyGone: boolean): string {
                    (ARRAY['api_key.rotated', 'api_key.rotated', 'api_key.rotated', 'api_key.rotated', 'member.role_changed',
                           'member.role_changed', 'invitation.sent', 'organization.settings_changed', 'api_key.issued',
                           'member.removed'])[1 + (n / 25) % 10] AS action
-              FROM generate_series($3::int, $4::int) AS n
-             WHERE ${onlyGone ? "n % 25 = 15" : "true"}) AS e`;
+              FROM generate_series($3::int, $4::int) AS n) AS e`;
 }
 
 async function seed(client: pg.Client): Promise<PartitionSeed> {
@@ -86,10 +87,10 @@ async function seed(client: pg.Client): Promise<PartitionSeed> {
   const end = Date.now() - 60_000;
   const start = end - SPAN_MS;
   const step = SPAN_MS / EVENTS;
-  const fill = async (table: string, gone: string, onlyGone: boolean) => {
+  const fill = async (table: string, gone: string) => {
     for (let from = 1; from <= EVENTS; from += CHUNK) {
       const to = Math.min(EVENTS, from + CHUNK - 1);
-      await q(eventsSql(table, onlyGone), [start, step, from, to, big, gone, others, memberIds]);
+      await q(eventsSql(table), [start, step, from, to, big, gone, others, memberIds]);
       process.stdout.write(`\r  ${table}: ${to.toLocaleString("en")} of ${EVENTS.toLocaleString("en")}`);
     }
     console.log("");
@@ -100,7 +101,7 @@ async function seed(client: pg.Client): Promise<PartitionSeed> {
     await q(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'audit_events' AND indexname <> 'audit_events_pkey'`)
   ).rows as { indexname: string; indexdef: string }[];
   for (const { indexname } of indexes) await q(`DROP INDEX "${indexname}"`);
-  await fill("audit_events", goneA, false);
+  await fill("audit_events", goneA);
   for (const { indexdef } of indexes) await q(indexdef);
 
   // The twin: monthly partitions from the first event's month to three months past now.
@@ -114,8 +115,15 @@ async function seed(client: pg.Client): Promise<PartitionSeed> {
   for (const m of months.rows as { name: string; from: string; to: string }[]) {
     await q(`CREATE TABLE ${TWIN}_${m.name} PARTITION OF ${TWIN} FOR VALUES FROM ('${m.from} 00:00+00') TO ('${m.to} 00:00+00')`);
   }
-  await q(`INSERT INTO ${TWIN} SELECT * FROM audit_events WHERE organization_id <> $1`, [goneA]);
-  await fill(TWIN, goneB, true);
+  // The same rows, in the same order, except that Gone A's become Gone B's: Gone B's events lie
+  // among the others' exactly as Gone A's do in audit_events (an organization's deletion reads
+  // pages it shares with everyone else's events, on either table).
+  await q(
+    `INSERT INTO ${TWIN} (${COLUMNS})
+     SELECT ${COLUMNS.replace("organization_id", "CASE WHEN organization_id = $1 THEN $2::uuid ELSE organization_id END")}
+       FROM audit_events`,
+    [goneA, goneB],
+  );
   // Gone B's rollup rows, as the triggers (not yet on the twin) would have written them, so that
   // deleting either Gone organization cascades through the same tables.
   await q(
