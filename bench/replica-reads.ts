@@ -95,7 +95,10 @@ export async function runReplicaReadsBench(): Promise<{ passed: boolean; report:
     }
     const standbyReads = (await queriesServed(standby.url, AUDIT_LIST)) - standbyReadsBefore;
     const rows = cases.map((request, c) => {
-      const [primary, replica] = servers.map((server) => ({ p50: percentile(server.times[c]!, 50), p95: percentile(server.times[c]!, 95) }));
+      const [primary, replica] = servers.map((server) => ({
+        p50: percentile(server.times[c]!, 50),
+        p95: percentile(server.times[c]!, 95),
+      }));
       return { label: request.label, primary: primary!, replica: replica!, ratio: replica!.p95 / primary!.p95 };
     });
     const worst = Math.max(...rows.map((r) => r.ratio));

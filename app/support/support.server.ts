@@ -150,20 +150,18 @@ export async function listSupportRecords(
   if (filters.from) conditions.push(Prisma.sql`s.created_at >= ${startOfDay(filters.from)}`);
   if (filters.to) conditions.push(Prisma.sql`s.created_at < ${endOfDay(filters.to)}`);
   if (position) conditions.push(Prisma.sql`(s.created_at, s.id) < (${new Date(position[0]!)}, ${position[1]!}::uuid)`);
-  const rows = await readPrepared<
-    {
-      id: string;
-      createdAt: Date;
-      action: SupportActionName;
-      adminId: string;
-      adminName: string | null;
-      organizationId: string | null;
-      organizationName: string | null;
-      reason: string;
-      ticket: string | null;
-      subject: string | null;
-    }
-  >(Prisma.sql`
+  const rows = await readPrepared<{
+    id: string;
+    createdAt: Date;
+    action: SupportActionName;
+    adminId: string;
+    adminName: string | null;
+    organizationId: string | null;
+    organizationName: string | null;
+    reason: string;
+    ticket: string | null;
+    subject: string | null;
+  }>(Prisma.sql`
     SELECT s.id::text, s.created_at AS "createdAt", s.action, s.admin_user_id::text AS "adminId",
            CASE WHEN u.deleted_at IS NULL THEN u.name END AS "adminName",
            s.organization_id::text AS "organizationId", o.name AS "organizationName",
