@@ -30,9 +30,16 @@ import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import autocannon, { type Result } from "autocannon";
 import pg from "pg";
-import { signAuditCursor } from "../app/audit/cursor.server.ts";
 import { freePort } from "../scripts/lib/free-port.ts";
-import { BIG_EVENTS, KEYS_IN_USE, KEYS_REVOKED, SMALL_EVENTS, openAuditViewDatabase } from "./lib/audit-view-seed.ts";
+import {
+  BIG_EVENTS,
+  DEEP_PAGE_ROWS,
+  deepAuditCursor,
+  KEYS_IN_USE,
+  KEYS_REVOKED,
+  SMALL_EVENTS,
+  openAuditViewDatabase,
+} from "./lib/audit-view-seed.ts";
 import { ensureBuild, startProductionServer, stopChild } from "./lib/servers.ts";
 import { median } from "./lib/stats.ts";
 import { agent, percentile, send, type Request } from "./lib/page-requests.ts";
@@ -210,15 +217,7 @@ export async function runAuditViewBench(): Promise<{ passed: boolean; report: st
     // minted with it exactly as the server mints its Next links.
     const first = await send(base, { label: "first", path: auditPath, cookie: big });
     if (first.status !== 200) throw new Error(`the audit page answered ${first.status}: ${first.body.slice(0, 500)}`);
-    const secret = (await client.query("SELECT secret FROM server_secrets WHERE name = 'audit-cursor'")).rows[0].secret as Buffer;
-    const depth = Math.min(500_000, Math.floor(BIG_EVENTS / 2));
-    const deepRow = (
-      await client.query(
-        "SELECT created_at, id FROM audit_events WHERE organization_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1",
-        [s.big, depth - 1],
-      )
-    ).rows[0] as { created_at: Date; id: string };
-    const deepCursor = signAuditCursor(secret, s.big, {}, { createdAt: deepRow.created_at, id: deepRow.id, direction: "older" });
+    const deepCursor = await deepAuditCursor(client, s.big);
     const deepPage = await send(base, { label: "deep", path: `${auditPath}?cursor=${deepCursor}`, cookie: big });
     if (deepPage.status !== 200 || !deepPage.body.includes(`event-link-`)) throw new Error(`the deep page answered ${deepPage.status}`);
 
@@ -231,7 +230,7 @@ export async function runAuditViewBench(): Promise<{ passed: boolean; report: st
     });
     const cases: Request[] = [
       page("audit page, first", ""),
-      page(`audit page, ${depth.toLocaleString("en")} rows deep`, `?cursor=${deepCursor}`),
+      page(`audit page, ${DEEP_PAGE_ROWS.toLocaleString("en")} rows deep`, `?cursor=${deepCursor}`),
       page("audit page, action filter", "?action=api_key.revoked"),
       page("audit page, actor filter", `?actorId=${s.memberIds[5]}`),
       page("audit page, one-week filter", `?from=${s.weekFrom}&to=${s.weekTo}`),

@@ -15,10 +15,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { signAuditCursor } from "../app/audit/cursor.server.ts";
 import { startEmbeddedStandby, queriesServed } from "../scripts/lib/embedded-standby.ts";
 import { freePort } from "../scripts/lib/free-port.ts";
-import { BIG_EVENTS, openAuditViewDatabase } from "./lib/audit-view-seed.ts";
+import { DEEP_PAGE_ROWS, deepAuditCursor, openAuditViewDatabase } from "./lib/audit-view-seed.ts";
 import { agent, percentile, send, type Request } from "./lib/page-requests.ts";
 import { ensureBuild, startProductionServer, stopChild } from "./lib/servers.ts";
 
@@ -66,19 +65,11 @@ export async function runReplicaReadsBench(): Promise<{ passed: boolean; report:
     // The first audit request makes the cursor signing key; a cursor 500,000 rows deep is minted
     // with it exactly as the server mints its Next links.
     await send(servers[0]!.base, { label: "first", path: AUDIT_PATH, cookie });
-    const secret = (await db.client.query("SELECT secret FROM server_secrets WHERE name = 'audit-cursor'")).rows[0].secret as Buffer;
-    const depth = Math.min(500_000, Math.floor(BIG_EVENTS / 2));
-    const deepRow = (
-      await db.client.query(
-        "SELECT created_at, id FROM audit_events WHERE organization_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1",
-        [s.big, depth - 1],
-      )
-    ).rows[0] as { created_at: Date; id: string };
-    const deepCursor = signAuditCursor(secret, s.big, {}, { createdAt: deepRow.created_at, id: deepRow.id, direction: "older" });
+    const deepCursor = await deepAuditCursor(db.client, s.big);
     await standby.caughtUp();
     const cases: Request[] = [
       { label: "audit page, first", path: AUDIT_PATH, cookie },
-      { label: `audit page, ${depth.toLocaleString("en")} rows deep`, path: `${AUDIT_PATH}?cursor=${deepCursor}`, cookie },
+      { label: `audit page, ${DEEP_PAGE_ROWS.toLocaleString("en")} rows deep`, path: `${AUDIT_PATH}?cursor=${deepCursor}`, cookie },
       { label: "audit page, drawer open", path: `${AUDIT_PATH}?event=${s.eventId}`, cookie },
     ];
     for (const server of servers) server.times = cases.map(() => []);

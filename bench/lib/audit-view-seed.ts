@@ -4,6 +4,7 @@
 // with 1,000 events and 5 members. Seeded with INSERT … SELECT generate_series.
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
+import { signAuditCursor } from "../../app/audit/cursor.server.ts";
 import { insertOrganizations, openSeededDatabase, sessionToken, uuidV7, type SeededDatabase } from "./seed.ts";
 
 export const BIG_EVENTS = Number(process.env.BENCH_AUDIT_EVENTS ?? 1_000_000);
@@ -183,4 +184,22 @@ export async function seed(client: pg.Client): Promise<Seeded> {
     weekFrom: isoDay(weekStart),
     weekTo: isoDay(new Date(weekStart.getTime() + 6 * DAY_MS)),
   };
+}
+
+/** How deep the benchmarks' deep page is: 500,000 rows, or half the log when it is smaller. */
+export const DEEP_PAGE_ROWS = Math.min(500_000, Math.floor(BIG_EVENTS / 2));
+
+/**
+ * A cursor DEEP_PAGE_ROWS rows into `organizationId`'s log, minted exactly as the server mints its
+ * Next links. The cursor signing key exists once a server has answered an audit page.
+ */
+export async function deepAuditCursor(client: pg.Client, organizationId: string): Promise<string> {
+  const secret = (await client.query("SELECT secret FROM server_secrets WHERE name = 'audit-cursor'")).rows[0].secret as Buffer;
+  const row = (
+    await client.query(
+      "SELECT created_at, id FROM audit_events WHERE organization_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1",
+      [organizationId, DEEP_PAGE_ROWS - 1],
+    )
+  ).rows[0] as { created_at: Date; id: string };
+  return signAuditCursor(secret, organizationId, {}, { createdAt: row.created_at, id: row.id, direction: "older" });
 }
