@@ -50,12 +50,18 @@ function reportIdleErrors(pool: pg.Pool, name: PoolName): void {
   });
 }
 
+/** For a pool whose clients are checked out by queries (not held, as an export holds one): idle
+ * errors reported, and a checked-out client that errors (connection lost mid-query) must not crash
+ * the process either: the query in flight fails with the error anyway. graphile-worker 0.18 insists
+ * on this listener. */
+function watchQueryPool(pool: pg.Pool, name: PoolName): void {
+  reportIdleErrors(pool, name);
+  pool.on("connect", (client) => client.on("error", () => {}));
+}
+
 function createDb(): Db {
   const pool = new pg.Pool({ connectionString: env().DATABASE_URL, max: env().DATABASE_POOL_SIZE, ...CONNECTION_OPTIONS });
-  reportIdleErrors(pool, "main");
-  // A checked-out client that errors (connection lost mid-query) must not crash it either: the
-  // query in flight fails with the error anyway. graphile-worker 0.18 insists on this listener.
-  pool.on("connect", (client) => client.on("error", () => {}));
+  watchQueryPool(pool, "main");
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return { pool, prisma };
 }
@@ -133,9 +139,9 @@ export function replicaPools(): { reads: pg.Pool; exports: pg.Pool } | null {
     // The usual 5 s connection timeout here: a replica that does not answer hands the export to the
     // primary's pool (which waits its 30 s for a free connection) rather than hold it.
     const exports = new pg.Pool({ ...options, max: EXPORT_CONNECTIONS, idleTimeoutMillis: 60_000 });
-    reportIdleErrors(reads, "replica");
+    // Watched as their twins on the primary are: the reads as the main pool, the exports as exportPool().
+    watchQueryPool(reads, "replica");
     reportIdleErrors(exports, "replica-export");
-    for (const created of [reads, exports]) created.on("connect", (client) => client.on("error", () => {}));
     current.replica = { reads, exports };
   }
   return current.replica;

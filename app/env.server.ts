@@ -175,6 +175,12 @@ export function env(): Env {
   return cached;
 }
 
+/** Whether the app is served over HTTPS (APP_ORIGIN says so): its cookies are then Secure and
+ * __Host- prefixed, and Strict-Transport-Security is sent. */
+export function isHttpsDeployment(): boolean {
+  return env().APP_ORIGIN?.startsWith("https://") ?? false;
+}
+
 /**
  * The origin links in mails point to: APP_ORIGIN, else the address the start banner prints
  * (http://localhost:PORT). Never the request's Host header: anyone can send any Host, and a

@@ -1,16 +1,12 @@
 // The session cookie. HttpOnly so scripts cannot read it; SameSite=Lax so other sites cannot
 // send it with their POSTs; Secure (and the __Host- prefix) whenever the app is served over HTTPS.
 import { serialize } from "cookie";
-import { env } from "~/env.server";
+import { isHttpsDeployment } from "~/env.server";
 import { readCookie } from "~/lib/cookies";
 import { SESSION_ABSOLUTE_LIFETIME } from "./session.server";
 
-function isSecureDeployment(): boolean {
-  return env().APP_ORIGIN?.startsWith("https://") ?? false;
-}
-
 export function sessionCookieName(): string {
-  return isSecureDeployment() ? "__Host-session" : "session";
+  return isHttpsDeployment() ? "__Host-session" : "session";
 }
 
 function serializeSession(value: string, maxAgeSeconds: number): string {
@@ -19,7 +15,7 @@ function serializeSession(value: string, maxAgeSeconds: number): string {
     httpOnly: true,
     sameSite: "lax",
     maxAge: maxAgeSeconds,
-    secure: isSecureDeployment(),
+    secure: isHttpsDeployment(),
   });
 }
 

@@ -18,7 +18,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import { applicationOrigin, isCrossSiteRequest } from "~/web/cross-site.server";
 import { createLoadContext } from "~/web/context.server";
-import { env } from "~/env.server";
+import { env, isHttpsDeployment } from "~/env.server";
 import { isSafeCorrelationId } from "~/lib/correlation-id";
 import { logRequestError, logRequestLine, noteDatabaseUnavailable, type RequestLog } from "~/lib/logger.server";
 import { readAfterLsnFrom, readYourWritesCookie } from "~/lib/read-routing.server";
@@ -133,7 +133,7 @@ async function sendResponse(res: ServerResponse, response: Response, isHead: boo
 export function createRequestEdge(options: RequestEdgeOptions): RequestListener {
   const handleDocument = createRequestHandler(options.build, options.mode);
   const appOrigin = env().APP_ORIGIN;
-  const securityHeaders = baselineSecurityHeaders({ https: appOrigin?.startsWith("https://") ?? false });
+  const securityHeaders = baselineSecurityHeaders({ https: isHttpsDeployment() });
   const metrics = metricsEndpoint(env());
 
   /** `preread`: the body, when the authenticate door has read it already (./authenticate-door.server.ts). */

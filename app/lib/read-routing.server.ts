@@ -5,20 +5,20 @@
 //
 // The replica (DATABASE_READ_URL) answers when it is a hot standby that answered its last check,
 // is at most DATABASE_READ_MAX_LAG_SECONDS behind, and has replayed the request's own writes: a
-// request that may have written (a form post, a signed-in RPC call) is answered with a short-lived
-// cookie holding the primary's WAL position after it; the next requests read the replica only once
-// it has replayed that far. Otherwise the primary answers, and the metrics say why.
+// request that may have written (a form post that succeeded, anything that recorded a change) is
+// answered with a cookie holding the primary's WAL position after it; the next requests read the
+// replica only once it has replayed that far. Otherwise the primary answers, and the metrics say why.
 import type pg from "pg";
 import { serialize } from "cookie";
-import { exportPool, pool, queryPrepared, replicaPools } from "~/db.server";
-import { env } from "~/env.server";
+import { exportPool, queryPrepared, replicaPools } from "~/db.server";
+import { env, isHttpsDeployment } from "~/env.server";
 import type { Prisma } from "~/generated/prisma/client";
 import { countReplicaRead, type ReadRoute } from "~/metrics/replica-metrics.server";
 import { readCookie } from "./cookies";
 import { databaseUnavailableReason } from "./database-unavailable.server";
 import { logger } from "./logger.server";
 import { currentReadAfterLsn } from "./request-scope.server";
-import { lagState, noteReplicaFailed, parseLsn, replicaStatus, within } from "./replica-status.server";
+import { lagState, noteReplicaFailed, parseLsn, primaryPosition, replicaStatus } from "./replica-status.server";
 
 /** How long the cookie holds a position. Long on purpose: a position the replica has replayed costs
  * nothing (the replica answers), and one it has not keeps the person's reads on the primary for
@@ -32,8 +32,15 @@ const UNKNOWN_POSITION_SECONDS = 60;
 /** Skipping a lagging replica stops once it is this fraction of the bound behind, not at the bound:
  * a lag hovering at the bound must not send reads back and forth every second. */
 const CAUGHT_UP_FRACTION = 0.5;
-/** Where a read should go now, and why. */
+/** Where a read should go now, and why; a reason for the primary is counted here, a read on the
+ * replica by its caller once it knows whether the replica answered. */
 async function chooseRoute(replica: pg.Pool): Promise<ReadRoute> {
+  const route = await routeNow(replica);
+  if (route !== "replica") countReplicaRead(route);
+  return route;
+}
+
+async function routeNow(replica: pg.Pool): Promise<ReadRoute> {
   const bound = env().DATABASE_READ_MAX_LAG_SECONDS;
   const status = await replicaStatus(replica, bound);
   if (status.condition !== "up") return status.condition;
@@ -68,12 +75,7 @@ function isFull(pool: pg.Pool): boolean {
  * migration it has not replayed yet during a deploy, a timeout), is answered by the primary. */
 export async function readPrepared<T>(sql: Prisma.Sql): Promise<T[]> {
   const replica = replicaPools();
-  if (!replica) return queryPrepared<T>(sql);
-  const route = await chooseRoute(replica.reads);
-  if (route !== "replica") {
-    countReplicaRead(route);
-    return queryPrepared<T>(sql);
-  }
+  if (!replica || (await chooseRoute(replica.reads)) !== "replica") return queryPrepared<T>(sql);
   const full = isFull(replica.reads);
   try {
     const rows = await queryPrepared<T>(sql, replica.reads);
@@ -96,12 +98,7 @@ export async function readPrepared<T>(sql: Prisma.Sql): Promise<T[]> {
  * pool being full is an answer (429, busy), as on the primary, not a replica failure. */
 export async function connectForExport(): Promise<pg.PoolClient> {
   const replica = replicaPools();
-  if (!replica) return exportPool().connect();
-  const route = await chooseRoute(replica.reads);
-  if (route !== "replica") {
-    countReplicaRead(route);
-    return exportPool().connect();
-  }
+  if (!replica || (await chooseRoute(replica.reads)) !== "replica") return exportPool().connect();
   const pool = replica.exports;
   const full = isFull(pool);
   try {
@@ -118,7 +115,7 @@ export async function connectForExport(): Promise<pg.PoolClient> {
 
 /** Secure (and __Host-) when the app is served over HTTPS, like the session cookie. */
 function readAfterCookieName(): string {
-  return env().APP_ORIGIN?.startsWith("https://") ? "__Host-read_after" : "read_after";
+  return isHttpsDeployment() ? "__Host-read_after" : "read_after";
 }
 
 /** The position the request's reads must see, from its cookie; undefined without a replica, a
@@ -135,8 +132,7 @@ export async function readYourWritesCookie(): Promise<string | null> {
   if (!env().DATABASE_READ_URL) return null;
   let position: string | undefined;
   try {
-    const { rows } = await within(pool().query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn"));
-    position = rows[0]?.lsn;
+    position = await primaryPosition();
   } catch {
     // The primary did not say (in time): for a minute, this person's reads go to the primary.
   }
@@ -144,7 +140,7 @@ export async function readYourWritesCookie(): Promise<string | null> {
     path: "/",
     httpOnly: true,
     sameSite: "lax",
-    secure: env().APP_ORIGIN?.startsWith("https://") ?? false,
+    secure: isHttpsDeployment(),
     maxAge: position ? COOKIE_SECONDS : UNKNOWN_POSITION_SECONDS,
   });
 }

@@ -107,8 +107,7 @@ async function check(replica: pg.Pool, current: Tracker): Promise<ReplicaStatus>
   const at = Date.now();
   current.waitingFor = "primary";
   try {
-    const { rows } = await within(pool().query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn"));
-    const primaryLsn = parseLsn(rows[0]?.lsn);
+    const primaryLsn = parseLsn(await primaryPosition());
     if (primaryLsn !== null) note(current, at, primaryLsn);
   } catch {
     // The primary does not answer: its reads fail on their own; the replica is still checked.
@@ -135,7 +134,7 @@ async function check(replica: pg.Pool, current: Tracker): Promise<ReplicaStatus>
       status = { condition: "up", replayLsn, lagSeconds, checkedAt: Date.now() };
     }
   } catch (error) {
-    markDown(current, error instanceof Error ? error.message : String(error));
+    markDown(current, error);
     return current.status;
   } finally {
     current.waitingFor = null;
@@ -155,15 +154,26 @@ const REPLICA_CHECK = `SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay
   extract(epoch FROM now() - pg_last_xact_replay_timestamp())::float8 AS "replayAge"`;
 
 /** Down from now until a check finds it up; said once when it goes down. */
-function markDown(current: Tracker, reason: string): void {
+function markDown(current: Tracker, cause: unknown): void {
   if (current.status.condition !== "down" || current.status.checkedAt === 0)
-    logger.warn({ reason }, "replica unreachable or failing; its reads go to the primary");
+    logger.warn(
+      { reason: cause instanceof Error ? cause.message : String(cause) },
+      "replica unreachable or failing; its reads go to the primary",
+    );
   current.status = { condition: "down", replayLsn: 0n, lagSeconds: 0, checkedAt: Date.now() };
   observeReplica(false, 0);
 }
 
+/** The primary's current WAL position as pg_lsn's text (undefined if it has none), asked with
+ * QUERY_TIMEOUT_MS: what a check measures the replica against, and what a read-your-writes cookie
+ * holds (./read-routing.server.ts). */
+export async function primaryPosition(): Promise<string | undefined> {
+  const { rows } = await within(pool().query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn"));
+  return rows[0]?.lsn;
+}
+
 /** `query`, or a failure once it has taken QUERY_TIMEOUT_MS (so a hung server cannot hold the check). */
-export function within<T>(query: Promise<T>): Promise<T> {
+function within<T>(query: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer in ${QUERY_TIMEOUT_MS} ms`)), QUERY_TIMEOUT_MS);
@@ -181,7 +191,7 @@ function note(current: Tracker, at: number, lsn: bigint): void {
 
 /** A read on the replica failed for the replica's sake: down until the next check finds it up. */
 export function noteReplicaFailed(replica: pg.Pool, error: unknown): void {
-  markDown(tracker(replica), error instanceof Error ? error.message : String(error));
+  markDown(tracker(replica), error);
 }
 
 /** The replica's lag hysteresis, kept with its checks (./read-routing.server.ts decides it). */
