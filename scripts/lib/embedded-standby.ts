@@ -13,8 +13,10 @@ import { join, resolve } from "node:path";
 import { userInfo } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import type pg from "pg";
-import { letPostgresUserReach, postgresBinary } from "./embedded-postgres.ts";
-import { withClient } from "./pg-client.ts";
+import { letPostgresUserReach, postgresBinary, startEmbeddedPostgres, type EmbeddedDatabase } from "./embedded-postgres.ts";
+import { freePort } from "./free-port.ts";
+import { migrate } from "./migrate.ts";
+import { queryOnce, withClient } from "./pg-client.ts";
 import { copyForBaseBackup, postgresUserIds, type Owner } from "./base-backup-copy.ts";
 
 export interface EmbeddedStandby {
@@ -289,6 +291,20 @@ export async function startEmbeddedStandby(options: StandbyOptions): Promise<Emb
     throw error;
   }
   return standby;
+}
+
+/** A migrated primary whose statements each server counts (queriesServed): pg_stat_statements
+ * loaded (a standby started from it loads it too) and created in `database`. */
+export async function startCountingPrimary(dataDir: string, database: string): Promise<EmbeddedDatabase> {
+  const primary = await startEmbeddedPostgres({
+    dataDir,
+    port: await freePort(),
+    database,
+    settings: { shared_preload_libraries: "pg_stat_statements" },
+  });
+  await migrate(primary.url);
+  await queryOnce(primary.url, "CREATE EXTENSION pg_stat_statements");
+  return primary;
 }
 
 /**

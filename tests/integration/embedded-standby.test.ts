@@ -9,11 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../scripts/lib/embedded-postgres.ts";
-import { queriesServed, startEmbeddedStandby, type EmbeddedStandby } from "../../scripts/lib/embedded-standby.ts";
+import type { EmbeddedDatabase } from "../../scripts/lib/embedded-postgres.ts";
+import { queriesServed, startCountingPrimary, startEmbeddedStandby, type EmbeddedStandby } from "../../scripts/lib/embedded-standby.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { queryOnce } from "../../scripts/lib/pg-client.ts";
-import { migrate } from "../../scripts/lib/migrate.ts";
 
 const root = await mkdtemp(join(tmpdir(), "keyledger-standby-test-"));
 const primaryDataDir = join(root, "primary");
@@ -34,14 +33,7 @@ const notesOn = async (url: string) =>
 const note = (body: string) => query(primary.url, "INSERT INTO standby_notes (body) VALUES ($1)", [body]);
 
 beforeAll(async () => {
-  primary = await startEmbeddedPostgres({
-    dataDir: primaryDataDir,
-    port: await freePort(),
-    database: "keyledger",
-    settings: { shared_preload_libraries: "pg_stat_statements" },
-  });
-  await migrate(primary.url);
-  await query(primary.url, "CREATE EXTENSION pg_stat_statements");
+  primary = await startCountingPrimary(primaryDataDir, "keyledger");
   await query(primary.url, "CREATE TABLE standby_notes (id serial PRIMARY KEY, body text NOT NULL)");
   await note("before the backup");
   standby = await startEmbeddedStandby({

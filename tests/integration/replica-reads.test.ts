@@ -10,22 +10,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/free-port.ts";
-import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres.ts";
-import { queriesServed, startEmbeddedStandby } from "../../scripts/lib/embedded-standby.ts";
-import { migrate } from "../../scripts/lib/migrate.ts";
-import { queryOnce } from "../../scripts/lib/pg-client.ts";
+import { queriesServed, startCountingPrimary, startEmbeddedStandby } from "../../scripts/lib/embedded-standby.ts";
 
 // Before anything reads the configuration: this file's primary and standby, a 3-second lag bound.
 const root = await mkdtemp(join(tmpdir(), "keyledger-replica-reads-"));
 const primaryDataDir = join(root, "primary");
-const primary = await startEmbeddedPostgres({
-  dataDir: primaryDataDir,
-  port: await freePort(),
-  database: "keyledger",
-  settings: { shared_preload_libraries: "pg_stat_statements" },
-});
-await migrate(primary.url);
-await queryOnce(primary.url, "CREATE EXTENSION pg_stat_statements");
+const primary = await startCountingPrimary(primaryDataDir, "keyledger");
 const standby = await startEmbeddedStandby({
   primaryUrl: primary.url,
   primaryDataDir,
@@ -44,7 +34,7 @@ const { exportAuditLog } = await import("~/audit/export/export-audit-log.server"
 const { sessionCookieName } = await import("~/auth/cookies.server");
 const { disconnectDb } = await import("~/db.server");
 const { readYourWritesCookie } = await import("~/lib/read-routing.server");
-const { forgetReplicaStatus, parseLsn } = await import("~/lib/replica-status.server");
+const { forgetReplicaStatus, parseLsn, primaryPosition } = await import("~/lib/replica-status.server");
 const { runWithCorrelationId } = await import("~/lib/request-scope.server");
 const { enableMetrics, renderMetrics } = await import("~/metrics/registry.server");
 const { createOrganizationWith, createUser, signedIn } = await import("../factories");
@@ -137,9 +127,7 @@ describe("audit reads with DATABASE_READ_URL", () => {
     forgetReplicaStatus();
     // Replayed: the same position is now served by the standby.
     const replica = await routed("replica");
-    expect(
-      await keyNamesInLog(parseLsn((await queryOnce<{ l: string }>(primary.url, "SELECT pg_current_wal_lsn()::text AS l")).rows[0]!.l)!),
-    ).toEqual(["first", "while paused"]);
+    expect(await keyNamesInLog(parseLsn(await primaryPosition())!)).toEqual(["first", "while paused"]);
     expect(await routed("replica")).toBe(replica + 1);
   });
 
