@@ -1,6 +1,6 @@
 // Prints `tests: N passed, N failed[, N skipped]` from the JSON reports of vitest and Playwright.
-// A runner whose report is missing (because an earlier step failed) counts as one failure, so a
-// broken run can never print a clean summary.
+// A runner whose report is missing (because an earlier step failed) counts as one failure, and so
+// does each run-wide error a report names, so a broken run can never print a clean summary.
 import { existsSync, readFileSync } from "node:fs";
 
 const reports = [
@@ -10,7 +10,13 @@ const reports = [
   },
   {
     file: "test-results/playwright.json",
-    read: (r) => ({ passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected, skipped: r.stats.skipped }),
+    // A run-wide error (its web server did not start, a global setup threw) runs no test at all:
+    // each counts as a failure, or such a run would print "0 failed".
+    read: (r) => ({
+      passed: r.stats.expected + r.stats.flaky,
+      failed: r.stats.unexpected + (r.errors?.length ?? 0),
+      skipped: r.stats.skipped,
+    }),
   },
 ];
 
