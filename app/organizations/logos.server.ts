@@ -1,7 +1,8 @@
 // Organization logos: uploaded images kept in PostgreSQL (docs/decisions/0022-organization-logos.md).
 // The type is decided from the file's bytes (file-type), never from its name or the type the
 // client claims; only PNG, JPEG and WebP pass (no SVG: it can carry script). A logo belongs to
-// the organization that uploaded it, and a foreign key makes that the only kind it can show.
+// the organization that uploaded it, and the settings accept only such a logo (checked under the
+// organization's lock, like the prune below).
 import { fileTypeFromBuffer } from "file-type";
 import { v4 as uuidv4 } from "uuid";
 import type { OrganizationAccess } from "~/access/organization-access.server";

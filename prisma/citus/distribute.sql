@@ -1,0 +1,26 @@
+-- Distributes KeyLedger's tables on a Citus cluster: run once, as the tables' owner, on the coordinator,
+-- after `npm run db:migrate` and before the app serves (docs/scale-out.md). Written from
+-- prisma/citus/distribution.ts by `npm run citus:script`; tests/integration/citus-rules.test.ts keeps the
+-- two the same and the schema within Citus's rules for these placements.
+BEGIN;
+SELECT create_reference_table('users');
+SELECT create_reference_table('password_resets');
+SELECT create_reference_table('email_verifications');
+SELECT create_reference_table('email_changes');
+SELECT create_reference_table('recovery_codes');
+SELECT create_reference_table('server_secrets');
+SELECT create_reference_table('organizations');
+SELECT create_reference_table('memberships');
+SELECT create_distributed_table('api_keys', 'organization_id', colocate_with => 'none');
+SELECT create_distributed_table('audit_events', 'organization_id', colocate_with => 'api_keys');
+SELECT create_distributed_table('audit_event_days', 'organization_id', colocate_with => 'api_keys');
+SELECT create_distributed_table('audit_event_actors', 'organization_id', colocate_with => 'api_keys');
+SELECT create_distributed_table('audit_event_users', 'organization_id', colocate_with => 'api_keys');
+SELECT create_distributed_table('invitations', 'organization_id', colocate_with => 'api_keys');
+SELECT create_distributed_table('organization_logos', 'organization_id', colocate_with => 'api_keys');
+SELECT create_distributed_table('billing_provider_events', 'organization_id', colocate_with => 'api_keys');
+SELECT create_distributed_table('sessions', 'id', colocate_with => 'none');
+SELECT create_distributed_table('support_access_grants', 'session_id', colocate_with => 'sessions');
+SELECT create_distributed_table('rate_limits', 'key', colocate_with => 'none');
+-- Stay on the coordinator as they are: support_actions, _prisma_migrations, and the job queue's schema graphile_worker.
+COMMIT;

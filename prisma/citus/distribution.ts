@@ -1,0 +1,107 @@
+// Where each table would live on a Citus cluster (docs/scale-out.md, docs/decisions/0051-citus-placement.md).
+// One list, read by the catalog test (tests/integration/citus-rules.test.ts: the migrated schema keeps
+// Citus's rules for these placements) and by the distribution script (prisma/citus/distribute.sql,
+// written from this list by `distributionScript`, compared with it by the same test).
+//
+// - distributed: sharded by `column`; tables in one colocation group (`colocateWith` the group's
+//   first table) keep a tenant's rows of every table on the same node, so joins and foreign keys
+//   between them stay on one shard;
+// - reference: one copy on every node; for small tables that every request reads and few write, and
+//   for the lookups of values that are unique across tenants;
+// - local: stays on the coordinator, for what is not tenant data and is not joined with tenant data.
+
+export type Placement =
+  | { kind: "distributed"; column: string; colocateWith?: string; why: string }
+  | { kind: "reference"; why: string }
+  | { kind: "local"; why: string };
+
+const tenantData = (why: string): Placement => ({ kind: "distributed", column: "organization_id", colocateWith: "api_keys", why });
+
+/** Every table of the `public` schema. The order is the order the script converts them in: reference
+ * tables before the tables whose foreign keys point at them, a group's first table before the rest. */
+export const PLACEMENTS = {
+  users: { kind: "reference", why: "people sign in by e-mail and belong to any number of organizations" },
+  password_resets: { kind: "reference", why: "per person, found by token hash" },
+  email_verifications: { kind: "reference", why: "per person, found by token hash" },
+  email_changes: { kind: "reference", why: "per person, found by token hash" },
+  recovery_codes: { kind: "reference", why: "per person" },
+  server_secrets: { kind: "reference", why: "a handful of server-wide keys read at start" },
+  organizations: {
+    kind: "reference",
+    why: "read on every request beside the user's memberships; one small row per tenant, rarely written; its slug stays unique",
+  },
+  memberships: {
+    kind: "reference",
+    why: "every page reads the signed-in user's organizations: by user, across tenants; written only when people join, leave or change role",
+  },
+  api_keys: {
+    kind: "distributed",
+    column: "organization_id",
+    why: "the tenant data's first table: keys, read and written per organization",
+  },
+  audit_events: tenantData("the audit log, the largest table, read and written per organization"),
+  audit_event_days: tenantData("the activity chart's counts per organization"),
+  audit_event_actors: tenantData("the audit filter's actors per organization"),
+  audit_event_users: tenantData("the people an organization's log names"),
+  invitations: tenantData("pending invitations per organization"),
+  organization_logos: tenantData("uploaded logos per organization"),
+  billing_provider_events: tenantData("payment events applied per organization"),
+  sessions: {
+    kind: "distributed",
+    column: "id",
+    why: "found by the hash of the cookie's token on every request; per person, not per tenant",
+  },
+  support_access_grants: {
+    kind: "distributed",
+    column: "session_id",
+    colocateWith: "sessions",
+    why: "read with the support admin's session on each of their requests; ends with the session",
+  },
+  rate_limits: { kind: "distributed", column: "key", why: "one row per limiter key, found by key" },
+  support_actions: {
+    kind: "local",
+    why: "the platform's own support records, not tenant data; read across organizations by platform admins",
+  },
+  _prisma_migrations: { kind: "local", why: "the migrator's bookkeeping" },
+} as const satisfies Record<string, Placement>;
+
+export type PlacedTable = keyof typeof PLACEMENTS;
+
+export function placementOf(table: string): Placement | undefined {
+  return (PLACEMENTS as Record<string, Placement>)[table];
+}
+
+/** The colocation group a distributed table belongs to, named by its first table. */
+export function colocationGroup(table: string): string | undefined {
+  const placement = placementOf(table);
+  if (placement?.kind !== "distributed") return undefined;
+  return placement.colocateWith ?? table;
+}
+
+function quote(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+/** The script that distributes a migrated database on a Citus coordinator (prisma/citus/distribute.sql). */
+export function distributionScript(): string {
+  const lines = [
+    "-- Distributes KeyLedger's tables on a Citus cluster: run once, as the tables' owner, on the coordinator,",
+    "-- after `npm run db:migrate` and before the app serves (docs/scale-out.md). Written from",
+    "-- prisma/citus/distribution.ts by `npm run citus:script`; tests/integration/citus-rules.test.ts keeps the",
+    "-- two the same and the schema within Citus's rules for these placements.",
+    "BEGIN;",
+  ];
+  for (const [table, placement] of Object.entries(PLACEMENTS) as [string, Placement][]) {
+    if (placement.kind === "reference") lines.push(`SELECT create_reference_table(${quote(table)});`);
+    if (placement.kind === "distributed") {
+      const colocate = placement.colocateWith ? `, colocate_with => ${quote(placement.colocateWith)}` : ", colocate_with => 'none'";
+      lines.push(`SELECT create_distributed_table(${quote(table)}, ${quote(placement.column)}${colocate});`);
+    }
+  }
+  const local = Object.entries(PLACEMENTS as Record<string, Placement>)
+    .filter(([, placement]) => placement.kind === "local")
+    .map(([table]) => table);
+  lines.push(`-- Stay on the coordinator as they are: ${local.join(", ")}, and the job queue's schema graphile_worker.`);
+  lines.push("COMMIT;", "");
+  return lines.join("\n");
+}
