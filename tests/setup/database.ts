@@ -17,6 +17,14 @@ export function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
+/** What every test database is sent, kept for tests/statements/tenant-statements.test.ts: room for
+ * every distinct statement of the suite, client statements only, no DDL. */
+const STATEMENT_STATISTICS = {
+  shared_preload_libraries: "pg_stat_statements",
+  "pg_stat_statements.max": "20000",
+  "pg_stat_statements.track_utility": "off",
+};
+
 export interface TestServer {
   /** URL of a maintenance database on the server (used to create and drop test databases). */
   adminUrl: string;
@@ -32,8 +40,14 @@ export async function startTestServer(): Promise<TestServer> {
     adminUrl = withDatabase(external, "postgres");
   } else {
     dataRoot = await mkdtemp(join(tmpdir(), "keyledger-test-pg-"));
-    embedded = await startEmbeddedPostgres({ dataDir: join(dataRoot, "data"), port: await freePort(), database: "postgres" });
+    embedded = await startEmbeddedPostgres({
+      dataDir: join(dataRoot, "data"),
+      port: await freePort(),
+      database: "postgres",
+      settings: STATEMENT_STATISTICS,
+    });
     adminUrl = embedded.url;
+    await admin(adminUrl, (c) => c.query("CREATE EXTENSION pg_stat_statements"));
   }
   await recreateDatabase(adminUrl, TEMPLATE_DATABASE);
   await migrate(withDatabase(adminUrl, TEMPLATE_DATABASE));

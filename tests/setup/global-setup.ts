@@ -21,7 +21,10 @@ function keepVitestExitCode(): void {
   });
 }
 
+/** Runs for the root project and, through `extends`, for each project of vitest.config.ts: only the
+ * root starts the server, and what it provides reaches every project's tests. */
 export default async function setup(project: TestProject) {
+  if (!project.isRootProject()) return;
   keepVitestExitCode();
   const server = await startTestServer();
   project.provide("databaseAdminUrl", server.adminUrl);
