@@ -397,7 +397,9 @@ describe("deleting an account", () => {
     await deleteAccount(session.auth, { ...confirmOf(leaving), code: totpNow() });
 
     // The invitation they sent stays with the organization (its own address), no longer naming them.
-    expect(await prisma.invitation.findUniqueOrThrow({ where: { id: sent.id } })).toMatchObject({ invitedById: null });
+    expect(
+      await prisma.invitation.findUniqueOrThrow({ where: { organizationId_id: { organizationId: org.id, id: sent.id } } }),
+    ).toMatchObject({ invitedById: null });
     const mentions = await rowsMentioning(marker);
     expect(mentions.filter((table) => table !== "public.invitations")).toEqual([]);
     expect(await prisma.invitation.count({ where: { email: { contains: `zelda-${marker}` } } })).toBe(0);
