@@ -254,7 +254,8 @@ describe("deleting an account", () => {
       try {
         await client.query("BEGIN");
         if (other === "reset") await client.query("DELETE FROM password_resets WHERE user_id = $1", [user.id]);
-        else await client.query("SELECT 1 FROM invitations WHERE id = $1 FOR UPDATE", [invitation.id]);
+        else
+          await client.query("SELECT 1 FROM invitations WHERE organization_id = $1 AND id = $2 FOR UPDATE", [inviting.id, invitation.id]);
         const deletion = deleteAccount(auth, confirmOf(user)).then(
           () => "deleted",
           (error: unknown) => error,
