@@ -14,9 +14,18 @@ export async function claimSlug(tx: Tx, organizationId: string, slug: string): P
   await tx.organizationSlug.create({ data: { slug, organizationId }, select: { slug: true } });
 }
 
-/** Moves the organization to another slug (its old one becomes free); a taken one fails as claimSlug does. */
+/**
+ * Moves the organization to another slug (its old one becomes free); a taken one fails as
+ * claimSlug does. An upsert, so an organization founded by the release before (during the
+ * rolling upgrade, without a lookup row) gets its row here rather than failing.
+ */
 export async function moveSlug(tx: Tx, organizationId: string, slug: string): Promise<void> {
-  await tx.organizationSlug.update({ where: { organizationId }, data: { slug }, select: { slug: true } });
+  await tx.organizationSlug.upsert({
+    where: { organizationId },
+    create: { slug, organizationId },
+    update: { slug },
+    select: { slug: true },
+  });
 }
 
 /** The organization that holds a slug, or null. */

@@ -131,6 +131,16 @@ describe("organization slugs", () => {
     expect(await mismatches()).toEqual([]);
   });
 
+  it("are listed again by a rename of an organization that has no row (founded by the release before, during the roll)", async () => {
+    const { auth, organization } = await founder();
+    await prisma.organizationSlug.delete({ where: { organizationId: organization.id } });
+    const renamed = `healed-${randomUUID().slice(0, 8)}`;
+    const access = await authorizeOrganization(auth, organization.id, "organization:update");
+    await organizations.updateOrganizationSettings(access, { slug: renamed });
+    expect(await slugOf(organization.id)).toEqual([{ slug: renamed }]);
+    expect(await mismatches()).toEqual([]);
+  });
+
   it("cannot be taken by two organizations founded in two transactions at the same moment", async () => {
     const slug = `race-${randomUUID().slice(0, 8)}`;
     const [a, b] = [await createUser(), await createUser()];
