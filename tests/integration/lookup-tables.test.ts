@@ -241,6 +241,22 @@ describe("invitation tokens", () => {
     expect(await mismatches()).toEqual([]);
   });
 
+  it("are written by a mail job the previous release queued (its payload names no organization)", async () => {
+    const { auth, organization } = await founder();
+    const manager = await authorizeOrganization(auth, organization.id, "member:manage");
+    const email = `queued-${randomUUID().slice(0, 8)}@example.com`;
+    const { invitation } = await invitations.inviteMember(manager, { email, role: "member" }, delivery);
+    await prisma.$executeRaw`DELETE FROM graphile_worker._private_jobs`;
+    const oldPayload = { invitationId: invitation.id, language: "en", origin: delivery.origin };
+    await prisma.$queryRaw`SELECT 1 FROM graphile_worker.add_job(${invitations.SEND_INVITATION_TASK}, ${JSON.stringify(oldPayload)}::json)`;
+    await deliverMail();
+    const token = tokenFrom((await mail.waitFor(email))[0]!);
+    expect(await lookupOf(invitation.id)).toEqual([
+      { tokenHash: new Uint8Array(acceptance.hashInvitationToken(token)), organizationId: organization.id },
+    ]);
+    expect(await mismatches()).toEqual([]);
+  });
+
   it("go with the invitations an account's deletion takes", async () => {
     const { email, invitation } = await invited();
     const invitee = await createUser({ email });
