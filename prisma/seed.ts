@@ -45,7 +45,7 @@ export async function seedDemoData(
     // Serialize concurrent seeders for the whole run; the check below then sees the winner's rows.
     await client.query(SEED_LOCK);
     const existing = await client.query(
-      "SELECT 1 FROM organizations WHERE slug = ANY($1) UNION ALL SELECT 1 FROM users WHERE email = ANY($2)",
+      "SELECT 1 FROM organization_slugs WHERE slug = ANY($1) UNION ALL SELECT 1 FROM users WHERE email = ANY($2)",
       [DEMO_ORGANIZATIONS.map((o) => o.slug), ALL_USERS.map((u) => u.email)],
     );
     if (existing.rowCount && !(repairInterrupted && (await removeInterruptedRun(client)))) return false;
@@ -83,7 +83,7 @@ export async function seedDemoData(
       // this run; they take their keys, events and memberships with them; then the accounts go.
       const users = [...userIds.values()];
       await client
-        .query("DELETE FROM organizations WHERE id IN (SELECT organization_id FROM memberships WHERE user_id = ANY($1::uuid[]))", [users])
+        .query(deleteOrganizations("id IN (SELECT organization_id FROM memberships WHERE user_id = ANY($1::uuid[]))"), [users])
         .catch(() => {});
       await client.query("DELETE FROM users WHERE id = ANY($1::uuid[])", [users]).catch(() => {});
       throw error;
@@ -96,6 +96,17 @@ export async function seedDemoData(
 }
 
 /**
+ * Deletes the organizations `which` selects (the cascade takes everything in them) and the lookup
+ * rows that name them (decision 0050), in one statement.
+ */
+function deleteOrganizations(which: string): string {
+  return `WITH gone AS (DELETE FROM organizations WHERE ${which} RETURNING id),
+    slugs AS (DELETE FROM organization_slugs WHERE organization_id IN (SELECT id FROM gone)),
+    tokens AS (DELETE FROM invitation_tokens WHERE organization_id IN (SELECT id FROM gone))
+    DELETE FROM billing_provider_event_ids WHERE organization_id IN (SELECT id FROM gone)`;
+}
+
+/**
  * A run killed while telling the story (the process ended: no catch ran) leaves its accounts,
  * committed first, and part of the story, never moved back in time: the last step, backdating, is
  * one transaction, so a completed run is exactly one whose Acme history reaches back weeks. Such
@@ -105,7 +116,7 @@ export async function seedDemoData(
  */
 async function removeInterruptedRun(client: pg.Client): Promise<boolean> {
   const told = await client.query(
-    `SELECT 1 FROM audit_events e JOIN organizations o ON o.id = e.organization_id
+    `SELECT 1 FROM audit_events e JOIN organization_slugs o ON o.organization_id = e.organization_id
      WHERE o.slug = $1 AND e.created_at < now() - interval '30 days' LIMIT 1`,
     [DEMO_ORGANIZATIONS[0].slug],
   );
@@ -114,8 +125,8 @@ async function removeInterruptedRun(client: pg.Client): Promise<boolean> {
   await client.query("BEGIN");
   try {
     await client.query(
-      `DELETE FROM organizations WHERE slug = ANY($1) OR id IN
-         (SELECT m.organization_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = ANY($2))`,
+      deleteOrganizations(`id IN (SELECT organization_id FROM organization_slugs WHERE slug = ANY($1)) OR id IN
+         (SELECT m.organization_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = ANY($2))`),
       [DEMO_ORGANIZATIONS.map((o) => o.slug), emails],
     );
     await client.query("DELETE FROM users WHERE email = ANY($1)", [emails]);

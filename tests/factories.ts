@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { prisma } from "~/db.server";
 import { hashPassword } from "~/auth/password.server";
 import { createSession, validateSessionToken, type Auth } from "~/auth/session.server";
+import type { Prisma } from "~/generated/prisma/client";
 import type { Role } from "~/generated/prisma/enums";
 
 export const TEST_PASSWORD = "a-long-enough-password";
@@ -35,10 +36,14 @@ export async function createOrganizationWith(
   members: { userId: string; role: Role }[],
   overrides: { planId?: string; requireTwoFactor?: boolean } = {},
 ) {
+  // The slug's lookup row with it, as the app writes them (decision 0050).
+  const [id, slug] = [randomUUID(), `org-${randomUUID().slice(0, 12)}`];
+  await prisma.organizationSlug.create({ data: { slug, organizationId: id } });
   const organization = await prisma.organization.create({
     data: {
+      id,
       name: `Org ${randomUUID().slice(0, 8)}`,
-      slug: `org-${randomUUID().slice(0, 12)}`,
+      slug,
       planId: overrides.planId ?? "free",
       requireTwoFactor: overrides.requireTwoFactor ?? false,
     },
@@ -48,6 +53,15 @@ export async function createOrganizationWith(
     await prisma.membership.create({ data: { organizationId: organization.id, userId: member.userId, role: member.role } });
   }
   return organization;
+}
+
+/** An invitation whose link works (its token's hash set), with the hash's lookup row as the app writes it (decision 0050). */
+export async function createInvitationWithLink(data: Prisma.InvitationUncheckedCreateInput & { tokenHash: Uint8Array<ArrayBuffer> }) {
+  const invitation = await prisma.invitation.create({ data, select: { id: true, organizationId: true } });
+  await prisma.invitationToken.create({
+    data: { tokenHash: data.tokenHash, organizationId: invitation.organizationId, invitationId: invitation.id },
+  });
+  return invitation;
 }
 
 /** A platform admin (two-factor enrolled), signed in with both factors just now. */

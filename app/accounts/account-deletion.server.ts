@@ -16,6 +16,7 @@ import { secondFactorMatches } from "~/auth/two-factor.server";
 import type { Role } from "~/generated/prisma/enums";
 import { DomainError } from "~/lib/domain-error";
 import { invitationMailJobKey } from "~/organizations/invitations.server";
+import { deleteOrganizationWithLookups, forgetInvitationTokens } from "~/organizations/organization-lookups.server";
 import { resetMailJobKey } from "./password-reset.server";
 import { EMAIL_KEYED_POLICIES, forgetRateLimits } from "~/lib/rate-limit.server";
 
@@ -86,8 +87,11 @@ async function deleteWithLocks(tx: Tx, userId: string): Promise<AccountDeletion 
   if (!account) throw new DomainError("UNAUTHORIZED", "unauthenticated");
   const { email } = account;
   await tx.passwordReset.deleteMany({ where: { userId } });
-  const addressedToThem = await tx.invitation.findMany({ where: { email }, select: { id: true } });
-  await tx.invitation.deleteMany({ where: { id: { in: addressedToThem.map((i) => i.id) } } });
+  const addressedToThem = await tx.invitation.findMany({ where: { email }, select: { id: true, organizationId: true } });
+  if (addressedToThem.length > 0) {
+    await tx.invitation.deleteMany({ where: { OR: addressedToThem.map(({ organizationId, id }) => ({ organizationId, id })) } });
+    await forgetInvitationTokens(tx, addressedToThem);
+  }
   // Gone meanwhile (the same account deleted from another session): nothing left to do here.
   const locked = await tx.$queryRaw<unknown[]>`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
   if (locked.length === 0) throw new DomainError("UNAUTHORIZED", "unauthenticated");
@@ -125,7 +129,7 @@ async function leaveOrganization(tx: Tx, organizationId: string, userId: string)
     WHERE organization_id = ${organizationId}::uuid AND user_id <> ${userId}::uuid
     ORDER BY CASE role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END, created_at, id`;
   if (others.length === 0) {
-    await tx.organization.delete({ where: { id: organizationId }, select: { id: true } });
+    await deleteOrganizationWithLookups(tx, organizationId);
     return "deleted";
   }
   const leaving = await tx.membership.findUniqueOrThrow({

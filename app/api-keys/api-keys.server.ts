@@ -193,7 +193,7 @@ async function lockKey(tx: Tx, organizationId: string, keyId: string) {
   const rows = await tx.$queryRaw<{ id: string }[]>`
     SELECT id FROM api_keys WHERE id = ${keyId}::uuid AND organization_id = ${organizationId}::uuid FOR UPDATE`;
   if (rows.length === 0) throw new DomainError("NOT_FOUND", "apiKey.notFound");
-  return tx.apiKey.findUniqueOrThrow({ where: { id: keyId, organizationId }, select: keySelect });
+  return tx.apiKey.findUniqueOrThrow({ where: { organizationId_id: { organizationId, id: keyId } }, select: keySelect });
 }
 
 /** Replaces the secret of an active key; id, name, scopes and expiry stay. The old secret fails at once. */
@@ -207,7 +207,7 @@ export async function rotateKey(access: KeyManager, keyId: string): Promise<Issu
     // docs/decisions/0012-api-key-expired-and-revoked-transitions.md
     if (state === "expired") throw new DomainError("CONFLICT", "apiKey.expiredCannotRotate");
     const updated = await tx.apiKey.update({
-      where: { id: current.id, organizationId },
+      where: { organizationId_id: { organizationId, id: current.id } },
       data: { secretHash: hash, prefix },
       select: keySelect,
     });
@@ -228,7 +228,7 @@ export async function revokeKey(access: KeyManager, keyId: string): Promise<ApiK
     const current = await lockKey(tx, organizationId, keyId);
     if (current.revokedAt) throw new DomainError("CONFLICT", "apiKey.alreadyRevoked");
     const updated = await tx.apiKey.update({
-      where: { id: current.id, organizationId },
+      where: { organizationId_id: { organizationId, id: current.id } },
       data: { revokedAt: new Date() },
       select: keySelect,
     });

@@ -31,6 +31,7 @@ import {
   type EventRefusal,
   type ProviderEvent,
 } from "./provider.server";
+import { appliedProviderEvent, storeProviderEvent } from "./provider-event-ids.server";
 
 /** What billing.get and every billing procedure answer. */
 export interface BillingStatus {
@@ -250,23 +251,16 @@ export async function applyProviderEvent(
   return prisma.$transaction(async (tx) => {
     const current = await lockBilling(tx, organizationId);
     const key = { provider: setup.eventSource, eventId: event.id };
-    const seen = await tx.billingProviderEvent.findUnique({
-      where: { provider_eventId: key },
-      select: { organizationId: true, type: true },
-    });
+    const seen = await appliedProviderEvent(tx, key, organizationId);
     if (seen) {
       if (seen.organizationId !== organizationId || seen.type !== event.type) throw new DomainError("CONFLICT", "billing.eventIdReused");
       return { outcome: "already_processed", billing: statusOf(current) };
     }
     const decision = decide(current, event);
     const outcome = decision.kind === "unchanged" ? "unchanged" : "applied";
-    // The same id for another organization, committed meanwhile: that transaction holds another
-    // organization's lock, so only the key itself can tell.
-    const { count } = await tx.billingProviderEvent.createMany({
-      data: [{ ...key, organizationId, type: event.type, outcome }],
-      skipDuplicates: true,
-    });
-    if (count === 0) throw new DomainError("CONFLICT", "billing.eventIdReused");
+    // The same id for another organization, committed meanwhile: only the lookup's key can tell.
+    const stored = await storeProviderEvent(tx, key, { organizationId, type: event.type, outcome });
+    if (!stored) throw new DomainError("CONFLICT", "billing.eventIdReused");
     if (decision.kind === "unchanged") return { outcome, billing: statusOf(current) };
 
     await writeBilling(tx, organizationId, decision.next);

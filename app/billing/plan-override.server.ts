@@ -36,8 +36,9 @@ export interface PlanOverrideResult {
 /** The organization an operator named: its id, or its slug (any case). */
 async function findOrganization(tx: Tx, reference: string) {
   const typed = reference.trim().toLowerCase();
-  const byId = isUuid(typed) ? { id: typed } : null;
-  return tx.organization.findUnique({ where: byId ?? { slug: typed }, select: { id: true } });
+  // A slug is found through its lookup (decision 0050), then the organization by its id.
+  const id = isUuid(typed) ? typed : (await tx.organizationSlug.findUnique({ where: { slug: typed } }))?.organizationId;
+  return id ? tx.organization.findUnique({ where: { id }, select: { id: true } }) : null;
 }
 
 export async function setOrganizationPlan(reference: string, planId: string, override: PlanOverride): Promise<PlanOverrideResult> {

@@ -69,17 +69,27 @@ function purgeExpired(table: ExpiringTable, key: "id" | "user_id", column: "expi
   );
 }
 
-/** Expired links drop their secret's hash (the row is history: see INVITATION_LINK_GRACE). */
+/**
+ * Expired links drop their secret's hash (the row is history: see INVITATION_LINK_GRACE), and
+ * the hash's lookup row goes in the same statement (decision 0050). Counted by the invitations
+ * changed, so a batch whose lookups were already gone still leads to the next one.
+ */
 function forgetInvitationLinks(now: Date) {
   const before = new Date(now.getTime() - INVITATION_LINK_GRACE);
-  return inBatches(
-    BATCH,
-    () =>
-      prisma.$executeRaw`
-      UPDATE invitations SET token_hash = NULL
-       WHERE id IN (SELECT id FROM invitations WHERE token_hash IS NOT NULL AND expires_at < ${before}
-                     LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)`,
-  );
+  return inBatches(BATCH, async () => {
+    const [row] = await prisma.$queryRaw<{ forgotten: number }[]>`
+      WITH due AS (
+        SELECT organization_id, id, token_hash FROM invitations
+         WHERE token_hash IS NOT NULL AND expires_at < ${before} LIMIT ${BATCH} FOR UPDATE SKIP LOCKED
+      ), forgotten AS (
+        UPDATE invitations i SET token_hash = NULL FROM due
+         WHERE i.organization_id = due.organization_id AND i.id = due.id RETURNING due.token_hash
+      ), unlisted AS (
+        DELETE FROM invitation_tokens WHERE token_hash IN (SELECT token_hash FROM forgotten)
+      )
+      SELECT count(*)::int AS forgotten FROM forgotten`;
+    return row?.forgotten ?? 0;
+  });
 }
 
 /**

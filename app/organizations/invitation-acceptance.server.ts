@@ -8,6 +8,7 @@ import { prisma } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
 import { DomainError } from "~/lib/domain-error";
 import { isExpired } from "./invitations.server";
+import { invitationByTokenHash } from "./organization-lookups.server";
 
 /** SHA-256 of a token; only this is stored. Tokens carry 256 random bits, so a fast hash is enough. */
 export const hashInvitationToken = linkTokenDigest;
@@ -36,8 +37,12 @@ export type InvitationPreview =
 
 export async function previewInvitation(token: string): Promise<InvitationPreview> {
   if (!LINK_TOKEN_PATTERN.test(token)) return { state: "invalid" };
-  const row = await prisma.invitation.findUnique({
-    where: { tokenHash: hashInvitationToken(token) },
+  const tokenHash = hashInvitationToken(token);
+  // The lookup names the organization, so the invitation is then read on its shard alone.
+  const found = await invitationByTokenHash(prisma, tokenHash);
+  if (!found) return { state: "invalid" };
+  const row = await prisma.invitation.findFirst({
+    where: { organizationId: found.organizationId, id: found.invitationId, tokenHash },
     select: {
       status: true,
       email: true,
@@ -66,16 +71,18 @@ export async function previewInvitation(token: string): Promise<InvitationPrevie
 export async function acceptInvitation(auth: Auth, token: string): Promise<{ organizationId: string; role: Role }> {
   if (!LINK_TOKEN_PATTERN.test(token)) throw new DomainError("NOT_FOUND", "invitation.invalidToken");
   const hash = hashInvitationToken(token);
-  const found = await prisma.invitation.findUnique({ where: { tokenHash: hash }, select: { id: true, organizationId: true } });
+  const found = await invitationByTokenHash(prisma, hash);
   if (!found) throw new DomainError("NOT_FOUND", "invitation.invalidToken");
+  const { organizationId } = found;
   return prisma.$transaction(async (tx) => {
-    await lockOrganization(tx, found.organizationId);
+    await lockOrganization(tx, organizationId);
     const locked = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM invitations WHERE id = ${found.id}::uuid AND token_hash = ${hash} FOR UPDATE`;
+      SELECT id FROM invitations
+       WHERE organization_id = ${organizationId}::uuid AND id = ${found.invitationId}::uuid AND token_hash = ${hash} FOR UPDATE`;
     // Canceled, or replaced by a newer mail's link, while we waited for the lock.
     if (locked.length === 0) throw new DomainError("NOT_FOUND", "invitation.invalidToken");
     const invitation = await tx.invitation.findUniqueOrThrow({
-      where: { id: found.id },
+      where: { organizationId_id: { organizationId, id: found.invitationId } },
       select: { id: true, email: true, role: true, status: true, expiresAt: true, organization: { select: { requireTwoFactor: true } } },
     });
     if (invitation.status !== "pending") throw new DomainError("CONFLICT", "invitation.notPending");
@@ -85,25 +92,30 @@ export async function acceptInvitation(auth: Auth, token: string): Promise<{ org
       throw new DomainError("FORBIDDEN", "twoFactorRequiredByOrganization");
     }
     const member = await tx.membership.findUnique({
-      where: { organizationId_userId: { organizationId: found.organizationId, userId: auth.user.id } },
+      where: { organizationId_userId: { organizationId, userId: auth.user.id } },
       select: { id: true },
     });
     if (member) throw new DomainError("CONFLICT", "invitation.alreadyMember");
-    await tx.invitation.update({ where: { id: invitation.id }, data: { status: "accepted" }, select: { id: true } });
+    // The link keeps its hash (and lookup): opened again, it says "already accepted".
+    await tx.invitation.update({
+      where: { organizationId_id: { organizationId, id: invitation.id } },
+      data: { status: "accepted" },
+      select: { id: true },
+    });
     // The invitation was mailed to this address and its link opened: the address is proven.
     await tx.user.updateMany({ where: { id: auth.user.id, emailVerifiedAt: null }, data: { emailVerifiedAt: new Date() } });
     await tx.membership.create({
-      data: { organizationId: found.organizationId, userId: auth.user.id, role: invitation.role },
+      data: { organizationId, userId: auth.user.id, role: invitation.role },
       select: { id: true },
     });
     await recordAuditEvent(tx, {
-      organizationId: found.organizationId,
+      organizationId,
       action: "invitation.accepted",
       actor: userActor(auth.user),
       target: { type: "invitation", id: invitation.id },
       details: { role: invitation.role, userId: auth.user.id },
       idempotencyKey: `invitation.accepted/${invitation.id}`,
     });
-    return { organizationId: found.organizationId, role: invitation.role };
+    return { organizationId, role: invitation.role };
   });
 }

@@ -15,8 +15,11 @@ import { supportedLanguages } from "~/i18n/config";
 import { composeMail, mailTime } from "~/mail/layout.server";
 import { sendMail } from "~/mail/mailer.server";
 import { newInvitationToken } from "./invitation-acceptance.server";
+import { setInvitationTokenHash } from "./organization-lookups.server";
 
 const payloadSchema = z.object({
+  /** Absent only in jobs queued by a release before decision 0050's; those are found by id alone. */
+  organizationId: z.uuid().optional(),
   invitationId: z.uuid(),
   language: z.enum(supportedLanguages),
   origin: z.url(),
@@ -53,8 +56,19 @@ export function invitationMail(language: (typeof supportedLanguages)[number], co
   });
 }
 
-export const sendInvitationMail = taskWithPayload("invitation mail", payloadSchema, async ({ invitationId, language, origin }, helpers) => {
-  const stillOpen = { id: invitationId, status: "pending" as const, expiresAt: { gt: new Date() } };
+/** The job's organization: in its payload, or (a job an older release queued) the invitation's. */
+async function organizationOf(payload: { organizationId?: string; invitationId: string }): Promise<string | null> {
+  if (payload.organizationId) return payload.organizationId;
+  const found = await prisma.invitation.findFirst({ where: { id: payload.invitationId }, select: { organizationId: true } });
+  return found?.organizationId ?? null;
+}
+
+export const sendInvitationMail = taskWithPayload("invitation mail", payloadSchema, async (payload, helpers) => {
+  const { invitationId, language, origin } = payload;
+  const organizationId = await organizationOf(payload);
+  // Deleted with its organization since: nothing to send.
+  if (!organizationId) return;
+  const stillOpen = { organizationId, id: invitationId, status: "pending" as const, expiresAt: { gt: new Date() } };
   const invitation = await prisma.invitation.findFirst({
     where: stillOpen,
     select: { email: true, role: true, expiresAt: true, organization: { select: { name: true } }, invitedBy: { select: { name: true } } },
@@ -74,9 +88,14 @@ export const sendInvitationMail = taskWithPayload("invitation mail", payloadSche
   await sendMail({ to: invitation.email, ...mail, messageId: `<invitation-${invitationId}-${helpers.job.id}@keyledger>` });
   // The link starts working now, if the invitation is still open and no newer link was made
   // meanwhile (a resend's job may overtake this one).
-  const stored = await prisma.invitation.updateMany({
-    where: { ...stillOpen, OR: [{ lastSentAt: null }, { lastSentAt: { lt: madeAt } }] },
-    data: { tokenHash: hash, lastSentAt: madeAt },
+  const stored = await prisma.$transaction(async (tx) => {
+    const updated = await tx.invitation.updateMany({
+      where: { ...stillOpen, OR: [{ lastSentAt: null }, { lastSentAt: { lt: madeAt } }] },
+      data: { tokenHash: hash, lastSentAt: madeAt },
+    });
+    // The row is locked by the update until this commits, so lookups of one invitation never cross.
+    if (updated.count > 0) await setInvitationTokenHash(tx, { organizationId, invitationId }, hash);
+    return updated;
   });
   if (stored.count === 0) helpers.logger.info("invitation closed or sent again while its mail was sent: this mail's link does not work");
 });

@@ -15,6 +15,7 @@ import { consumeEach, refundEach, type PolicyName } from "~/lib/rate-limit.serve
 import { lockOrganization } from "~/access/organization-lock.server";
 import type { MemberManager } from "./members.server";
 import { inviteRefusal } from "./member-rules";
+import { setInvitationTokenHash } from "./organization-lookups.server";
 import type { InviteMemberInput } from "./schemas";
 
 /** How long an invitation link stays usable. A week covers a holiday; longer links linger. */
@@ -131,11 +132,11 @@ export function invitationMailJobKey(invitationId: string): string {
   return `invitation-mail:${invitationId}`;
 }
 
-function enqueueInvitationMail(tx: Tx, invitationId: string, delivery: MailDelivery) {
+function enqueueInvitationMail(tx: Tx, organizationId: string, invitationId: string, delivery: MailDelivery) {
   return enqueueJob(
     tx,
     SEND_INVITATION_TASK,
-    { invitationId, language: delivery.language, origin: delivery.origin },
+    { organizationId, invitationId, language: delivery.language, origin: delivery.origin },
     { jobKey: invitationMailJobKey(invitationId), maxAttempts: MAIL_MAX_ATTEMPTS },
   );
 }
@@ -163,7 +164,13 @@ export async function inviteMember(
         select: invitationSelect,
       });
       if (pending && !isExpired(pending)) return { invitation: toView(pending), created: false };
-      if (pending) await tx.invitation.update({ where: { id: pending.id }, data: { status: "expired" }, select: { id: true } });
+      if (pending) {
+        await tx.invitation.update({
+          where: { organizationId_id: { organizationId, id: pending.id } },
+          data: { status: "expired" },
+          select: { id: true },
+        });
+      }
       const created = await tx.invitation.create({
         data: {
           organizationId,
@@ -180,7 +187,7 @@ export async function inviteMember(
         details: { role: created.role },
         idempotencyKey: `invitation.sent/${created.id}`,
       });
-      await enqueueInvitationMail(tx, created.id, delivery);
+      await enqueueInvitationMail(tx, organizationId, created.id, delivery);
       return { invitation: toView(created), created: true };
     });
   return withMailBudget(access, invite, (result) => result.created);
@@ -192,7 +199,7 @@ async function lockInvitation(tx: Tx, organizationId: string, invitationId: stri
   const locked = await tx.$queryRaw<unknown[]>`
     SELECT 1 FROM invitations WHERE id = ${invitationId}::uuid AND organization_id = ${organizationId}::uuid FOR UPDATE`;
   if (locked.length === 0) throw new DomainError("NOT_FOUND", "invitation.notFound");
-  return tx.invitation.findUniqueOrThrow({ where: { id: invitationId }, select: invitationSelect });
+  return tx.invitation.findUniqueOrThrow({ where: { organizationId_id: { organizationId, id: invitationId } }, select: invitationSelect });
 }
 
 function assertPending(row: InvitationRow) {
@@ -207,7 +214,7 @@ export async function resendInvitation(access: MemberManager, invitationId: stri
       await lockAsManager(tx, access);
       const invitation = await lockInvitation(tx, access.organization.id, invitationId);
       assertPending(invitation);
-      await enqueueInvitationMail(tx, invitation.id, delivery);
+      await enqueueInvitationMail(tx, access.organization.id, invitation.id, delivery);
       return toView(invitation);
     });
   return withMailBudget(access, resend, () => true);
@@ -221,10 +228,11 @@ export async function cancelInvitation(access: MemberManager, invitationId: stri
     const invitation = await lockInvitation(tx, organizationId, invitationId);
     if (invitation.status !== "pending") throw new DomainError("CONFLICT", "invitation.notPending");
     const canceled = await tx.invitation.update({
-      where: { id: invitation.id },
+      where: { organizationId_id: { organizationId, id: invitation.id } },
       data: { status: "canceled", tokenHash: null },
       select: invitationSelect,
     });
+    await setInvitationTokenHash(tx, { organizationId, invitationId: invitation.id }, null);
     await recordAs(access)(tx, {
       action: "invitation.canceled",
       target: { type: "invitation", id: invitation.id },

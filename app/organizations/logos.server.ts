@@ -58,7 +58,7 @@ export async function storeLogo(
 export async function readLogo(access: OrganizationAccess, logoId: string) {
   if (!isUuid(logoId)) return null;
   return prisma.organizationLogo.findUnique({
-    where: { id_organizationId: { id: logoId, organizationId: access.organization.id } },
+    where: { organizationId_id: { organizationId: access.organization.id, id: logoId } },
     select: { id: true, contentType: true, bytes: true, byteSize: true },
   });
 }

@@ -10,6 +10,7 @@ import type { Role } from "~/generated/prisma/enums";
 import { DomainError } from "~/lib/domain-error";
 import { lockOrganization } from "~/access/organization-lock.server";
 import { moveSessionsOff } from "./members.server";
+import { claimSlug, deleteOrganizationWithLookups, moveSlug } from "./organization-lookups.server";
 import { slugFromName, type OrganizationInput, type OrganizationUpdate } from "./schemas";
 
 export interface OrganizationSummary {
@@ -61,8 +62,11 @@ export async function createOrganization(auth: Auth, input: OrganizationInput): 
 
 async function insertOrganization(auth: Auth, name: string, slug: string): Promise<OrganizationSummary> {
   const organization = await prisma.$transaction(async (tx) => {
+    const id = crypto.randomUUID();
+    // The slug's lookup first: a taken slug fails here, before anything else is written.
+    await claimSlug(tx, id, slug);
     const created = await tx.organization.create({
-      data: { name, slug, planId: DEFAULT_PLAN },
+      data: { id, name, slug, planId: DEFAULT_PLAN },
       select: { id: true, name: true, slug: true },
     });
     await tx.membership.create({ data: { organizationId: created.id, userId: auth.user.id, role: "owner" }, select: { id: true } });
@@ -123,7 +127,7 @@ export async function updateOrganizationSettings(
       const current = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: settingsSelect });
       if (input.logoId && input.logoId !== current.logoId) {
         const owned = await tx.organizationLogo.findUnique({
-          where: { id_organizationId: { id: input.logoId, organizationId } },
+          where: { organizationId_id: { organizationId, id: input.logoId } },
           select: { id: true },
         });
         if (!owned) throw new DomainError("NOT_FOUND", "organization.logoNotFound");
@@ -135,6 +139,7 @@ export async function updateOrganizationSettings(
           changes[field === "logoId" ? "logo" : field] = { from: current[field], to: next };
       }
       if (Object.keys(changes).length === 0) return settingsOf(current);
+      if (input.slug !== undefined && input.slug !== current.slug) await moveSlug(tx, organizationId, input.slug);
       const updated = await tx.organization.update({
         where: { id: organizationId },
         data: { name: input.name, slug: input.slug, logoId: input.logoId, requireTwoFactor: input.requireTwoFactor },
@@ -176,6 +181,6 @@ export async function deleteOrganization(
     });
     if (caller?.role !== "owner") throw new DomainError("FORBIDDEN", "missingPermission");
     await moveSessionsOff(tx, organizationId);
-    await tx.organization.delete({ where: { id: organizationId }, select: { id: true } });
+    await deleteOrganizationWithLookups(tx, organizationId);
   });
 }

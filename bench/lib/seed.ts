@@ -31,6 +31,11 @@ export async function insertOrganizations(client: pg.Client, big: string, small:
       ["big", "small", ...others.map((_, i) => `other-${i + 1}`)],
     ],
   );
+  // Each slug's lookup row, as the app writes it (decision 0050).
+  await client.query(
+    `INSERT INTO organization_slugs (slug, organization_id) SELECT slug, id FROM organizations WHERE id = ANY($1::uuid[])`,
+    [[big, small, ...others]],
+  );
 }
 
 export interface SeededDatabase<S> {

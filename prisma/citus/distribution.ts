@@ -28,12 +28,15 @@ export const PLACEMENTS = {
   server_secrets: { kind: "reference", why: "a handful of server-wide keys read at start" },
   organizations: {
     kind: "reference",
-    why: "read on every request beside the user's memberships; one small row per tenant, rarely written; its slug stays unique",
+    why: "read on every request beside the user's memberships; one small row per tenant, rarely written",
   },
   memberships: {
     kind: "reference",
     why: "every page reads the signed-in user's organizations: by user, across tenants; written only when people join, leave or change role",
   },
+  organization_slugs: { kind: "reference", why: "a slug is unique across organizations: the lookup keyed by it (decision 0050)" },
+  invitation_tokens: { kind: "reference", why: "a mailed link's token hash finds its organization before its invitation" },
+  billing_provider_event_ids: { kind: "reference", why: "a payment event id is applied once across organizations" },
   api_keys: {
     kind: "distributed",
     column: "organization_id",

@@ -16,6 +16,7 @@ import type { Role } from "../../app/generated/prisma/enums.ts";
 import { reset } from "../../app/lib/rate-limit.server.ts";
 import { acceptInvitation, newInvitationToken } from "../../app/organizations/invitation-acceptance.server.ts";
 import { cancelInvitation, invitationMailJobKey, inviteMember } from "../../app/organizations/invitations.server.ts";
+import { setInvitationTokenHash } from "../../app/organizations/organization-lookups.server.ts";
 import { leaveOrganization, removeMember, updateMemberRole } from "../../app/organizations/members.server.ts";
 import { createOrganization, switchActiveOrganization, updateOrganizationSettings } from "../../app/organizations/organizations.server.ts";
 import type { OrganizationUpdate } from "../../app/organizations/schemas.ts";
@@ -128,10 +129,14 @@ export class DemoWorld {
     const access = await authorizeOrganization(await this.member(email, slug), this.organizationId(slug), "member:manage");
     const { invitation } = await inviteMember(access, { email: invitee, role }, { language: "en", origin: "http://localhost:3000" });
     const { token, hash } = newInvitationToken();
-    await prisma.invitation.update({
-      where: { id: invitation.id },
-      data: { tokenHash: hash, lastSentAt: new Date() },
-      select: { id: true },
+    const ids = { organizationId: access.organization.id, invitationId: invitation.id };
+    await prisma.$transaction(async (tx) => {
+      await tx.invitation.update({
+        where: { organizationId_id: { organizationId: ids.organizationId, id: ids.invitationId } },
+        data: { tokenHash: hash, lastSentAt: new Date() },
+        select: { id: true },
+      });
+      await setInvitationTokenHash(tx, ids, hash);
     });
     await prisma.$executeRaw`SELECT graphile_worker.remove_job(${invitationMailJobKey(invitation.id)})`;
     // The story's invitations lie days apart; their budget must not run out within seconds of today.

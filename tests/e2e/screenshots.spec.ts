@@ -157,9 +157,10 @@ test("capture API keys screenshots", async ({ page, request }) => {
     connectionString: `postgresql://postgres:postgres@127.0.0.1:${process.env.E2E_POSTGRES_PORT ?? "54339"}/keyledger`,
   });
   await db.connect();
-  await db.query("UPDATE api_keys SET expires_at = now() - interval '2 days', created_at = now() - interval '60 days' WHERE id = $1", [
-    nightly.id,
-  ]);
+  await db.query(
+    "UPDATE api_keys SET expires_at = now() - interval '2 days', created_at = now() - interval '60 days' WHERE organization_id = $1 AND id = $2",
+    [fullId, nightly.id],
+  );
   await db.end();
 
   const setActive = async (organizationId: string) =>

@@ -254,7 +254,8 @@ describe("deleting an account", () => {
       try {
         await client.query("BEGIN");
         if (other === "reset") await client.query("DELETE FROM password_resets WHERE user_id = $1", [user.id]);
-        else await client.query("SELECT 1 FROM invitations WHERE id = $1 FOR UPDATE", [invitation.id]);
+        else
+          await client.query("SELECT 1 FROM invitations WHERE organization_id = $1 AND id = $2 FOR UPDATE", [inviting.id, invitation.id]);
         const deletion = deleteAccount(auth, confirmOf(user)).then(
           () => "deleted",
           (error: unknown) => error,
@@ -397,7 +398,9 @@ describe("deleting an account", () => {
     await deleteAccount(session.auth, { ...confirmOf(leaving), code: totpNow() });
 
     // The invitation they sent stays with the organization (its own address), no longer naming them.
-    expect(await prisma.invitation.findUniqueOrThrow({ where: { id: sent.id } })).toMatchObject({ invitedById: null });
+    expect(
+      await prisma.invitation.findUniqueOrThrow({ where: { organizationId_id: { organizationId: org.id, id: sent.id } } }),
+    ).toMatchObject({ invitedById: null });
     const mentions = await rowsMentioning(marker);
     expect(mentions.filter((table) => table !== "public.invitations")).toEqual([]);
     expect(await prisma.invitation.count({ where: { email: { contains: `zelda-${marker}` } } })).toBe(0);

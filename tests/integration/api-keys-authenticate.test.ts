@@ -20,29 +20,42 @@ describe("apiKey.authenticate", () => {
     const { status, json } = await authenticate(secret, []);
     expect(status).toBe(200);
     expect(json).toEqual({ keyId: key.id, organizationId: organization.id, scopes: ["audit:view", "member:read"] });
-    const row = await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id }, select: { lastUsedAt: true } });
+    const row = await prisma.apiKey.findUniqueOrThrow({
+      where: { organizationId_id: { organizationId: organization.id, id: key.id } },
+      select: { lastUsedAt: true },
+    });
     expect(row.lastUsedAt!.getTime()).toBeGreaterThanOrEqual(before - 1000);
     // Every successful authentication moves it.
     await new Promise((r) => setTimeout(r, 20));
     await authenticate(secret, ["audit:view"]);
-    const later = await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id }, select: { lastUsedAt: true } });
+    const later = await prisma.apiKey.findUniqueOrThrow({
+      where: { organizationId_id: { organizationId: organization.id, id: key.id } },
+      select: { lastUsedAt: true },
+    });
     expect(later.lastUsedAt!.getTime()).toBeGreaterThan(row.lastUsedAt!.getTime());
     expect(await prisma.auditEvent.count({ where: { organizationId: organization.id } })).toBe(eventsBefore);
   });
 
   it("checks requested scopes: all held → 200, any missing → 403 FORBIDDEN (last used unchanged)", async () => {
-    const { key, secret } = await keyWith(["audit:view", "member:read"]);
+    const { organization, key, secret } = await keyWith(["audit:view", "member:read"]);
     expect((await authenticate(secret, ["member:read", "audit:view"])).status).toBe(200);
-    const lastUsed = (await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt;
+    const lastUsed = (
+      await prisma.apiKey.findUniqueOrThrow({ where: { organizationId_id: { organizationId: organization.id, id: key.id } } })
+    ).lastUsedAt;
     const forbidden = await authenticate(secret, ["audit:view", "billing:view"]);
     expect(forbidden.status).toBe(403);
     expect(forbidden.json).toMatchObject({ code: "FORBIDDEN", message: "The API key does not hold every requested scope." });
-    expect((await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt).toEqual(lastUsed);
+    expect(
+      (await prisma.apiKey.findUniqueOrThrow({ where: { organizationId_id: { organizationId: organization.id, id: key.id } } })).lastUsedAt,
+    ).toEqual(lastUsed);
   });
 
   it("answers unknown, expired, revoked, malformed and missing keys with one identical 401", async () => {
     const expired = await keyWith();
-    await prisma.apiKey.update({ where: { id: expired.key.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await prisma.apiKey.update({
+      where: { organizationId_id: { organizationId: expired.organization.id, id: expired.key.id } },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const revoked = await keyWith();
     await revokeKey(revoked.auth, revoked.organization.id, revoked.key.id);
     const valid = (await keyWith()).secret;
@@ -83,7 +96,7 @@ describe("apiKey.authenticate", () => {
   });
 
   it("does not wait for a key whose row another transaction is writing: 200 or 403 as usual, last used left to that writer", async () => {
-    const { key, secret } = await keyWith(["audit:view"]);
+    const { organization, key, secret } = await keyWith(["audit:view"]);
     const { pool } = await import("~/db.server");
     const writer = await pool().connect();
     try {
@@ -93,13 +106,18 @@ describe("apiKey.authenticate", () => {
       // follows a touch that found the row locked.
       const [held, notHeld] = await Promise.all([authenticate(secret, ["audit:view"]), authenticate(secret, ["member:read"])]);
       expect([held.status, held.json.keyId, notHeld.status]).toEqual([200, key.id, 403]);
-      expect((await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt).toBeNull();
+      expect(
+        (await prisma.apiKey.findUniqueOrThrow({ where: { organizationId_id: { organizationId: organization.id, id: key.id } } }))
+          .lastUsedAt,
+      ).toBeNull();
     } finally {
       await writer.query("ROLLBACK");
       writer.release();
     }
     expect((await authenticate(secret, [])).status).toBe(200);
-    expect((await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt).not.toBeNull();
+    expect(
+      (await prisma.apiKey.findUniqueOrThrow({ where: { organizationId_id: { organizationId: organization.id, id: key.id } } })).lastUsedAt,
+    ).not.toBeNull();
   });
 
   it("accepts the scheme case-insensitively", async () => {
@@ -108,7 +126,7 @@ describe("apiKey.authenticate", () => {
   });
 
   it("answers bad bodies with a clear 400, never 500, and changes nothing", async () => {
-    const { key, secret } = await keyWith();
+    const { organization, key, secret } = await keyWith();
     const bodies = [
       "{not json",
       "",
@@ -126,7 +144,9 @@ describe("apiKey.authenticate", () => {
       expect(answer.json.code).toBe("BAD_REQUEST");
       expect(typeof answer.json.message).toBe("string");
     }
-    expect((await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt).toBeNull();
+    expect(
+      (await prisma.apiKey.findUniqueOrThrow({ where: { organizationId_id: { organizationId: organization.id, id: key.id } } })).lastUsedAt,
+    ).toBeNull();
   });
 
   it("is not cookie-authenticated: ignores sessions and cross-site headers", async () => {

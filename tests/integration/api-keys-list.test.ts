@@ -83,7 +83,9 @@ describe("apiKey.list paging", () => {
       new Date(Date.now() - 2_000),
       new Date(Date.now() - 1_000),
     ]);
-    const row = await prisma.apiKey.findUniqueOrThrow({ where: { id: expected[0]! } });
+    const row = await prisma.apiKey.findUniqueOrThrow({
+      where: { organizationId_id: { organizationId: organization.id, id: expected[0]! } },
+    });
     const answer = await list(token, {
       organizationId: organization.id,
       revokedCursor: encodeRevokedCursor({ revokedAt: row.revokedAt!, id: row.id }),

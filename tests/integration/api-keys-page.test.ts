@@ -85,7 +85,10 @@ describe("keys page: unrevoked keys and the revoked history", () => {
       scopes: ["audit:view"],
       expiresAt: new Date(Date.now() + 60_000),
     });
-    await prisma.apiKey.update({ where: { id: expired.key.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await prisma.apiKey.update({
+      where: { organizationId_id: { organizationId: organization.id, id: expired.key.id } },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const revokedThroughApp = await issueKey(auth, organization.id, { name: "revoked through the app", scopes: ["audit:view"] });
     await revokeKey(auth, organization.id, revokedThroughApp.key.id);
     // 2 x SIZE + 12 more: a run of 7 revoked keys sharing one instant (the id decides) straddles the
@@ -107,7 +110,9 @@ describe("keys page: unrevoked keys and the revoked history", () => {
     expect(page.revoked.keys[0]).toMatchObject({ id: revokedThroughApp.key.id, name: "revoked through the app" });
     expect(page.revoked.keys[0]!.revokedBy).toEqual({ kind: "user", name: user.name });
 
-    const revokedRow = await prisma.apiKey.findUniqueOrThrow({ where: { id: revokedThroughApp.key.id } });
+    const revokedRow = await prisma.apiKey.findUniqueOrThrow({
+      where: { organizationId_id: { organizationId: organization.id, id: revokedThroughApp.key.id } },
+    });
     const expected = [{ id: revokedRow.id, revokedAt: revokedRow.revokedAt }, ...seeded].sort(newestRevocationFirst).map((k) => k.id);
     const pages = await allRevokedPages(auth, organization.id);
     const pageSizes = Array.from({ length: Math.ceil(expected.length / REVOKED_PAGE_SIZE) }, (_, i) =>

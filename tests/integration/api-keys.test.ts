@@ -241,7 +241,10 @@ describe("apiKey.list", () => {
       scopes: ["audit:view"],
       expiresAt: new Date(Date.now() + 60_000),
     });
-    await prisma.apiKey.update({ where: { id: expired.key.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await prisma.apiKey.update({
+      where: { organizationId_id: { organizationId: organization.id, id: expired.key.id } },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const other = await memberOfNewOrganization();
     await issueKey(other.auth, other.organization.id, { name: "someone else's", scopes: ["audit:view"] });
 
@@ -310,7 +313,10 @@ describe("apiKey.rotate and apiKey.revoke", () => {
   it("an expired key can be revoked but not rotated", async () => {
     const { organization, auth } = await memberOfNewOrganization();
     const issued = await issueKey(auth, organization.id, { name: "old", scopes: ["audit:view"], expiresAt: new Date(Date.now() + 60_000) });
-    await prisma.apiKey.update({ where: { id: issued.key.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await prisma.apiKey.update({
+      where: { organizationId_id: { organizationId: organization.id, id: issued.key.id } },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     await expect(rotateKey(auth, organization.id, issued.key.id)).rejects.toSatisfy(
       (e) => isDomainError(e) && e.messageKey === "apiKey.expiredCannotRotate",
     );
@@ -321,7 +327,9 @@ describe("apiKey.rotate and apiKey.revoke", () => {
     const mine = await memberOfNewOrganization();
     const theirs = await memberOfNewOrganization();
     const foreign = await issueKey(theirs.auth, theirs.organization.id, { name: "theirs", scopes: ["audit:view"] });
-    const before = await prisma.apiKey.findUniqueOrThrow({ where: { id: foreign.key.id } });
+    const before = await prisma.apiKey.findUniqueOrThrow({
+      where: { organizationId_id: { organizationId: theirs.organization.id, id: foreign.key.id } },
+    });
     for (const keyId of [foreign.key.id, randomUUID(), "not-a-uuid", "", "'; DROP TABLE api_keys; --", "x".repeat(5000)]) {
       for (const procedure of ["rotate", "revoke"]) {
         const answer = await callRpc(`apiKey/${procedure}`, {
@@ -332,7 +340,11 @@ describe("apiKey.rotate and apiKey.revoke", () => {
         expect(answer.json).toMatchObject({ code: "NOT_FOUND", message: "This API key does not exist in this organization." });
       }
     }
-    expect(await prisma.apiKey.findUniqueOrThrow({ where: { id: foreign.key.id } })).toEqual(before);
+    expect(
+      await prisma.apiKey.findUniqueOrThrow({
+        where: { organizationId_id: { organizationId: theirs.organization.id, id: foreign.key.id } },
+      }),
+    ).toEqual(before);
     expect((await authenticate(foreign.secret)).status).toBe(200);
     expect(await eventsOf(mine.organization.id)).toHaveLength(0);
     expect((await eventsOf(theirs.organization.id)).map((e) => e.action)).toEqual(["api_key.issued"]);
@@ -357,7 +369,9 @@ describe("apiKey.rotate and apiKey.revoke", () => {
       await expect(revokeKey(auth, organization.id, issued.key.id)).rejects.toThrow(/on purpose/);
       await expect(rotateKey(auth, organization.id, issued.key.id)).rejects.toThrow(/on purpose/);
       await expect(issueKey(auth, organization.id, { name: "second", scopes: ["audit:view"] })).rejects.toThrow(/on purpose/);
-      const row = await prisma.apiKey.findUniqueOrThrow({ where: { id: issued.key.id } });
+      const row = await prisma.apiKey.findUniqueOrThrow({
+        where: { organizationId_id: { organizationId: organization.id, id: issued.key.id } },
+      });
       expect(row.revokedAt).toBeNull();
       expect((await authenticate(issued.secret)).status).toBe(200);
       expect(await keysOf(organization.id)).toHaveLength(1);

@@ -546,7 +546,7 @@ describe("the file", () => {
       ["Test User", "Ada Admin"],
       ["Ada Admin", "deploy key"],
     ]);
-    await pool().query("UPDATE api_keys SET name = 'renamed key' WHERE id = $1", [keyId]);
+    await pool().query("UPDATE api_keys SET name = 'renamed key' WHERE organization_id = $1 AND id = $2", [owner.organizationId, keyId]);
     await prisma.user.update({ where: { id: admin.userId }, data: { name: "Ada Renamed" } });
     expect(await names()).toEqual([
       ["Test User", "Ada Renamed"],

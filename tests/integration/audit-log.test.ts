@@ -121,7 +121,10 @@ describe("audit log list", () => {
     const { organization, auth, user } = await memberOfNewOrganization();
     const { key } = await issueKey(auth, organization.id, { name: "Deploy bot", scopes: ["organization:read"] });
     // A rename made directly in the database: the log shows the current name, not the one recorded.
-    await prisma.apiKey.update({ where: { id: key.id }, data: { name: "Renamed bot" } });
+    await prisma.apiKey.update({
+      where: { organizationId_id: { organizationId: organization.id, id: key.id } },
+      data: { name: "Renamed bot" },
+    });
     await prisma.user.update({ where: { id: user.id }, data: { name: "New Name" } });
     const [event] = (await listAuditEvents(organization.id, {})).events;
     expect(event).toMatchObject({ action: "api_key.issued", actor: { name: "New Name", detail: user.email }, targetType: "api_key" });

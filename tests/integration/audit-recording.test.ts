@@ -37,7 +37,7 @@ describe("recordAuditEvent", () => {
     );
     expect(recorded).toBe(true);
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    const row = await prisma.auditEvent.findUniqueOrThrow({ where: { id } });
+    const row = await prisma.auditEvent.findUniqueOrThrow({ where: { organizationId_id: { organizationId: organization.id, id } } });
     expect(row).toMatchObject({
       organizationId: organization.id,
       action: "api_key.issued",
@@ -115,7 +115,9 @@ describe("recordAuditEvent", () => {
     const { id } = await prisma.$transaction((tx) =>
       record(tx, { action: "api_key.revoked", target: { type: "api_key", id: keyId }, details: { name: "CI" } }),
     );
-    expect(await prisma.auditEvent.findUniqueOrThrow({ where: { id } })).toMatchObject({
+    expect(
+      await prisma.auditEvent.findUniqueOrThrow({ where: { organizationId_id: { organizationId: organization.id, id } } }),
+    ).toMatchObject({
       organizationId: organization.id,
       actorKind: "user",
       actorId: user.id,
@@ -209,13 +211,20 @@ describe("audit_events in the database", () => {
 
   it("refuses UPDATE, DELETE and TRUNCATE from the application", async () => {
     const { organization, id } = await withOneEvent();
-    await expect(prisma.auditEvent.update({ where: { id }, data: { action: "api_key.revoked" } })).rejects.toThrow(/append-only/);
-    await expect(prisma.auditEvent.delete({ where: { id } })).rejects.toThrow(/append-only/);
+    await expect(
+      prisma.auditEvent.update({
+        where: { organizationId_id: { organizationId: organization.id, id } },
+        data: { action: "api_key.revoked" },
+      }),
+    ).rejects.toThrow(/append-only/);
+    await expect(prisma.auditEvent.delete({ where: { organizationId_id: { organizationId: organization.id, id } } })).rejects.toThrow(
+      /append-only/,
+    );
     await expect(prisma.auditEvent.deleteMany({ where: { organizationId: organization.id } })).rejects.toThrow(/append-only/);
     await expect(pool().query("UPDATE audit_events SET details = '{}' WHERE id = $1", [id])).rejects.toThrow(/append-only/);
     await expect(pool().query("DELETE FROM audit_events WHERE id = $1", [id])).rejects.toThrow(/append-only/);
     await expect(pool().query("TRUNCATE audit_events")).rejects.toThrow(/append-only/);
-    const row = await prisma.auditEvent.findUniqueOrThrow({ where: { id } });
+    const row = await prisma.auditEvent.findUniqueOrThrow({ where: { organizationId_id: { organizationId: organization.id, id } } });
     expect(row.action).toBe("api_key.issued");
   });
 
@@ -223,8 +232,10 @@ describe("audit_events in the database", () => {
     const { organization, id } = await withOneEvent();
     const survivor = await withOneEvent();
     await prisma.organization.delete({ where: { id: organization.id } });
-    expect(await prisma.auditEvent.findUnique({ where: { id } })).toBeNull();
-    expect(await prisma.auditEvent.findUnique({ where: { id: survivor.id } })).not.toBeNull();
+    expect(await prisma.auditEvent.findUnique({ where: { organizationId_id: { organizationId: organization.id, id } } })).toBeNull();
+    expect(
+      await prisma.auditEvent.findUnique({ where: { organizationId_id: { organizationId: survivor.organization.id, id: survivor.id } } }),
+    ).not.toBeNull();
   });
 });
 

@@ -254,7 +254,7 @@ describe("names at read time", () => {
     let [, sent] = (await listAuditEvents(access, query({}))).events;
     expect(sent!.actor.name).toBe("Renamed Owner");
 
-    await prisma.invitation.delete({ where: { id: invitation.id } });
+    await prisma.invitation.delete({ where: { organizationId_id: { organizationId: organizationId, id: invitation.id } } });
     await prisma.user.update({ where: { id: owner.user.id }, data: { deletedAt: new Date() } });
     [, sent] = (await listAuditEvents(access, query({}))).events;
     expect(sent!.target).toEqual({ name: null });

@@ -99,7 +99,10 @@ describe("apiKey.authenticate: the edge's door and oRPC's answer alike", () => {
   it("gives the same status, body and headers for every kind of request", async () => {
     const held = await keyWith(["audit:view", "member:read"]);
     const expired = await keyWith(["audit:view"]);
-    await prisma.apiKey.update({ where: { id: expired.key.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await prisma.apiKey.update({
+      where: { organizationId_id: { organizationId: expired.organization.id, id: expired.key.id } },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const revoked = await keyWith(["audit:view"]);
     await revokeKey(revoked.auth, revoked.organization.id, revoked.key.id);
     const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
@@ -226,7 +229,9 @@ describe("apiKey.authenticate: the edge's door and oRPC's answer alike", () => {
       plain: true,
     });
     expect(forbidden.status).toBe(403);
-    expect((await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt).toBeNull();
+    expect(
+      (await prisma.apiKey.findUniqueOrThrow({ where: { organizationId_id: { organizationId: organization.id, id: key.id } } })).lastUsedAt,
+    ).toBeNull();
     const before = Date.now();
     const ok = await throughEdge({
       label: "",
@@ -238,7 +243,9 @@ describe("apiKey.authenticate: the edge's door and oRPC's answer alike", () => {
       200,
       { json: { keyId: key.id, organizationId: organization.id, scopes: ["audit:view"] } },
     ]);
-    const lastUsed = (await prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt;
+    const lastUsed = (
+      await prisma.apiKey.findUniqueOrThrow({ where: { organizationId_id: { organizationId: organization.id, id: key.id } } })
+    ).lastUsedAt;
     expect(lastUsed!.getTime()).toBeGreaterThanOrEqual(before - 1000);
     expect(await prisma.auditEvent.count({ where: { organizationId: organization.id } })).toBe(events);
   });

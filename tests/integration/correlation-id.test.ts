@@ -121,7 +121,10 @@ describe("correlationId", () => {
         details: { name: "outside" },
       }),
     );
-    const event = await prisma.auditEvent.findUniqueOrThrow({ where: { id: recorded.id }, select: { correlationId: true } });
+    const event = await prisma.auditEvent.findUniqueOrThrow({
+      where: { organizationId_id: { organizationId: owner.organization.id, id: recorded.id } },
+      select: { correlationId: true },
+    });
     expect(event.correlationId).toBeNull();
   });
 

@@ -16,6 +16,7 @@ it("reloads the demo over a killed run's leftovers on the embedded start, and le
   });
   await prisma.user.create({ data: { email: "diego@acme.test", name: "Diego", passwordHash: "x", emailVerifiedAt: new Date() } });
   const half = await prisma.organization.create({ data: { name: "Acme Corp", slug: "acme" } });
+  await prisma.organizationSlug.create({ data: { slug: "acme", organizationId: half.id } });
   await prisma.membership.create({ data: { organizationId: half.id, userId: owner.id, role: "owner" } });
 
   expect(await seedDemoData(url)).toBe(false);
@@ -24,7 +25,7 @@ it("reloads the demo over a killed run's leftovers on the embedded start, and le
   expect(await seedDemoData(url, new Date(), { repairInterrupted: true })).toBe(true);
   expect(await prisma.organization.count({ where: { id: half.id } })).toBe(0);
   expect(await prisma.user.count({ where: { email: { in: demoEmails } } })).toBe(demoEmails.length - 1); // Frank's account is deleted by the story
-  const acme = await prisma.organization.findUniqueOrThrow({ where: { slug: "acme" }, select: { id: true } });
+  const acme = { id: (await prisma.organizationSlug.findUniqueOrThrow({ where: { slug: "acme" } })).organizationId };
   const { rows } = await pool().query<{ oldest: Date }>("SELECT min(created_at) AS oldest FROM audit_events WHERE organization_id = $1", [
     acme.id,
   ]);
@@ -32,5 +33,5 @@ it("reloads the demo over a killed run's leftovers on the embedded start, and le
 
   // Complete now: asking again repairs nothing and loads nothing.
   expect(await seedDemoData(url, new Date(), { repairInterrupted: true })).toBe(false);
-  expect((await prisma.organization.findUniqueOrThrow({ where: { slug: "acme" }, select: { id: true } })).id).toBe(acme.id);
+  expect((await prisma.organizationSlug.findUniqueOrThrow({ where: { slug: "acme" } })).organizationId).toBe(acme.id);
 }, 240_000);

@@ -7,6 +7,7 @@ import { AUDIT_ACTIONS } from "~/audit/catalog";
 import { auditContentHash } from "~/audit/record.server";
 import { pool, prisma } from "~/db.server";
 import { DEMO_EXTRA_USERS, DEMO_ORGANIZATIONS, DEMO_USERS, seedDemoData } from "../../prisma/seed.ts";
+import { createOrganizationWith } from "../factories";
 
 const DAY = 24 * 60 * 60 * 1000;
 const now = new Date();
@@ -48,9 +49,16 @@ const rowCounts = async () =>
 beforeAll(async () => {
   const url = process.env.DATABASE_URL!;
   // First a run that fails halfway: Globex's founding slug is taken, while Acme's story has begun.
-  const squatter = await prisma.organization.create({ data: { name: "Squatter", slug: "globex-corporation" }, select: { id: true } });
+  const squatter = await createOrganizationWith([]);
+  await prisma.$transaction([
+    prisma.organizationSlug.update({ where: { organizationId: squatter.id }, data: { slug: "globex-corporation" } }),
+    prisma.organization.update({ where: { id: squatter.id }, data: { slug: "globex-corporation" } }),
+  ]);
   await expect(seedDemoData(url, now)).rejects.toThrow();
-  await prisma.organization.delete({ where: { id: squatter.id } });
+  await prisma.$transaction([
+    prisma.organization.delete({ where: { id: squatter.id } }),
+    prisma.organizationSlug.delete({ where: { organizationId: squatter.id } }),
+  ]);
   leftByFailedRun = await rowCounts();
   outcomes = await Promise.all([seedDemoData(url, now), seedDemoData(url, now)]);
   orgIds = (await prisma.organization.findMany({ where: { slug: { in: ["acme", "globex"] } }, select: { id: true } })).map((o) => o.id);

@@ -13,7 +13,7 @@ import {
   UNVERIFIED_ACCOUNT_RETENTION,
 } from "~/jobs/housekeeping.server";
 import { runDueJobs, startWorker } from "~/jobs/queue.server";
-import { createOrganizationWith, createUser } from "../factories";
+import { createInvitationWithLink, createOrganizationWith, createUser } from "../factories";
 
 const DAY = 24 * 60 * 60 * 1000;
 const ago = (ms: number) => new Date(Date.now() - ms);
@@ -73,16 +73,13 @@ describe("housekeeping", () => {
     }
 
     const invitation = (expiresAt: Date) =>
-      prisma.invitation.create({
-        data: {
-          organizationId: organization.id,
-          email: `${randomUUID()}@example.test`,
-          role: "member",
-          expiresAt,
-          tokenHash: randomBytes(32),
-          invitedById: owner.id,
-        },
-        select: { id: true },
+      createInvitationWithLink({
+        organizationId: organization.id,
+        email: `${randomUUID()}@example.test`,
+        role: "member",
+        expiresAt,
+        tokenHash: new Uint8Array(randomBytes(32)),
+        invitedById: owner.id,
       });
     const longExpired = await invitation(ago(INVITATION_LINK_GRACE + DAY));
     const recentlyExpired = await invitation(ago(DAY));

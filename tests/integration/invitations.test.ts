@@ -70,7 +70,9 @@ describe("inviting", () => {
     expect(received!.text).toContain(`https://keys.example.com/invitations/accept?token=`);
     expect(received!.html).toContain("Accept the invitation");
     // Only the token's hash is stored, and it matches the link's token.
-    const stored = await prisma.invitation.findUniqueOrThrow({ where: { id: invitation.id } });
+    const stored = await prisma.invitation.findUniqueOrThrow({
+      where: { organizationId_id: { organizationId: org.id, id: invitation.id } },
+    });
     expect(Buffer.from(stored.tokenHash!)).toEqual(Buffer.from(acceptance.hashInvitationToken(tokenFrom(received!))));
     expect(JSON.stringify(stored)).not.toContain(tokenFrom(received!));
     expect(stored.lastSentAt).not.toBeNull();
@@ -300,11 +302,17 @@ describe("accepting", () => {
     }
     const invitee = await createUser({ email });
     const { auth } = await signedIn(invitee.id);
-    await prisma.invitation.update({ where: { id: invitation.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await prisma.invitation.update({
+      where: { organizationId_id: { organizationId: org.id, id: invitation.id } },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     expect(await failure(acceptance.acceptInvitation(auth, token))).toMatchObject({ code: "CONFLICT", messageKey: "invitation.expired" });
     // Expired looks exactly like unknown: the page cannot tell a once-valid token from a guess.
     expect(await acceptance.previewInvitation(token)).toEqual({ state: "invalid" });
-    await prisma.invitation.update({ where: { id: invitation.id }, data: { expiresAt: new Date(Date.now() + 60_000) } });
+    await prisma.invitation.update({
+      where: { organizationId_id: { organizationId: org.id, id: invitation.id } },
+      data: { expiresAt: new Date(Date.now() + 60_000) },
+    });
     await invitations.cancelInvitation(manager, invitation.id);
     expect(await failure(acceptance.acceptInvitation(auth, token))).toMatchObject({ code: "NOT_FOUND" });
     expect((await acceptance.previewInvitation(token)).state).toBe("invalid");
@@ -324,7 +332,9 @@ describe("accepting", () => {
       expect([accepted.status, canceled.status].filter((s) => s === "fulfilled")).toHaveLength(1);
       const events = (await eventsOf(org.id)).filter((e) => e.action !== "invitation.sent");
       expect(events).toHaveLength(1);
-      const stored = await prisma.invitation.findUniqueOrThrow({ where: { id: invitation.id } });
+      const stored = await prisma.invitation.findUniqueOrThrow({
+        where: { organizationId_id: { organizationId: org.id, id: invitation.id } },
+      });
       const member = await prisma.membership.count({ where: { organizationId: org.id, userId: invitee.id } });
       if (accepted.status === "fulfilled")
         expect([events[0]!.action, stored.status, member]).toEqual(["invitation.accepted", "accepted", 1]);
@@ -361,14 +371,19 @@ describe("accepting", () => {
 
   it("an expired invitation is replaced by a new one when the address is invited again (expiry itself is not recorded)", async () => {
     const { org, email, invitation, manager } = await invited();
-    await prisma.invitation.update({ where: { id: invitation.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await prisma.invitation.update({
+      where: { organizationId_id: { organizationId: org.id, id: invitation.id } },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     expect(await failure(invitations.resendInvitation(manager, invitation.id, delivery))).toMatchObject({
       messageKey: "invitation.expired",
     });
     const again = await invitations.inviteMember(manager, { email, role: "member" }, delivery);
     expect(again.created).toBe(true);
     expect(again.invitation.id).not.toBe(invitation.id);
-    expect((await prisma.invitation.findUniqueOrThrow({ where: { id: invitation.id } })).status).toBe("expired");
+    expect(
+      (await prisma.invitation.findUniqueOrThrow({ where: { organizationId_id: { organizationId: org.id, id: invitation.id } } })).status,
+    ).toBe("expired");
     expect((await eventsOf(org.id)).map((e) => e.action)).toEqual(["invitation.sent", "invitation.sent"]);
   });
 });
@@ -386,7 +401,10 @@ describe("another organization's ids", () => {
     expect(await failure(invitations.resendInvitation(mine.manager, invitation.id, delivery))).toMatchObject({ code: "NOT_FOUND" });
     const viaRpc = await call("organization/cancelInvitation", mine.token, { organizationId: mine.org.id, invitationId: invitation.id });
     expect(viaRpc.status).toBe(404);
-    expect((await prisma.invitation.findUniqueOrThrow({ where: { id: invitation.id } })).status).toBe("pending");
+    expect(
+      (await prisma.invitation.findUniqueOrThrow({ where: { organizationId_id: { organizationId: theirs.org.id, id: invitation.id } } }))
+        .status,
+    ).toBe("pending");
     expect(await eventsOf(mine.org.id)).toHaveLength(0);
   });
 });

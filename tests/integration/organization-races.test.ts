@@ -116,7 +116,9 @@ describe("the mail job and a slow mail server", () => {
     await job;
     expect(answer.status).toBe(200);
     expect(answer.json).toMatchObject({ id: invitation.id, status: "canceled" });
-    const after = await prisma.invitation.findUniqueOrThrow({ where: { id: invitation.id } });
+    const after = await prisma.invitation.findUniqueOrThrow({
+      where: { organizationId_id: { organizationId: org.id, id: invitation.id } },
+    });
     expect(after.status).toBe("canceled");
     // The mail went out, but the cancel won: its link was never stored, so it does not work.
     expect(after.tokenHash).toBeNull();

@@ -109,7 +109,9 @@ describe("logos", () => {
       { logo: { from: null, to: logo.id } },
       { logo: { from: logo.id, to: null } },
     ]);
-    const stored = await prisma.organizationLogo.findUniqueOrThrow({ where: { id: logo.id } });
+    const stored = await prisma.organizationLogo.findUniqueOrThrow({
+      where: { organizationId_id: { organizationId: org.id, id: logo.id } },
+    });
     expect(Buffer.from(stored.bytes)).toEqual(IMAGES.png);
   });
 

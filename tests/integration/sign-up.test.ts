@@ -21,7 +21,7 @@ const { createOrganization } = await import("~/organizations/organizations.serve
 const { acceptInvitation, newInvitationToken } = await import("~/organizations/invitation-acceptance.server");
 const { validateSessionToken } = await import("~/auth/session.server");
 const { signIn } = await import("~/auth/sign-in.server");
-const { createOrganizationWith, createUser, signedIn } = await import("../factories");
+const { createInvitationWithLink, createOrganizationWith, createUser, signedIn } = await import("../factories");
 
 afterAll(() => mail.stop());
 beforeEach(async () => {
@@ -49,8 +49,14 @@ async function invitationFor(email: string, expiresAt = new Date(Date.now() + 86
   const owner = await createUser();
   const org = await createOrganizationWith([{ userId: owner.id, role: "owner" }]);
   const { token, hash } = newInvitationToken();
-  await prisma.invitation.create({
-    data: { organizationId: org.id, email, role: "member", invitedById: owner.id, expiresAt, tokenHash: hash, lastSentAt: new Date() },
+  await createInvitationWithLink({
+    organizationId: org.id,
+    email,
+    role: "member",
+    invitedById: owner.id,
+    expiresAt,
+    tokenHash: hash,
+    lastSentAt: new Date(),
   });
   return { token, org, redirectTo: `/invitations/accept?token=${token}` };
 }

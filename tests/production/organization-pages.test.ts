@@ -6,6 +6,7 @@ import { prisma } from "~/db.server";
 import { newInvitationToken } from "~/organizations/invitation-acceptance.server";
 import { seedDemoData } from "../../prisma/seed.ts";
 import { IMAGES } from "../images";
+import { createInvitationWithLink } from "../factories";
 import { startProductionServer, type ProductionServer } from "./production-server.ts";
 
 let server: ProductionServer;
@@ -19,8 +20,8 @@ async function sessionOf(email: string, organizationId: string) {
 
 beforeAll(async () => {
   await seedDemoData(process.env.DATABASE_URL!);
-  ids.acme = (await prisma.organization.findUniqueOrThrow({ where: { slug: "acme" } })).id;
-  ids.globex = (await prisma.organization.findUniqueOrThrow({ where: { slug: "globex" } })).id;
+  ids.acme = (await prisma.organizationSlug.findUniqueOrThrow({ where: { slug: "acme" } })).organizationId;
+  ids.globex = (await prisma.organizationSlug.findUniqueOrThrow({ where: { slug: "globex" } })).organizationId;
   cookies.owner = await sessionOf("owner@acme.test", ids.acme);
   cookies.member = await sessionOf("member@acme.test", ids.acme);
   cookies.globexOwner = await sessionOf("owner@globex.test", ids.globex);
@@ -97,7 +98,9 @@ describe("logo upload and serving", () => {
     expect(saved.status).toBe(200);
     const organization = await prisma.organization.findUniqueOrThrow({ where: { id: ids.acme } });
     expect(organization.logoId).not.toBeNull();
-    const logo = await prisma.organizationLogo.findUniqueOrThrow({ where: { id: organization.logoId! } });
+    const logo = await prisma.organizationLogo.findUniqueOrThrow({
+      where: { organizationId_id: { organizationId: ids.acme, id: organization.logoId! } },
+    });
     expect(logo.contentType).toBe("image/webp");
     expect(await prisma.auditEvent.count({ where: { organizationId: ids.acme, action: "organization.settings_changed" } })).toBe(
       before + 1,
@@ -136,8 +139,14 @@ describe("pages without JavaScript", () => {
     const owner = await prisma.user.findUniqueOrThrow({ where: { email: "owner@acme.test" }, select: { id: true } });
     const invite = async (email: string, status: "pending" | "accepted", expiresAt: Date) => {
       const { token, hash } = newInvitationToken();
-      await prisma.invitation.create({
-        data: { organizationId: ids.acme, email, role: "member", status, invitedById: owner.id, expiresAt, tokenHash: hash },
+      await createInvitationWithLink({
+        organizationId: ids.acme,
+        email,
+        role: "member",
+        status,
+        invitedById: owner.id,
+        expiresAt,
+        tokenHash: hash,
       });
       return token;
     };

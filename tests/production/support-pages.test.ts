@@ -20,7 +20,7 @@ async function sessionCookie(email: string, activeOrganizationId: string | null 
 
 beforeAll(async () => {
   await seedDemoData(process.env.DATABASE_URL!);
-  ids.acme = (await prisma.organization.findUniqueOrThrow({ where: { slug: "acme" } })).id;
+  ids.acme = (await prisma.organizationSlug.findUniqueOrThrow({ where: { slug: "acme" } })).organizationId;
   ids.staff = (await prisma.user.findUniqueOrThrow({ where: { email: "staff@platform.test" } })).id;
   cookies.staff = await sessionCookie("staff@platform.test");
   cookies.owner = await sessionCookie("owner@acme.test", ids.acme);
