@@ -125,6 +125,8 @@ async function leaveOrganization(tx: Tx, organizationId: string, userId: string)
     WHERE organization_id = ${organizationId}::uuid AND user_id <> ${userId}::uuid
     ORDER BY CASE role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END, created_at, id`;
   if (others.length === 0) {
+    // No foreign key cascades into this lookup table (a Citus reference table): its rows go here.
+    await tx.apiKeyLegacySecret.deleteMany({ where: { organizationId } });
     await tx.organization.delete({ where: { id: organizationId }, select: { id: true } });
     return "deleted";
   }

@@ -176,6 +176,8 @@ export async function deleteOrganization(
     });
     if (caller?.role !== "owner") throw new DomainError("FORBIDDEN", "missingPermission");
     await moveSessionsOff(tx, organizationId);
+    // No foreign key cascades into this lookup table (a Citus reference table): its rows go here.
+    await tx.apiKeyLegacySecret.deleteMany({ where: { organizationId } });
     await tx.organization.delete({ where: { id: organizationId }, select: { id: true } });
   });
 }
