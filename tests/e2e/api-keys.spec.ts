@@ -26,7 +26,8 @@ import {
 
 const AUDIT_LOG_PATH = "/dashboard/organization-settings/audit-log";
 
-const SECRET_PATTERN = /^sk_[0-9A-Za-z]{49}$/;
+// Issued since decision 0048: 43 random characters, 24 naming the organization, 6 of checksum.
+const SECRET_PATTERN = /^sk_[0-9A-Za-z]{73}$/;
 
 /** Opens the rotate or revoke confirmation of a key (dialog with JS, confirm view without) and confirms it. */
 async function confirmKeyAction(page: Page, name: string, intent: "rotate" | "revoke", { javaScript = true } = {}) {

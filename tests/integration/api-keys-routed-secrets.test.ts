@@ -65,13 +65,15 @@ describe("a secret issued today", () => {
     expect(await lookupRows(owner.organization.id)).toBe(0);
   });
 
-  it("names the organization in every scan of api_keys, never the hash alone", async () => {
+  it("names the organization in every scan of api_keys (what routes it to one shard on Citus)", async () => {
     const owner = await memberOfNewOrganization();
     const { secret } = await issueKey(owner.auth, owner.organization.id, { name: "planned", scopes: ["audit:view"] });
     const client = await pool().connect();
     try {
       await client.query("BEGIN");
-      // A handful of rows would be read whole otherwise; the question is what bounds each scan.
+      // A handful of rows would be read whole otherwise. Which index serves it is the planner's
+      // choice (the plain one on the hash, smaller, is as selective during the transition); what
+      // matters is that every scan names the organization.
       await client.query("SET LOCAL enable_seqscan = off");
       const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${AUTHENTICATE_SQL}`, [
         hashSecret(secret),
@@ -85,7 +87,6 @@ describe("a secret issued today", () => {
       expect(scans.length).toBeGreaterThanOrEqual(3);
       for (const scan of scans) {
         expect(`${scan["Index Cond"] ?? ""} ${scan.Filter ?? ""}`).toContain(`organization_id = '${owner.organization.id}'::uuid`);
-        expect(scan["Index Name"]).not.toBe("api_keys_secret_hash_idx");
       }
     } finally {
       client.release();
