@@ -435,6 +435,20 @@ test.describe("API keys as an organization owner", () => {
     await expect(page.locator("#issue-key-card")).toContainText("25");
   });
 
+  test("the secret (76 characters) is shown whole, without scrolling its box, from phones to desktops", async ({ page }) => {
+    await createOrganization(page, `Whole ${randomUUID().slice(0, 8)}`);
+    await gotoApiKeys(page);
+    const secret = await issueApiKeyViaForm(page, { name: "Whole secret", scopes: ["Read members"] });
+    const box = page.locator("#issued-secret");
+    for (const width of [320, 390, 768, 1024, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      // Everything it holds is inside what it shows: no line hidden below its edge.
+      const hidden = await box.evaluate((element) => element.scrollHeight - element.clientHeight);
+      expect(hidden, `${width} px wide`).toBeLessThanOrEqual(0);
+      await expect(box).toHaveValue(secret);
+    }
+  });
+
   test("phones: nothing overflows sideways (German, long names, details open), dialogs fit", async ({ page }) => {
     const name = `Telefon ${randomUUID().slice(0, 8)}`;
     await createOrganization(page, name);
