@@ -1,13 +1,15 @@
 // Benchmark of POST /rpc/apiKey/authenticate, and its regression guard. Run: `npx tsx
 // bench/api-key-auth.ts` (needs `npm run build`; it runs the build itself when build/ is missing).
 //
-// One embedded PostgreSQL, migrated and seeded with 1,000 keys in use. Side by side on it, each in a
-// process of its own:
+// One embedded PostgreSQL, migrated and seeded with 1,000 keys in use (and 1,000 more with secrets of
+// the format before issue 31, for the previous release, which reads no other). Side by side on it,
+// each in a process of its own:
 //   - bare: node:http + pg, one `UPDATE … RETURNING` and nothing else (bench/servers/bare.ts): the floor;
 //   - baseline: node:http + pg running the app's own statement (bench/servers/baseline.ts);
 //   - app: the production start, `node build/node/start.js` (worker, log lines, edge and all);
 //   - previous: the previous release's production start (bench/previous-release.json, built once by
-//     bench/lib/previous-release.ts), the regression guard's reference;
+//     bench/lib/previous-release.ts), the regression guard's reference, loaded with secrets of the
+//     format it issued (when it is older than issue 31's routed secrets: decision 0048);
 //   - better-auth: better-auth 1.7.5 + @better-auth/api-key verifying 1,000 keys of its own in a
 //     database of its own on the same PostgreSQL (bench/peers/better-auth, installed on first use;
 //     bench/peer-better-auth.ts measures it alone, with PostgreSQL's CPU too);
@@ -25,16 +27,16 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Result } from "autocannon";
+import { randomUUID } from "node:crypto";
 import { generateSecret } from "../app/api-keys/secret.server.ts";
 import { startEmbeddedPostgres } from "../scripts/lib/embedded-postgres.ts";
 import { freePort } from "../scripts/lib/free-port.ts";
 import { migrate } from "../scripts/lib/migrate.ts";
-import { answerTimes, CONNECTIONS, run, seed, type Scenario } from "./lib/authenticate-load.ts";
+import { answerTimes, CONNECTIONS, seed } from "./lib/authenticate-load.ts";
 import { startBetterAuthPeer } from "./lib/peer-better-auth.ts";
 import { preparePreviousRelease } from "./lib/previous-release.ts";
-import { ensureBuild, processCpuMs, startChild, startProductionServer, stopChild } from "./lib/servers.ts";
-import { median } from "./lib/stats.ts";
+import { ensureBuild, startChild, startProductionServer, stopChild } from "./lib/servers.ts";
+import { measureInterleaved, pairedRatio, type Measured, type Server } from "./lib/interleaved.ts";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -44,73 +46,6 @@ const POOL_SIZE = "20";
 const REGRESSION_TOLERANCE = 0.05;
 const ROOT = join(import.meta.dirname, "..");
 
-interface Server {
-  name: string;
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-interface Case extends Scenario {
-  server: Server;
-  /** Every answer is a 401 (malformed keys); otherwise every answer is 2xx. */
-  expect401?: boolean;
-  results: Result[];
-  cpuMs: number[];
-}
-
-interface Measured {
-  label: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  /** Server CPU per answered request, µs. */
-  cpuMicros: number;
-  roundRps: number[];
-  roundCpuMicros: number[];
-  answers: string;
-}
-
-async function measureInterleaved(cases: Case[]): Promise<Measured[]> {
-  for (const c of cases) await run(c, WARMUP);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const c of round % 2 === 0 ? cases : cases.toReversed()) {
-      const before = processCpuMs(c.server.pid);
-      c.results.push(await run(c, DURATION / ROUNDS));
-      c.cpuMs.push(processCpuMs(c.server.pid) - before);
-    }
-  }
-  for (const c of cases) {
-    // A ratio of unlike work measures nothing: every answer must be the one the case is about (401s
-    // for the malformed keys, 2xx for the rest), in every round.
-    const wrong = c.results.filter((r) => r.errors > 0 || r["2xx"] + r.non2xx === 0 || (c.expect401 ? r["2xx"] > 0 : r.non2xx > 0));
-    if (wrong.length)
-      throw new Error(
-        `${c.label}: answers other than expected, or none, in ${wrong.length} round(s): the figures would compare unlike work`,
-      );
-  }
-  return cases.map((c) => {
-    const total = (pick: (r: Result) => number) => c.results.reduce((sum, r) => sum + pick(r), 0);
-    const answered = total((r) => r["2xx"] + r.non2xx);
-    const measured: Measured = {
-      label: c.label,
-      rps: median(c.results.map((r) => r.requests.average)),
-      p50: median(c.results.map((r) => r.latency.p50)),
-      p99: median(c.results.map((r) => r.latency.p99)),
-      cpuMicros: (c.cpuMs.reduce((a, b) => a + b, 0) * 1000) / answered,
-      roundRps: c.results.map((r) => r.requests.average),
-      roundCpuMicros: c.results.map((r, i) => (c.cpuMs[i]! * 1000) / Math.max(1, r["2xx"] + r.non2xx)),
-      answers: `2xx ${total((r) => r["2xx"])}, 4xx ${total((r) => r["4xx"])}, 5xx ${total((r) => r["5xx"])}, errors ${total((r) => r.errors)}`,
-    };
-    console.log(
-      `  ${measured.label.padEnd(40)} ${measured.rps.toFixed(0).padStart(6)} req/s   p50 ${String(measured.p50).padStart(3)} ms   p99 ${String(measured.p99).padStart(3)} ms   ${measured.cpuMicros.toFixed(0).padStart(4)} µs CPU   (${measured.answers})`,
-    );
-    return measured;
-  });
-}
-
-/** The median over the rounds of a / b, each round's own figures. */
-const pairedRatio = (a: number[], b: number[]) => median(a.map((value, i) => value / b[i]!));
 const fmt = (n: number) => n.toFixed(2);
 
 interface Check {
@@ -130,7 +65,7 @@ export async function runApiKeyAuthBench(): Promise<{ passed: boolean; report: s
   const servers: Server[] = [];
   try {
     await migrate(database.url);
-    const { secrets, expired, revoked } = await seed(database.url);
+    const { secrets, legacySecrets, expired, revoked } = await seed(database.url);
     const env = { DATABASE_URL: database.url, DATABASE_POOL_SIZE: POOL_SIZE };
     const child = async (name: string, script: string): Promise<Server> => {
       const port = String(await freePort());
@@ -158,9 +93,13 @@ export async function runApiKeyAuthBench(): Promise<{ passed: boolean; report: s
     let next = 0;
     const manyKeys = () => `Bearer ${secrets[next++ % secrets.length]}`;
     const oneKey = () => `Bearer ${secrets[0]}`;
+    // The previous release reads the secrets it issued: before issue 31, 52 characters, no organization.
+    let nextLegacy = 0;
+    const previousKeys = previous.readsRoutedSecrets ? manyKeys : () => `Bearer ${legacySecrets[nextLegacy++ % legacySecrets.length]}`;
+    const previousOneKey = previous.readsRoutedSecrets ? oneKey : () => `Bearer ${legacySecrets[0]}`;
     // Well-shaped but with a broken checksum, so only the format check can reject it.
     const malformedSecret = secrets[0]!.slice(0, -1) + (secrets[0]!.endsWith("a") ? "b" : "a");
-    const authenticateCase = (server: Server, keys: string, authorization: () => string): Case => ({
+    const authenticateCase = (server: Server, keys: string, authorization: () => string) => ({
       label: `${server.name}, ${keys}`,
       url: `${server.url}/rpc/apiKey/authenticate`,
       authorization,
@@ -168,18 +107,18 @@ export async function runApiKeyAuthBench(): Promise<{ passed: boolean; report: s
       results: [],
       cpuMs: [],
     });
-    const measured = await measureInterleaved([
+    const measured = await measureInterleaved(WARMUP, DURATION, ROUNDS, [
       authenticateCase(bare, "1,000 keys", manyKeys),
       authenticateCase(baseline, "1,000 keys", manyKeys),
       authenticateCase(app, "1,000 keys", manyKeys),
-      authenticateCase(before, "1,000 keys", manyKeys),
+      authenticateCase(before, "1,000 keys", previousKeys),
       {
         ...authenticateCase(betterAuth, "1,000 keys", () => `Bearer ${peer.keys[nextPeerKey++ % peer.keys.length]}`),
         url: peer.url,
       },
       authenticateCase(bare, "one key", oneKey),
       authenticateCase(app, "one key", oneKey),
-      authenticateCase(before, "one key", oneKey),
+      authenticateCase(before, "one key", previousOneKey),
       { ...authenticateCase(app, "malformed keys (401)", () => `Bearer ${malformedSecret}`), expect401: true },
       { label: "app, GET /ping", url: `${app.url}/ping`, method: "GET", server: app, results: [], cpuMs: [] },
     ]);
@@ -201,7 +140,7 @@ export async function runApiKeyAuthBench(): Promise<{ passed: boolean; report: s
     const timing = await answerTimes(
       `${app.url}/rpc/apiKey/authenticate`,
       {
-        unknown: () => `Bearer ${generateSecret().secret}`,
+        unknown: () => `Bearer ${generateSecret(randomUUID()).secret}`,
         expired: () => `Bearer ${expired[e++ % expired.length]}`,
         revoked: () => `Bearer ${revoked[r++ % revoked.length]}`,
       },

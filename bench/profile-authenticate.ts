@@ -24,16 +24,19 @@ const profileDir = process.env.BENCH_PROFILE_DIR ?? join(dataRoot, "profiles");
 const database = await startEmbeddedPostgres({ dataDir: join(dataRoot, "data"), port: await freePort(), database: "bench" });
 try {
   await migrate(database.url);
-  const { secrets } = await seed(database.url);
+  const { secrets: routed, legacySecrets } = await seed(database.url);
   const env = { DATABASE_URL: database.url, DATABASE_POOL_SIZE: "20", PORT: String(await freePort()) };
   // `--bare` or `--baseline` profiles bench/servers/bare.ts or baseline.ts instead, `--previous` the
   // previous release (bench/previous-release.json): the "before" of a change that has landed.
   const other = ["bare", "baseline"].find((name) => process.argv.includes(`--${name}`));
+  const previous = process.argv.includes("--previous") ? preparePreviousRelease() : null;
   const server = other
     ? { child: await startChild(`${other}.ts`, { ...env, BENCH_CPU_PROF: profileDir }), url: `http://127.0.0.1:${env.PORT}` }
-    : await startProductionServer(process.argv.includes("--previous") ? preparePreviousRelease().root : root, env, {
+    : await startProductionServer(previous?.root ?? root, env, {
         nodeArgs: ["--cpu-prof", "--cpu-prof-dir", profileDir],
       });
+  // A release before issue 31 reads only the 52-character secrets it issued (decision 0048).
+  const secrets = previous && !previous.readsRoutedSecrets ? legacySecrets : routed;
   let next = 0;
   const scenario = {
     label: "app",

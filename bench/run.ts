@@ -1,6 +1,7 @@
 // `npm run bench`: runs every benchmark in turn and prints its figures and ratios. Each
 // benchmark starts and stops its own database and servers, on loopback, for a fixed time.
 import { runApiKeyAuthBench } from "./api-key-auth.ts";
+import { runAuthenticateRoutingBench } from "./authenticate-routing.ts";
 import { runAuditExportBench } from "./audit-export.ts";
 import { runAuditViewBench } from "./audit-view.ts";
 import { runMetricsOverheadBench } from "./metrics-overhead.ts";
@@ -9,6 +10,10 @@ import { runReplicaReadsBench } from "./replica-reads.ts";
 
 const benches: { name: string; run: () => Promise<{ passed: boolean; report: string }> }[] = [
   { name: "apiKey.authenticate (bench/api-key-auth.ts)", run: runApiKeyAuthBench },
+  {
+    name: "apiKey.authenticate: routing part in the secret vs a lookup table (bench/authenticate-routing.ts)",
+    run: runAuthenticateRoutingBench,
+  },
   { name: "audit log view at a million events (bench/audit-view.ts)", run: runAuditViewBench },
   { name: "audit log export at a million events (bench/audit-export.ts)", run: runAuditExportBench },
   { name: "apiKey.authenticate with metrics on and off (bench/metrics-overhead.ts)", run: runMetricsOverheadBench },

@@ -140,7 +140,7 @@ export async function issueKey(access: KeyManager, input: IssueKeyInput): Promis
   const organizationId = access.organization.id;
   const expiresAt = input.expiresAt ?? null;
   if (expiresAt && expiresAt.getTime() <= Date.now()) throw new DomainError("BAD_REQUEST", "apiKey.expiryInPast");
-  const { secret, hash, prefix } = generateSecret();
+  const { secret, hash, prefix } = generateSecret(organizationId);
   const id = crypto.randomUUID();
   try {
     const key = await prisma.$transaction(async (tx) => {
@@ -185,27 +185,32 @@ export async function issueKey(access: KeyManager, input: IssueKeyInput): Promis
  * Locks the organization's row, then its key's, or answers 404 (also for ids that are not UUIDs).
  * The organization first, as every change to it does (lockOrganization): a key change that
  * locked the key first and then, for its audit event, referenced the organization deadlocked with
- * the organization's deletion, which holds the organization and cascades into its keys.
+ * the organization's deletion, which holds the organization and cascades into its keys. Also
+ * gives the hash of the key's current secret, for a rotation to forget it.
  */
 async function lockKey(tx: Tx, organizationId: string, keyId: string) {
   if (!isUuid(keyId)) throw new DomainError("NOT_FOUND", "apiKey.notFound");
   await lockOrganization(tx, organizationId);
-  const rows = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id FROM api_keys WHERE id = ${keyId}::uuid AND organization_id = ${organizationId}::uuid FOR UPDATE`;
-  if (rows.length === 0) throw new DomainError("NOT_FOUND", "apiKey.notFound");
-  return tx.apiKey.findUniqueOrThrow({ where: { organizationId_id: { organizationId, id: keyId } }, select: keySelect });
+  const rows = await tx.$queryRaw<{ secretHash: Uint8Array<ArrayBuffer> }[]>`
+    SELECT secret_hash AS "secretHash" FROM api_keys WHERE id = ${keyId}::uuid AND organization_id = ${organizationId}::uuid FOR UPDATE`;
+  if (!rows[0]) throw new DomainError("NOT_FOUND", "apiKey.notFound");
+  const current = await tx.apiKey.findUniqueOrThrow({ where: { organizationId_id: { organizationId, id: keyId } }, select: keySelect });
+  return { current, secretHash: rows[0].secretHash };
 }
 
 /** Replaces the secret of an active key; id, name, scopes and expiry stay. The old secret fails at once. */
 export async function rotateKey(access: KeyManager, keyId: string): Promise<IssuedKey> {
   const organizationId = access.organization.id;
-  const { secret, hash, prefix } = generateSecret();
+  const { secret, hash, prefix } = generateSecret(organizationId);
   const key = await prisma.$transaction(async (tx) => {
-    const current = await lockKey(tx, organizationId, keyId);
+    const { current, secretHash } = await lockKey(tx, organizationId, keyId);
     const state = keyState(current);
     if (state === "revoked") throw new DomainError("CONFLICT", "apiKey.revokedCannotRotate");
     // docs/decisions/0012-api-key-expired-and-revoked-transitions.md
     if (state === "expired") throw new DomainError("CONFLICT", "apiKey.expiredCannotRotate");
+    // A secret of the older format (52 characters) had a lookup row; the new one names its
+    // organization and needs none. Nothing to delete for a key issued since (decision 0048).
+    await tx.apiKeyLegacySecret.deleteMany({ where: { secretHash, organizationId } });
     const updated = await tx.apiKey.update({
       where: { organizationId_id: { organizationId, id: current.id } },
       data: { secretHash: hash, prefix },
@@ -225,7 +230,7 @@ export async function rotateKey(access: KeyManager, keyId: string): Promise<Issu
 export async function revokeKey(access: KeyManager, keyId: string): Promise<ApiKeyView> {
   const organizationId = access.organization.id;
   const key = await prisma.$transaction(async (tx) => {
-    const current = await lockKey(tx, organizationId, keyId);
+    const { current } = await lockKey(tx, organizationId, keyId);
     if (current.revokedAt) throw new DomainError("CONFLICT", "apiKey.alreadyRevoked");
     const updated = await tx.apiKey.update({
       where: { organizationId_id: { organizationId, id: current.id } },

@@ -1,21 +1,29 @@
-// The statement behind apiKey.authenticate, on its own so the benchmark's plain node:http + pg
-// baseline runs exactly the same SQL (bench/servers/baseline.ts).
+// The statements behind apiKey.authenticate, on their own so the benchmark's plain node:http + pg
+// servers run exactly the same SQL (bench/servers/baseline.ts, bench/authenticate-routing.ts).
 //
-// `touched` finds the key through the unique index on its hash, unrevoked, unexpired and holding
-// every requested scope, locks it unless another transaction holds it at this very moment (SKIP
-// LOCKED), writes last used and returns it: the usual call ends there (the second branch is
-// skipped once `touched` has its row). Otherwise the second branch says why, without writing: no
-// row is the 401 (unknown, expired, revoked: one path for all three), a row without the scopes the
-// 403 (last used untouched), and a row with them a key another transaction holds locked at that
-// instant: usually another request writing the same last used (a 200 that does not queue behind
-// that lock), or a rotation or revocation not yet committed, which this call, like every call that
-// starts before the commit, does not see (a 200 whose last used is not written). One round trip
-// either way (docs/decisions/0014-api-key-authenticate-hot-path.md, 0040-authenticate-profiled.md).
+// AUTHENTICATE_SQL names the key's organization ($3) beside its hash ($1) on every read and write
+// of api_keys, served by the unique index on (organization_id, secret_hash): on a database
+// distributed by organization (Citus) the statement reaches the one shard that holds the key
+// (docs/decisions/0048-routed-secrets.md). A secret issued since then carries its organization;
+// an older one finds it first through LEGACY_ORGANIZATION_SQL.
+//
+// `touched` finds the key, unrevoked, unexpired and holding every requested scope, locks it unless
+// another transaction holds it at this very moment (SKIP LOCKED), writes last used and returns it:
+// the usual call ends there (the second branch is skipped once `touched` has its row). Otherwise
+// the second branch says why, without writing: no row is the 401 (unknown, expired, revoked, or a
+// secret naming an organization that has no such key: one path for all), a row without the scopes
+// the 403 (last used untouched), and a row with them a key another transaction holds locked at
+// that instant: usually another request writing the same last used (a 200 that does not queue
+// behind that lock), or a rotation or revocation not yet committed, which this call, like every
+// call that starts before the commit, does not see (a 200 whose last used is not written). One
+// round trip either way (docs/decisions/0014-api-key-authenticate-hot-path.md, 0040-authenticate-profiled.md).
 export const AUTHENTICATE_SQL = `
   WITH touched AS (
     UPDATE api_keys SET last_used_at = now()
-     WHERE id = (SELECT id FROM api_keys
-                  WHERE secret_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+     WHERE organization_id = $3::uuid
+       AND id = (SELECT id FROM api_keys
+                  WHERE organization_id = $3::uuid AND secret_hash = $1
+                    AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
                     AND scopes @> $2::text[]
                     FOR NO KEY UPDATE SKIP LOCKED)
     RETURNING id, organization_id, scopes, true AS allowed
@@ -23,5 +31,20 @@ export const AUTHENTICATE_SQL = `
   SELECT id, organization_id, scopes, allowed FROM touched
   UNION ALL
   SELECT id, organization_id, scopes, scopes @> $2::text[] FROM api_keys
-   WHERE secret_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+   WHERE organization_id = $3::uuid AND secret_hash = $1
+     AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
      AND NOT EXISTS (SELECT FROM touched)`;
+
+/**
+ * The organization of a secret issued before secrets named it (52 characters), by its hash, from
+ * the small lookup table the migration filled (a reference table on Citus: every node has it).
+ */
+export const LEGACY_ORGANIZATION_SQL = `SELECT organization_id FROM api_key_legacy_secrets WHERE secret_hash = $1`;
+
+/**
+ * The transition's fallback, for a 52-character secret with no lookup row: a key the previous
+ * release issued or rotated while this one was rolling out (it writes no lookup row). By the hash
+ * alone, through the plain index on it: on Citus this read goes to every shard, which is why it is
+ * only the fallback and a later release removes it (docs/decisions/0048-routed-secrets.md).
+ */
+export const UNROUTED_ORGANIZATION_SQL = `SELECT organization_id FROM api_keys WHERE secret_hash = $1 LIMIT 1`;

@@ -4,7 +4,8 @@
 // the tenant row on that organization's shard alone. The uniqueness lives in the lookup's primary
 // key. No foreign key can keep a lookup in step with its row (none may point from a reference
 // table to a distributed one), so these functions are called in the same transaction as the change
-// to the row, and deleteOrganizationWithLookups removes an organization's lookups with it.
+// to the row, and deleteOrganizationWithLookups removes an organization's lookups with it (the
+// 52-character secrets' lookup of decision 0048 too).
 import type { prisma, Tx } from "~/db.server";
 
 type Reader = Tx | typeof prisma;
@@ -78,4 +79,5 @@ export async function deleteOrganizationWithLookups(tx: Tx, organizationId: stri
   await tx.organizationSlug.deleteMany({ where: { organizationId } });
   await tx.invitationToken.deleteMany({ where: { organizationId } });
   await tx.billingProviderEventId.deleteMany({ where: { organizationId } });
+  await tx.apiKeyLegacySecret.deleteMany({ where: { organizationId } });
 }

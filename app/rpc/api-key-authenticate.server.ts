@@ -15,7 +15,7 @@ import { ORPCError } from "@orpc/server";
 import { API_KEY_SCOPES, type ApiKeyScope } from "~/access/api-key-scopes";
 import { authenticateKey, unauthorizedKey, type AuthenticatedKey } from "~/api-keys/authenticate.server";
 import { MAX_REQUESTED_SCOPES } from "~/api-keys/schemas";
-import { bearerSecret } from "~/api-keys/secret.server";
+import { bearerSecret, type PresentedSecret } from "~/api-keys/secret.server";
 import { fixedT, languageOf } from "~/i18n/i18next.server";
 import { isDomainError } from "~/lib/domain-error";
 import { errorHeaders } from "~/lib/error-headers";
@@ -33,7 +33,7 @@ const KNOWN_SCOPES: ReadonlySet<string> = new Set(API_KEY_SCOPES);
  * not well formed: a malformed key costs no database work. The procedure checks this before its
  * input, so a missing key is a 401 whatever the body says.
  */
-export function requireBearerSecret(authorization: string | null | undefined): string {
+export function requireBearerSecret(authorization: string | null | undefined): PresentedSecret {
   const secret = bearerSecret(authorization);
   if (secret) return secret;
   countAuthentication("unauthorized");
@@ -46,7 +46,7 @@ export function requireBearerSecret(authorization: string | null | undefined): s
  * none of these and are not counted. The organization goes into the request's log line.
  */
 export async function authenticateCounted(
-  secret: string,
+  secret: PresentedSecret,
   scopes: readonly ApiKeyScope[],
   requestLog: RequestLog | null,
 ): Promise<AuthenticatedKey> {

@@ -6,38 +6,63 @@ import http from "node:http";
 import autocannon, { type Result } from "autocannon";
 import pg from "pg";
 import { generateSecret } from "../../app/api-keys/secret.server.ts";
+import { legacySecret } from "../../tests/legacy-secrets.ts";
 import { median } from "./stats.ts";
 
 export const CONNECTIONS = 50;
 export const KEY_COUNT = 1000;
 
-/** 1,000 keys in use (25 per organization, the plan limit), plus 10 expired and 10 revoked ones. */
-export async function seed(databaseUrl: string): Promise<{ secrets: string[]; expired: string[]; revoked: string[] }> {
+export interface SeededKeys {
+  /** 1,000 keys in use, in the format issued today (the secret names its organization). */
+  secrets: string[];
+  /** 1,000 more in use, 52-character secrets as releases before issue 31 issued them, each with
+   * the lookup row the migration gave it (docs/decisions/0048-routed-secrets.md): what the previous
+   * release authenticates, and the app's path for old secrets. */
+  legacySecrets: string[];
+  /** Expired and revoked keys (today's format), for the answer-time comparison. */
+  expired: string[];
+  revoked: string[];
+}
+
+/** Inserts keys for `organizations` (25 each, the plan limit) with their hashes and prefixes. */
+async function insertKeys(client: pg.Client, organizations: string[], keys: { hash: Uint8Array; prefix: string }[], userId: string) {
+  await client.query(
+    `INSERT INTO api_keys (id, organization_id, name, scopes, secret_hash, prefix, created_by_id)
+     SELECT gen_random_uuid(), org, 'key-' || n, ARRAY['audit:view', 'member:read'], hash, prefix, $4
+       FROM unnest($1::uuid[], $2::bytea[], $3::text[]) WITH ORDINALITY AS s(org, hash, prefix, n)`,
+    [keys.map((_, i) => organizations[Math.floor(i / 25)]), keys.map((k) => Buffer.from(k.hash)), keys.map((k) => k.prefix), userId],
+  );
+}
+
+/** 1,000 keys in use of each format (25 per organization, the plan limit), plus 10 expired and 10 revoked ones. */
+export async function seed(databaseUrl: string): Promise<SeededKeys> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const userId = randomUUID();
-    const organizationId = randomUUID();
     await client.query("INSERT INTO users (id, email, name, password_hash) VALUES ($1, 'bench@example.test', 'Bench', 'x')", [userId]);
-    await client.query("INSERT INTO organizations (id, name, slug) VALUES ($1, 'Bench', 'bench')", [organizationId]);
-    const secrets = Array.from({ length: KEY_COUNT }, () => generateSecret());
-    // One organization may hold only 25 unrevoked keys; the benchmark needs 1 000, so all but the
-    // first 25 are seeded across 40 organizations.
-    const orgIds = [organizationId, ...Array.from({ length: KEY_COUNT / 25 - 1 }, () => randomUUID())];
-    for (const [i, id] of orgIds.entries()) {
-      if (i > 0) await client.query("INSERT INTO organizations (id, name, slug) VALUES ($1, $2, $3)", [id, `Bench ${i}`, `bench-${i}`]);
-    }
+    // One organization may hold only 25 unrevoked keys; the benchmark needs 1,000 of each format,
+    // so they are seeded across 40 organizations each.
+    const orgIds = Array.from({ length: (2 * KEY_COUNT) / 25 }, () => randomUUID());
     await client.query(
-      `INSERT INTO api_keys (id, organization_id, name, scopes, secret_hash, prefix, created_by_id)
-       SELECT gen_random_uuid(), org, 'key-' || n, ARRAY['audit:view', 'member:read'], hash, prefix, $4
-         FROM unnest($1::uuid[], $2::bytea[], $3::text[]) WITH ORDINALITY AS s(org, hash, prefix, n)`,
-      [secrets.map((_, i) => orgIds[Math.floor(i / 25)]), secrets.map((s) => Buffer.from(s.hash)), secrets.map((s) => s.prefix), userId],
+      `INSERT INTO organizations (id, name, slug) SELECT id, 'Bench ' || n, 'bench-' || n FROM unnest($1::uuid[]) WITH ORDINALITY AS o(id, n)`,
+      [orgIds],
+    );
+    const routedOrgs = orgIds.slice(0, KEY_COUNT / 25);
+    const legacyOrgs = orgIds.slice(KEY_COUNT / 25);
+    const secrets = Array.from({ length: KEY_COUNT }, (_, i) => generateSecret(routedOrgs[Math.floor(i / 25)]!));
+    await insertKeys(client, routedOrgs, secrets, userId);
+    const legacySecrets = Array.from({ length: KEY_COUNT }, () => legacySecret());
+    await insertKeys(client, legacyOrgs, legacySecrets, userId);
+    await client.query(
+      `INSERT INTO api_key_legacy_secrets (secret_hash, organization_id) SELECT secret_hash, organization_id FROM api_keys WHERE organization_id = ANY($1::uuid[])`,
+      [legacyOrgs],
     );
     // For the timing comparison: keys that exist but are expired or revoked, in one more organization.
     const extraOrg = randomUUID();
     await client.query("INSERT INTO organizations (id, name, slug) VALUES ($1, 'Bench extra', 'bench-extra')", [extraOrg]);
-    const expired = Array.from({ length: 10 }, () => generateSecret());
-    const revoked = Array.from({ length: 10 }, () => generateSecret());
+    const expired = Array.from({ length: 10 }, () => generateSecret(extraOrg));
+    const revoked = Array.from({ length: 10 }, () => generateSecret(extraOrg));
     await client.query(
       `INSERT INTO api_keys (id, organization_id, name, scopes, secret_hash, prefix, expires_at, revoked_at)
        SELECT gen_random_uuid(), $1, 'extra-' || n, ARRAY['audit:view'], hash, 'sk_x', CASE WHEN n <= 10 THEN now() - interval '1 day' END,
@@ -46,7 +71,13 @@ export async function seed(databaseUrl: string): Promise<{ secrets: string[]; ex
       [extraOrg, [...expired, ...revoked].map((s) => Buffer.from(s.hash))],
     );
     await client.query("ANALYZE api_keys");
-    return { secrets: secrets.map((s) => s.secret), expired: expired.map((s) => s.secret), revoked: revoked.map((s) => s.secret) };
+    await client.query("ANALYZE api_key_legacy_secrets");
+    return {
+      secrets: secrets.map((s) => s.secret),
+      legacySecrets: legacySecrets.map((s) => s.secret),
+      expired: expired.map((s) => s.secret),
+      revoked: revoked.map((s) => s.secret),
+    };
   } finally {
     await client.end();
   }

@@ -18,7 +18,20 @@ export interface PreviousRelease {
   what: string;
   /** The checkout with its build: `startProductionServer(root, …)` starts it. */
   root: string;
+  /** It knows the secrets that name their organization (issue 31, decision 0048); an older release
+   * reads only the 52-character secrets it issued, and a benchmark must load it with those. */
+  readsRoutedSecrets: boolean;
 }
+
+/** The migration that came with routed secrets: a release that has it reads them. */
+const ROUTED_SECRETS_MIGRATION = join("prisma", "migrations", "20261202000000_api_key_legacy_secrets");
+
+const release = (commit: string, what: string, root: string): PreviousRelease => ({
+  commit,
+  what,
+  root,
+  readsRoutedSecrets: existsSync(join(root, ROUTED_SECRETS_MIGRATION)),
+});
 
 function run(command: string, args: string[], cwd: string): void {
   execFileSync(command, args, { cwd, stdio: ["ignore", "ignore", "inherit"] });
@@ -33,7 +46,7 @@ export function preparePreviousRelease(): PreviousRelease {
   const cache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "keyledger", "releases");
   const root = join(cache, commit);
   const done = join(root, ".bench-ready");
-  if (existsSync(done)) return { commit, what, root };
+  if (existsSync(done)) return release(commit, what, root);
   console.log(`Preparing the previous release ${commit.slice(0, 10)} (${what}) in ${root}: git archive, npm ci, npm run build…`);
   // Built beside its place and moved there when done: a run interrupted, or two at once, never
   // leaves a half-built tree that a later run would trust.
@@ -58,5 +71,5 @@ export function preparePreviousRelease(): PreviousRelease {
   } finally {
     rmSync(building, { recursive: true, force: true });
   }
-  return { commit, what, root };
+  return release(commit, what, root);
 }

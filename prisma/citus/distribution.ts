@@ -37,6 +37,10 @@ export const PLACEMENTS = {
   organization_slugs: { kind: "reference", why: "a slug is unique across organizations: the lookup keyed by it (decision 0050)" },
   invitation_tokens: { kind: "reference", why: "a mailed link's token hash finds its organization before its invitation" },
   billing_provider_event_ids: { kind: "reference", why: "a payment event id is applied once across organizations" },
+  api_key_legacy_secrets: {
+    kind: "reference",
+    why: "a 52-character secret (issued before secrets named their organization) finds its organization by its hash (decision 0048)",
+  },
   api_keys: {
     kind: "distributed",
     column: "organization_id",

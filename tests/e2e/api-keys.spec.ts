@@ -26,7 +26,8 @@ import {
 
 const AUDIT_LOG_PATH = "/dashboard/organization-settings/audit-log";
 
-const SECRET_PATTERN = /^sk_[0-9A-Za-z]{49}$/;
+// Issued since decision 0048: 43 random characters, 24 naming the organization, 6 of checksum.
+const SECRET_PATTERN = /^sk_[0-9A-Za-z]{73}$/;
 
 /** Opens the rotate or revoke confirmation of a key (dialog with JS, confirm view without) and confirms it. */
 async function confirmKeyAction(page: Page, name: string, intent: "rotate" | "revoke", { javaScript = true } = {}) {
@@ -432,6 +433,20 @@ test.describe("API keys as an organization owner", () => {
     // At the limit, the issue card explains instead of offering a form that would be refused.
     await expect(page.locator("form#issue-key")).toHaveCount(0);
     await expect(page.locator("#issue-key-card")).toContainText("25");
+  });
+
+  test("the secret (76 characters) is shown whole, without scrolling its box, from phones to desktops", async ({ page }) => {
+    await createOrganization(page, `Whole ${randomUUID().slice(0, 8)}`);
+    await gotoApiKeys(page);
+    const secret = await issueApiKeyViaForm(page, { name: "Whole secret", scopes: ["Read members"] });
+    const box = page.locator("#issued-secret");
+    for (const width of [320, 390, 768, 1024, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      // Everything it holds is inside what it shows: no line hidden below its edge.
+      const hidden = await box.evaluate((element) => element.scrollHeight - element.clientHeight);
+      expect(hidden, `${width} px wide`).toBeLessThanOrEqual(0);
+      await expect(box).toHaveValue(secret);
+    }
   });
 
   test("phones: nothing overflows sideways (German, long names, details open), dialogs fit", async ({ page }) => {

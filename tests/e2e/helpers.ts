@@ -156,7 +156,7 @@ export async function readShownSecret(page: Page): Promise<string> {
   const panel = page.getByTestId("secret-panel");
   await expect(panel).toBeVisible();
   const secret = await panel.locator("#issued-secret").inputValue();
-  expect(secret).toMatch(/^sk_[A-Za-z0-9_-]{40,}$/);
+  expect(secret).toMatch(/^sk_[0-9A-Za-z]{73}$/);
   return secret;
 }
 

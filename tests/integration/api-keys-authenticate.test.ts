@@ -1,10 +1,12 @@
 // POST /rpc/apiKey/authenticate through the same handler the server uses.
+import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { issueKey, revokeKey } from "../domain-calls";
 import { generateSecret, isWellFormedSecret } from "~/api-keys/secret.server";
 import { prisma } from "~/db.server";
 import { handleRpcFetchRequest } from "~/rpc/handler.server";
 import { authenticate, callRpc, memberOfNewOrganization } from "../api-key-factories";
+import { legacySecret } from "../legacy-secrets";
 
 async function keyWith(scopes: ("organization:read" | "member:read" | "audit:view")[] = ["audit:view", "member:read"]) {
   const owner = await memberOfNewOrganization();
@@ -61,7 +63,8 @@ describe("apiKey.authenticate", () => {
     const valid = (await keyWith()).secret;
     const flipped = valid.slice(0, 10) + (valid[10] === "a" ? "b" : "a") + valid.slice(11);
     const cases: { label: string; authorization?: string }[] = [
-      { label: "unknown", authorization: `Bearer ${generateSecret().secret}` },
+      { label: "unknown", authorization: `Bearer ${generateSecret(randomUUID()).secret}` },
+      { label: "unknown of the older format", authorization: `Bearer ${legacySecret().secret}` },
       { label: "expired", authorization: `Bearer ${expired.secret}` },
       { label: "revoked", authorization: `Bearer ${revoked.secret}` },
       { label: "missing" },
@@ -179,8 +182,8 @@ describe("apiKey.authenticate", () => {
 
 describe("secret format", () => {
   it("has sk_, 256 bits of randomness and a checksum; every single-character typo is caught", () => {
-    const { secret, prefix } = generateSecret();
-    expect(secret).toMatch(/^sk_[0-9A-Za-z]{49}$/);
+    const { secret, prefix } = generateSecret(randomUUID());
+    expect(secret).toMatch(/^sk_[0-9A-Za-z]{73}$/);
     expect(secret.startsWith(prefix)).toBe(true);
     expect(prefix).toHaveLength(11);
     const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -194,7 +197,8 @@ describe("secret format", () => {
       }
     }
     expect(caught).toBe(tried);
-    const many = new Set(Array.from({ length: 1000 }, () => generateSecret().secret));
+    const organizationId = randomUUID();
+    const many = new Set(Array.from({ length: 1000 }, () => generateSecret(organizationId).secret));
     expect(many.size).toBe(1000);
   });
 });

@@ -4,6 +4,7 @@
 // caller reads. The plain ones must really take the edge's door (it sends a Content-Length; oRPC's
 // Node adapter streams its answer chunked), and that door must keep the rules the others prove on
 // oRPC's: last used moves, nothing is audited, the request is counted.
+import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -126,7 +127,7 @@ describe("apiKey.authenticate: the edge's door and oRPC's answer alike", () => {
         plain: true,
       },
       { label: "lowercase scheme", body: plainBody([]), headers: { authorization: `bearer ${held.secret}` }, plain: true },
-      { label: "unknown key", body: plainBody([]), headers: bearer(generateSecret().secret), plain: true },
+      { label: "unknown key", body: plainBody([]), headers: bearer(generateSecret(randomUUID()).secret), plain: true },
       { label: "expired key", body: plainBody(["audit:view"]), headers: bearer(expired.secret), plain: true },
       { label: "revoked key", body: plainBody([]), headers: bearer(revoked.secret), plain: true },
       { label: "bad checksum", body: plainBody([]), headers: bearer(flipped), plain: true },

@@ -152,7 +152,7 @@ describe("what /metrics says", () => {
     expect((await authenticate(`Bearer ${secret}`, ["member:read"])).status).toBe(403);
     expect((await authenticate(null)).status).toBe(401);
     expect((await authenticate("Bearer sk_not-a-key")).status).toBe(401);
-    expect((await authenticate(`Bearer ${generateSecret().secret}`)).status).toBe(401);
+    expect((await authenticate(`Bearer ${generateSecret(randomUUID()).secret}`)).status).toBe(401);
     const after = await scrape();
     const delta = (outcome: string) =>
       (value(after, "keyledger_authenticate_total", { outcome }) ?? 0) - (value(before, "keyledger_authenticate_total", { outcome }) ?? 0);

@@ -1,28 +1,9 @@
 // Primary keys and unique constraints of the migrated schema, read from PostgreSQL's catalog
-// (decision 0050): on Citus, every one of a table distributed by organization_id must include that
-// column (organizations: its id), so the global uniques (slug, invitation token, billing event id)
-// live in lookup tables keyed by the value instead.
+// (decision 0050): the tenant tables' keys include organization_id, and the global uniques (slug,
+// invitation token, billing event id) live in lookup tables keyed by the value. That every key of a
+// distributed table includes its distribution column is tests/integration/citus-rules.test.ts's.
 import { describe, expect, it } from "vitest";
 import { prisma } from "~/db.server";
-
-/** Tables distributed by organization_id (docs/scale-out.md), and organizations by its id. */
-const DISTRIBUTED = [
-  "api_keys",
-  "audit_events",
-  "audit_event_days",
-  "audit_event_actors",
-  "audit_event_users",
-  "billing_provider_events",
-  "invitations",
-  "memberships",
-  "organization_logos",
-  "support_access_grants",
-];
-
-/** Uniques another part of issue 31 removes, with the part that does (not this change's to touch). */
-const ELSEWHERE: Record<string, string> = {
-  api_keys_secret_hash_key: "routed secrets (authenticate reaches one shard): issue 31, deliverable 3, part A",
-};
 
 interface UniqueIndex {
   table: string;
@@ -46,16 +27,8 @@ async function uniqueIndexes(): Promise<UniqueIndex[]> {
 const primaryKeyOf = async (table: string) => (await uniqueIndexes()).find((index) => index.table === table && index.primary)?.columns;
 
 describe("primary keys and uniques", () => {
-  it("include organization_id on every table distributed by it", async () => {
-    const indexes = (await uniqueIndexes()).filter((index) => DISTRIBUTED.includes(index.table));
-    expect(new Set(indexes.map((index) => index.table))).toEqual(new Set(DISTRIBUTED));
-    const without = indexes.filter((index) => !index.columns.includes("organization_id") && !Object.hasOwn(ELSEWHERE, index.name));
-    expect(without.map((index) => `${index.table}.${index.name}(${index.columns.join(", ")})`)).toEqual([]);
-  });
-
-  it("include id on organizations (its distribution column), so no global slug unique is left", async () => {
+  it("leave no global slug unique on organizations: the lookup holds it", async () => {
     const indexes = (await uniqueIndexes()).filter((index) => index.table === "organizations");
-    expect(indexes.filter((index) => !index.columns.includes("id")).map((index) => index.name)).toEqual([]);
     expect(indexes.map((index) => index.name)).not.toContain("organizations_slug_key");
   });
 
@@ -85,15 +58,5 @@ describe("primary keys and uniques", () => {
     const keys = await prisma.$queryRaw<unknown[]>`
       SELECT 1 FROM pg_constraint WHERE conrelid = 'organizations'::regclass AND confrelid = 'organization_logos'::regclass`;
     expect(keys).toEqual([]);
-  });
-
-  it("leave no foreign key pointing at a key without organization_id", async () => {
-    const keys = await prisma.$queryRaw<{ name: string; referenced: string[] }[]>`
-      SELECT c.conname::text AS name,
-             array(SELECT a.attname::text FROM unnest(c.confkey) k(attnum)
-                     JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.attnum) AS referenced
-        FROM pg_constraint c
-       WHERE c.contype = 'f' AND c.confrelid::regclass::text = ANY(${DISTRIBUTED})`;
-    expect(keys.filter((key) => !key.referenced.includes("organization_id")).map((key) => key.name)).toEqual([]);
   });
 });

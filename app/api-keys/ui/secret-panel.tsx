@@ -36,14 +36,16 @@ export function SecretPanel({ result }: { result: Extract<KeyActionOutcome, { se
               {t("secret.label")}
             </label>
             <div className="mt-1.5 flex flex-col gap-2 md:flex-row md:items-stretch">
-              {/* A textarea so phones show the whole secret on two lines instead of scrolling it. */}
+              {/* A textarea so narrow screens show the whole secret (76 characters) on several lines
+                  instead of scrolling it: three on phones, two beside the copy button until the
+                  line is wide enough for all of it (xl). */}
               <textarea
                 id="issued-secret"
                 readOnly
                 rows={1}
                 value={result.secret}
                 onFocus={(event) => event.currentTarget.select()}
-                className="block h-16 w-full min-w-0 resize-none md:flex-1 overflow-hidden rounded-md border-0 bg-slate-50 px-3 py-2 font-mono text-sm leading-5 break-all text-slate-900 ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-brand-600 md:h-9"
+                className="block h-20 w-full min-w-0 resize-none md:flex-1 overflow-hidden rounded-md border-0 bg-slate-50 px-3 py-2 font-mono text-sm leading-5 break-all text-slate-900 ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-brand-600 md:h-14 xl:h-9"
                 autoComplete="off"
                 spellCheck={false}
                 aria-describedby="issued-secret-prefix"
