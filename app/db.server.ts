@@ -30,6 +30,21 @@ export const EXPORT_CONNECTION_WAIT_MS = 30_000;
  */
 const CONNECTION_OPTIONS = { connectionTimeoutMillis: 5_000, keepAlive: true } satisfies pg.PoolConfig;
 
+/**
+ * The role the app works as on every connection it opens (docs/decisions/0049-append-only-by-privileges.md):
+ * it may not change or remove audit events or support records; the login in DATABASE_URL (which
+ * ran the migrations and owns the tables) could. A connection whose SET ROLE fails is closed and
+ * its query fails, so nothing ever runs as the owner by mistake. SET ROLE rather than the `options`
+ * startup parameter, which PgBouncer refuses; PgBouncer's reset (DISCARD ALL) comes only when its
+ * client, this pool's connection, goes, and a new connection sets the role again.
+ */
+export const APP_ROLE = "keyledger_app";
+const AS_APP_ROLE = {
+  onConnect: async (client: pg.ClientBase) => {
+    await client.query(`SET ROLE ${APP_ROLE}`);
+  },
+} satisfies pg.PoolConfig;
+
 const globalForDb = globalThis as typeof globalThis & { __db?: Db };
 
 export type PoolName = "main" | "export" | "metrics" | "replica" | "replica-export";
@@ -60,7 +75,12 @@ function watchQueryPool(pool: pg.Pool, name: PoolName): void {
 }
 
 function createDb(): Db {
-  const pool = new pg.Pool({ connectionString: env().DATABASE_URL, max: env().DATABASE_POOL_SIZE, ...CONNECTION_OPTIONS });
+  const pool = new pg.Pool({
+    connectionString: env().DATABASE_URL,
+    max: env().DATABASE_POOL_SIZE,
+    ...CONNECTION_OPTIONS,
+    ...AS_APP_ROLE,
+  });
   watchQueryPool(pool, "main");
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return { pool, prisma };
@@ -111,6 +131,7 @@ export function exportPool(): pg.Pool {
       max: EXPORT_CONNECTIONS,
       idleTimeoutMillis: 60_000,
       ...CONNECTION_OPTIONS,
+      ...AS_APP_ROLE,
       connectionTimeoutMillis: EXPORT_CONNECTION_WAIT_MS,
     });
     reportIdleErrors(created, "export");
@@ -133,7 +154,7 @@ export function replicaPools(): { reads: pg.Pool; exports: pg.Pool } | null {
   const current = db();
   if (!current.replica) {
     // Named, so the replica's pg_stat_activity tells the app's reads apart.
-    const options = { connectionString: url, application_name: "keyledger-replica-reads", ...CONNECTION_OPTIONS };
+    const options = { connectionString: url, application_name: "keyledger-replica-reads", ...CONNECTION_OPTIONS, ...AS_APP_ROLE };
     // A replica gone silent must not hold a page: its reads give up (and the primary answers them).
     const reads = new pg.Pool({ ...options, max: env().DATABASE_READ_POOL_SIZE, ...REPLICA_READ_LIMITS });
     // The usual 5 s connection timeout here: a replica that does not answer hands the export to the
@@ -163,6 +184,7 @@ export function metricsPool(): pg.Pool {
       query_timeout: 2_000,
       // Named, so an operator (and the outage test) can tell it apart in pg_stat_activity.
       application_name: "keyledger-metrics",
+      ...AS_APP_ROLE,
     });
     reportIdleErrors(created, "metrics");
     current.metricsPool = created;
