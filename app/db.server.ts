@@ -74,6 +74,25 @@ function watchQueryPool(pool: pg.Pool, name: PoolName): void {
   pool.on("connect", (client) => client.on("error", () => {}));
 }
 
+/** A prepared statement's name, derived from its text: one per shape of a query. */
+function preparedStatementName(text: string): string {
+  return `p_${createHash("sha256").update(text).digest("hex").slice(0, 24)}`;
+}
+
+/**
+ * A statement sent through Prisma (inside its interactive transactions, where queryPrepared cannot
+ * reach) that begins with this mark is sent as a named prepared statement, so PostgreSQL plans it
+ * once per connection: the audit recorder's, whose four inserts cost more to plan than to run
+ * (app/audit/rollups.server.ts). Every other Prisma statement stays unnamed: their shapes are many.
+ */
+export const PREPARE_THIS = "/* prepared */";
+
+/** How the app's Prisma talks to its pool; the benchmarks build theirs with it too. An empty name
+ * is node-postgres's unnamed statement. */
+export const PRISMA_ADAPTER_OPTIONS = {
+  statementNameGenerator: (query: { sql: string }) => (query.sql.startsWith(PREPARE_THIS) ? preparedStatementName(query.sql) : ""),
+} satisfies ConstructorParameters<typeof PrismaPg>[1];
+
 function createDb(): Db {
   const pool = new pg.Pool({
     connectionString: env().DATABASE_URL,
@@ -82,7 +101,7 @@ function createDb(): Db {
     ...AS_APP_ROLE,
   });
   watchQueryPool(pool, "main");
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, PRISMA_ADAPTER_OPTIONS) });
   return { pool, prisma };
 }
 
@@ -224,7 +243,7 @@ export function poolStatistics(): Record<PoolName, PoolStatistics> {
  * cast counts to int in the SQL.
  */
 export async function queryPrepared<T>(sql: Prisma.Sql, on: pg.Pool = pool()): Promise<T[]> {
-  const name = `p_${createHash("sha256").update(sql.text).digest("hex").slice(0, 24)}`;
+  const name = preparedStatementName(sql.text);
   const result = await on.query({ name, text: sql.text, values: sql.values });
   return result.rows as T[];
 }

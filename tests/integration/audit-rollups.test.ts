@@ -9,7 +9,7 @@ import { v7 as uuidv7 } from "uuid";
 import { describe, expect, it } from "vitest";
 import { recordAuditEvent, type AuditEventInput } from "~/audit/record.server";
 import { recountRollups } from "~/audit/rollups.server";
-import { pool, prisma } from "~/db.server";
+import { PREPARE_THIS, pool, prisma } from "~/db.server";
 import { isDomainError } from "~/lib/domain-error";
 import { rollupDisagreements as disagreements } from "../audit-rollups-check";
 import { createOrganizationWith, createUser } from "../factories";
@@ -104,6 +104,18 @@ describe("the audit log's rollups", () => {
     expect(actors.rows.map((r) => r.actor_id)).toEqual(expect.arrayContaining([owner.id, admin.id, "bot-key-1", "bot-key-2", "billing"]));
     const users = await pool().query<{ user_id: string }>("SELECT user_id FROM audit_event_users WHERE organization_id = $1", [b.id]);
     expect(users.rows.map((r) => r.user_id).sort()).toEqual([admin.id, owner.id].sort());
+  });
+
+  it("is one prepared statement per connection, planned once (the recorder's mark)", async () => {
+    const user = await createUser();
+    const organization = await createOrganizationWith([{ userId: user.id, role: "owner" }]);
+    const prepared = await prisma.$transaction(async (tx) => {
+      await recordAuditEvent(tx, roleChange(organization.id, user.id, user.id));
+      // The same connection: pg_prepared_statements lists its own session's statements.
+      return tx.$queryRaw<{ statement: string }[]>`SELECT statement FROM pg_prepared_statements WHERE statement LIKE ${`${PREPARE_THIS}%`}`;
+    });
+    expect(prepared).toHaveLength(1);
+    expect(prepared[0]!.statement).toContain("INSERT INTO audit_event_days");
   });
 
   it("recountRollups does nothing for no organization, and leaves other organizations' rollups alone", async () => {
