@@ -68,7 +68,7 @@ export const MAY_IMPORT = {
   client: ["rpc", "lib"],
   routes: [...domain, "web", "shell", "components", "client", "i18n", "lib"],
   // The entry also starts the background worker with the domains' tasks.
-  entry: ["edge", "web", "components", "i18n", "jobs", "mail", "organizations", "accounts", "lib", "platform"],
+  entry: ["edge", "web", "components", "i18n", "jobs", "mail", "organizations", "accounts", "audit", "lib", "platform"],
 };
 
 const noParentImports = { group: ["../*", "../**"], message: "Import through the ~/ alias, so the layer rules can see the edge." };

@@ -30,6 +30,21 @@ export const EXPORT_CONNECTION_WAIT_MS = 30_000;
  */
 const CONNECTION_OPTIONS = { connectionTimeoutMillis: 5_000, keepAlive: true } satisfies pg.PoolConfig;
 
+/**
+ * The role the app works as on every connection it opens (docs/decisions/0049-append-only-by-privileges.md):
+ * it may not change or remove audit events or support records; the login in DATABASE_URL (which
+ * ran the migrations and owns the tables) could. A connection whose SET ROLE fails is closed and
+ * its query fails, so nothing ever runs as the owner by mistake. SET ROLE rather than the `options`
+ * startup parameter, which PgBouncer refuses; PgBouncer's reset (DISCARD ALL) comes only when its
+ * client, this pool's connection, goes, and a new connection sets the role again.
+ */
+export const APP_ROLE = "keyledger_app";
+const AS_APP_ROLE = {
+  onConnect: async (client: pg.ClientBase) => {
+    await client.query(`SET ROLE ${APP_ROLE}`);
+  },
+} satisfies pg.PoolConfig;
+
 const globalForDb = globalThis as typeof globalThis & { __db?: Db };
 
 export type PoolName = "main" | "export" | "metrics" | "replica" | "replica-export";
@@ -59,10 +74,34 @@ function watchQueryPool(pool: pg.Pool, name: PoolName): void {
   pool.on("connect", (client) => client.on("error", () => {}));
 }
 
+/** A prepared statement's name, derived from its text: one per shape of a query. */
+function preparedStatementName(text: string): string {
+  return `p_${createHash("sha256").update(text).digest("hex").slice(0, 24)}`;
+}
+
+/**
+ * A statement sent through Prisma (inside its interactive transactions, where queryPrepared cannot
+ * reach) that begins with this mark is sent as a named prepared statement, so PostgreSQL plans it
+ * once per connection: the audit recorder's, whose four inserts cost more to plan than to run
+ * (app/audit/rollups.server.ts). Every other Prisma statement stays unnamed: their shapes are many.
+ */
+export const PREPARE_THIS = "/* prepared */";
+
+/** How the app's Prisma talks to its pool; the benchmarks build theirs with it too. An empty name
+ * is node-postgres's unnamed statement. */
+export const PRISMA_ADAPTER_OPTIONS = {
+  statementNameGenerator: (query: { sql: string }) => (query.sql.startsWith(PREPARE_THIS) ? preparedStatementName(query.sql) : ""),
+} satisfies ConstructorParameters<typeof PrismaPg>[1];
+
 function createDb(): Db {
-  const pool = new pg.Pool({ connectionString: env().DATABASE_URL, max: env().DATABASE_POOL_SIZE, ...CONNECTION_OPTIONS });
+  const pool = new pg.Pool({
+    connectionString: env().DATABASE_URL,
+    max: env().DATABASE_POOL_SIZE,
+    ...CONNECTION_OPTIONS,
+    ...AS_APP_ROLE,
+  });
   watchQueryPool(pool, "main");
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, PRISMA_ADAPTER_OPTIONS) });
   return { pool, prisma };
 }
 
@@ -111,6 +150,7 @@ export function exportPool(): pg.Pool {
       max: EXPORT_CONNECTIONS,
       idleTimeoutMillis: 60_000,
       ...CONNECTION_OPTIONS,
+      ...AS_APP_ROLE,
       connectionTimeoutMillis: EXPORT_CONNECTION_WAIT_MS,
     });
     reportIdleErrors(created, "export");
@@ -133,7 +173,7 @@ export function replicaPools(): { reads: pg.Pool; exports: pg.Pool } | null {
   const current = db();
   if (!current.replica) {
     // Named, so the replica's pg_stat_activity tells the app's reads apart.
-    const options = { connectionString: url, application_name: "keyledger-replica-reads", ...CONNECTION_OPTIONS };
+    const options = { connectionString: url, application_name: "keyledger-replica-reads", ...CONNECTION_OPTIONS, ...AS_APP_ROLE };
     // A replica gone silent must not hold a page: its reads give up (and the primary answers them).
     const reads = new pg.Pool({ ...options, max: env().DATABASE_READ_POOL_SIZE, ...REPLICA_READ_LIMITS });
     // The usual 5 s connection timeout here: a replica that does not answer hands the export to the
@@ -163,6 +203,7 @@ export function metricsPool(): pg.Pool {
       query_timeout: 2_000,
       // Named, so an operator (and the outage test) can tell it apart in pg_stat_activity.
       application_name: "keyledger-metrics",
+      ...AS_APP_ROLE,
     });
     reportIdleErrors(created, "metrics");
     current.metricsPool = created;
@@ -202,7 +243,7 @@ export function poolStatistics(): Record<PoolName, PoolStatistics> {
  * cast counts to int in the SQL.
  */
 export async function queryPrepared<T>(sql: Prisma.Sql, on: pg.Pool = pool()): Promise<T[]> {
-  const name = `p_${createHash("sha256").update(sql.text).digest("hex").slice(0, 24)}`;
+  const name = preparedStatementName(sql.text);
   const result = await on.query({ name, text: sql.text, values: sql.values });
   return result.rows as T[];
 }

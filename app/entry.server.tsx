@@ -22,6 +22,7 @@ import { flushLogs, logRequestError, logger } from "~/lib/logger.server";
 import { mailOutboxDir } from "~/mail/mailer.server";
 import { organizationTasks } from "~/organizations/tasks.server";
 import { accountTasks } from "~/accounts/tasks.server";
+import { auditCronItems, auditTasks } from "~/audit/rollup-catch-up.server";
 
 // A pooled connection that fails while idle (the database restarted) is told in the JSON log.
 // An idle connection the database dropped (an outage, a restart) is expected and told once as a
@@ -43,7 +44,7 @@ export const serverHooks: ServerHooks = {
     await warmUp(build);
   },
   startWorker: async () => {
-    const runner = await startWorker({ ...organizationTasks, ...accountTasks }, logger);
+    const runner = await startWorker({ ...organizationTasks, ...accountTasks, ...auditTasks }, logger, await auditCronItems());
     setWorkerRunning(true);
     // However the worker ends (stopped, or failed), /readyz says so from then on.
     void runner.promise.then(

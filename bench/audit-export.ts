@@ -24,6 +24,7 @@ import { pathToFileURL } from "node:url";
 import type pg from "pg";
 import { namedRowsSql, inlineSql } from "../app/audit/export/sql.server.ts";
 import { freePort } from "../scripts/lib/free-port.ts";
+import { recountRollups } from "../app/audit/rollups.server.ts";
 import { insertOrganizations, openSeededDatabase, sessionToken, uuidV7 } from "./lib/seed.ts";
 import { ensureBuild, startChild, stopChild } from "./lib/servers.ts";
 import { median } from "./lib/stats.ts";
@@ -140,6 +141,8 @@ async function seed(client: pg.Client): Promise<Seeded> {
     smallIds,
   ]);
   console.log("");
+  // The rollups of what was just inserted (the export's name directory reads audit_event_users).
+  await recountRollups(client, [big, small, ...others]);
   await q("VACUUM ANALYZE");
 
   const sessions = [

@@ -4,6 +4,7 @@ import { runApiKeyAuthBench } from "./api-key-auth.ts";
 import { runAuthenticateRoutingBench } from "./authenticate-routing.ts";
 import { runAuditExportBench } from "./audit-export.ts";
 import { runAuditViewBench } from "./audit-view.ts";
+import { runAuditedWritesBench } from "./audited-writes.ts";
 import { runMetricsOverheadBench } from "./metrics-overhead.ts";
 import { runColdStartBench } from "./cold-start.ts";
 import { runReplicaReadsBench } from "./replica-reads.ts";
@@ -19,6 +20,7 @@ const benches: { name: string; run: () => Promise<{ passed: boolean; report: str
   { name: "apiKey.authenticate with metrics on and off (bench/metrics-overhead.ts)", run: runMetricsOverheadBench },
   { name: "cold start: production start vs the old npm start (bench/cold-start.ts)", run: runColdStartBench },
   { name: "audit page from a hot standby vs the primary (bench/replica-reads.ts)", run: runReplicaReadsBench },
+  { name: "audited writes: triggers vs the recorder's one statement (bench/audited-writes.ts)", run: runAuditedWritesBench },
 ];
 
 let allPassed = true;

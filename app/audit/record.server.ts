@@ -18,6 +18,7 @@ import {
   type AuditTargetType,
 } from "./catalog";
 import { isSafeCorrelationId } from "~/lib/correlation-id";
+import { insertEventWithRollups, type EventRow } from "./rollups.server";
 import { currentCorrelationId, noteRecordedChange } from "~/lib/request-scope.server";
 
 /** The typed recording input, derived from the catalog: a wrong payload does not compile. */
@@ -130,7 +131,7 @@ export async function recordAuditEvent(tx: Tx, input: AuditEventInput): Promise<
 
   const details = parsed.data as object;
   const contentHash = auditContentHash({ action: input.action, actor: input.actor, target: input.target, details });
-  const row = {
+  const row: EventRow = {
     id: uuidv7(),
     organizationId: input.organizationId,
     action: input.action,
@@ -144,14 +145,10 @@ export async function recordAuditEvent(tx: Tx, input: AuditEventInput): Promise<
     contentHash,
   };
 
-  if (input.idempotencyKey === undefined) {
-    await tx.auditEvent.create({ data: row, select: { id: true } });
-    return { id: row.id, recorded: true };
-  }
-  // ON CONFLICT DO NOTHING: a concurrent insert of the same key waits for the other transaction
-  // instead of failing, and then we compare contents with what it wrote.
-  const { count } = await tx.auditEvent.createMany({ data: [row], skipDuplicates: true });
-  if (count === 1) return { id: row.id, recorded: true };
+  // The event and its rollups in one statement (app/audit/rollups.server.ts).
+  const [inserted] = await tx.$queryRaw<{ recorded: number }[]>(insertEventWithRollups(row));
+  if (inserted?.recorded === 1) return { id: row.id, recorded: true };
+  if (input.idempotencyKey === undefined) throw new Error("audit event not inserted without an idempotency key");
   const existing = await tx.auditEvent.findUnique({
     where: { organizationId_idempotencyKey: { organizationId: input.organizationId, idempotencyKey: input.idempotencyKey } },
     select: { id: true, contentHash: true },

@@ -4,7 +4,7 @@
 // a worker; graphile-worker locks a job row while one worker runs it (SKIP LOCKED), so several
 // instances never run one job at the same time, and a failed job is retried with exponential
 // backoff (about e^attempt seconds).
-import { Logger, run, runOnce, type JobHelpers, type Runner, type Task, type TaskList } from "graphile-worker";
+import { Logger, run, runOnce, type JobHelpers, type ParsedCronItem, type Runner, type Task, type TaskList } from "graphile-worker";
 import type { Logger as Pino } from "pino";
 import type { z } from "zod";
 import { pool, type Tx } from "~/db.server";
@@ -95,13 +95,14 @@ function taskListOf(tasks: TaskList): TaskList {
   return withJobCorrelation({ ...tasks, ...housekeepingTasks });
 }
 
-/** Starts this instance's worker. It listens for new jobs and also polls, so none waits long. */
-export function startWorker(tasks: TaskList, logger?: Pino): Promise<Runner> {
+/** Starts this instance's worker. It listens for new jobs and also polls, so none waits long.
+ * `cron`: the domains' scheduled items, beside the housekeeping. */
+export function startWorker(tasks: TaskList, logger?: Pino, cron: ParsedCronItem[] = []): Promise<Runner> {
   return run({
     pgPool: pool(),
     taskList: taskListOf(tasks),
     // Given as parsed items: an unset `crontab` sends the worker looking for a ./crontab file.
-    parsedCronItems: HOUSEKEEPING_CRON,
+    parsedCronItems: [...HOUSEKEEPING_CRON, ...cron],
     concurrency: 2,
     pollInterval: 2_000,
     noHandleSignals: true,

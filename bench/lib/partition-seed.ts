@@ -11,6 +11,7 @@
 // (the result is the same table, sooner).
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
+import { recountRollups } from "../../app/audit/rollups.server.ts";
 import { insertOrganizations, openSeededDatabase, uuidV7, type SeededDatabase } from "./seed.ts";
 
 export const EVENTS = Number(process.env.BENCH_PARTITION_EVENTS ?? 10_000_000);
@@ -103,6 +104,8 @@ async function seed(client: pg.Client): Promise<PartitionSeed> {
   for (const { indexname } of indexes) await q(`DROP INDEX "${indexname}"`);
   await fill("audit_events", goneA);
   for (const { indexdef } of indexes) await q(indexdef);
+  // The rollups of what was just inserted, as the recorder would have kept them.
+  await recountRollups(client, [big, goneA, ...others]);
 
   // The twin: monthly partitions from the first event's month to three months past now.
   await q(`CREATE TABLE ${TWIN} (LIKE audit_events INCLUDING DEFAULTS) PARTITION BY RANGE (created_at)`);
@@ -124,8 +127,8 @@ async function seed(client: pg.Client): Promise<PartitionSeed> {
        FROM audit_events`,
     [goneA, goneB],
   );
-  // Gone B's rollup rows, as the triggers (not yet on the twin) would have written them, so that
-  // deleting either Gone organization cascades through the same tables.
+  // Gone B's rollup rows, as the recorder would have written them, so that deleting either Gone
+  // organization cascades through the same tables.
   await q(
     `INSERT INTO audit_event_days (organization_id, day, action, events)
            SELECT organization_id, (created_at AT TIME ZONE 'UTC')::date, action, count(*) FROM ${TWIN} WHERE organization_id = $1 GROUP BY 1, 2, 3`,
@@ -154,17 +157,8 @@ async function seed(client: pg.Client): Promise<PartitionSeed> {
   }
   await q(`ALTER TABLE ${TWIN} ADD CONSTRAINT ${TWIN}_organization_id_fkey FOREIGN KEY (organization_id)
              REFERENCES organizations (id) ON DELETE CASCADE ON UPDATE CASCADE`);
-  // The real table's triggers, on the partitioned parent (PostgreSQL clones the row trigger onto
-  // every partition; the transition-table statement triggers are allowed on the parent only).
-  // They write the same rollup tables, which is the work the recorder's insert pays for.
-  await q(`CREATE TRIGGER ${TWIN}_append_only BEFORE UPDATE OR DELETE ON ${TWIN}
-             FOR EACH ROW EXECUTE FUNCTION audit_events_refuse_change()`);
-  await q(`CREATE TRIGGER ${TWIN}_no_truncate BEFORE TRUNCATE ON ${TWIN}
-             FOR EACH STATEMENT EXECUTE FUNCTION audit_events_refuse_change()`);
-  for (const fn of ["audit_event_days_count", "audit_event_actors_note", "audit_event_users_note"]) {
-    await q(`CREATE TRIGGER ${TWIN}_${fn} AFTER INSERT ON ${TWIN} REFERENCING NEW TABLE AS inserted_events
-               FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`);
-  }
+  // No triggers on either table since decision 0049: append-only is the app role's privileges, and
+  // the rollups are the recorder's statement (bench/audit-partitions.ts inserts plain rows into both).
   await q("VACUUM ANALYZE audit_events");
   await q(`VACUUM ANALYZE ${TWIN}`);
   return { big, goneA, goneB, memberIds, start, end, partitions: months.rowCount ?? 0 };

@@ -4,12 +4,13 @@
 // and derives every other timestamp from those events, so rows and log agree: a key's creation,
 // rotation and revocation times are its events' times, its expiry the planned one (also in its
 // `api_key.issued` details, whose content hash is computed again). Audit events are append-only
-// for the application: the table owner turns the guard off for this one transaction only (DDL is
-// transactional: no other session ever sees it off) (docs/decisions/0033-demo-data-and-safe-start.md).
+// for the application's role; this client is the tables' owner (the login that ran the migrations),
+// which may change them (docs/decisions/0033-demo-data-and-safe-start.md, 0049-append-only-by-privileges.md).
 import { randomBytes } from "node:crypto";
 import type pg from "pg";
 import { v7 as uuidv7 } from "uuid";
 import { auditContentHash } from "../../app/audit/record.server.ts";
+import { recountRollups } from "../../app/audit/rollups.server.ts";
 import { INVITATION_LIFETIME_MS } from "../../app/organizations/invitations.server.ts";
 import type { Step } from "./timeline.ts";
 import type { KeyFacts } from "./world.ts";
@@ -40,14 +41,12 @@ export async function backdate(client: pg.Client, history: History): Promise<num
 
   await client.query("BEGIN");
   try {
-    await client.query("ALTER TABLE audit_events DISABLE TRIGGER audit_events_append_only");
     await client.query(
       `UPDATE audit_events e SET id = v.new_id, created_at = v.at, details = v.details, content_hash = v.hash
        FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::jsonb[], $5::text[]) AS v(old_id, new_id, at, details, hash)
        WHERE e.id = v.old_id`,
       [moved.oldIds, moved.newIds, moved.times, moved.details, moved.hashes],
     );
-    await client.query("ALTER TABLE audit_events ENABLE TRIGGER audit_events_append_only");
     await deriveTimestamps(client, history);
     await client.query("COMMIT");
   } catch (error) {
@@ -109,14 +108,10 @@ async function deriveTimestamps(client: pg.Client, history: History) {
   const orgs = history.lanes.map((lane) => lane.organizationId);
   const eventTime = (action: string, target: string) =>
     `(SELECT e.created_at FROM audit_events e WHERE e.organization_id = ANY($1::uuid[]) AND e.action = '${action}' AND e.target_id = ${target} ORDER BY e.created_at DESC LIMIT 1)`;
-  // The activity chart's counts follow the events to their days.
+  // The activity chart's counts follow the events to their days: the days they left are emptied
+  // first (as the owner: the app's role may not delete them), then counted again.
   await client.query("DELETE FROM audit_event_days WHERE organization_id = ANY($1::uuid[])", [orgs]);
-  await client.query(
-    `INSERT INTO audit_event_days (organization_id, day, action, events)
-     SELECT organization_id, (created_at AT TIME ZONE 'UTC')::date, action, count(*) FROM audit_events
-     WHERE organization_id = ANY($1::uuid[]) GROUP BY 1, 2, 3`,
-    [orgs],
-  );
+  await recountRollups(client, orgs);
   await client.query(
     `UPDATE organizations o SET created_at = ${eventTime("organization.created", "o.id::text")} WHERE o.id = ANY($1::uuid[])`,
     [orgs],

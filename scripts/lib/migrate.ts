@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Logger, runMigrations } from "graphile-worker";
 import pg from "pg";
+import { openJobQueueToApp } from "./job-queue-role.ts";
 import { isNoTransaction, runWithoutTransaction } from "./migrate-no-transaction.ts";
 import { migrationsDir } from "./paths.ts";
 
@@ -84,7 +85,13 @@ export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promis
   const applied: string[] = [];
   try {
     await takeMigrationLock(client);
-    await client.query(CREATE_TABLE);
+    // Only when missing: CREATE TABLE IF NOT EXISTS still needs CREATE on the schema, which a login
+    // that is not the owner (a member of keyledger_app, with the migrations applied by the owner
+    // beforehand) does not have; with nothing pending its start must still pass this check.
+    const { rows: bookkeeping } = await client.query<{ exists: boolean }>(
+      `SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS exists`,
+    );
+    if (!bookkeeping[0]?.exists) await client.query(CREATE_TABLE);
     const { rows } = await client.query<AppliedRow>(
       `SELECT id, migration_name, checksum, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL`,
     );
@@ -148,7 +155,16 @@ async function runInTransaction(client: pg.Client, migration: MigrationFile) {
 }
 
 /** The job queue's own schema (graphile_worker), kept by graphile-worker's migrations, which take
- * their own lock. Installed with ours so the first add_job in a transaction never waits for it. */
+ * their own lock. Installed with ours so the first add_job in a transaction never waits for it, and
+ * by the owner: the app's role may not create anything (docs/decisions/0049-append-only-by-privileges.md),
+ * so it is then opened to that role, tables graphile-worker has just made included. */
 async function migrateJobQueue(databaseUrl: string) {
   await runMigrations({ connectionString: databaseUrl, logger: new Logger(() => () => {}) });
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await openJobQueueToApp(client);
+  } finally {
+    await client.end();
+  }
 }

@@ -7,9 +7,10 @@ import { authorizeOrganization } from "~/access/organization-access.server";
 import * as keys from "~/api-keys/api-keys.server";
 import { MAX_UNREVOKED_KEYS } from "~/api-keys/schemas";
 import { hashSecret, isWellFormedSecret } from "~/api-keys/secret.server";
-import { pool, prisma } from "~/db.server";
+import { prisma } from "~/db.server";
 import { isDomainError } from "~/lib/domain-error";
 import { authenticate, callRpc, joinOrganization, memberOfNewOrganization } from "../api-key-factories";
+import { queryOnce } from "../../scripts/lib/pg-client.ts";
 
 const eventsOf = (organizationId: string) => prisma.auditEvent.findMany({ where: { organizationId }, orderBy: { id: "asc" } });
 const keysOf = (organizationId: string) => prisma.apiKey.findMany({ where: { organizationId }, orderBy: { createdAt: "asc" } });
@@ -359,12 +360,16 @@ describe("apiKey.rotate and apiKey.revoke", () => {
   it("when the audit insert fails, the key change rolls back", async () => {
     const { organization, auth } = await memberOfNewOrganization();
     const issued = await issueKey(auth, organization.id, { name: "CI", scopes: ["audit:view"] });
-    // A real failure in the database, for this organization only (this test file has its own database).
-    await pool().query(`
+    // A real failure in the database, for this organization only (this test file has its own
+    // database), made by the tables' owner: the app's role may not create triggers (decision 0049).
+    await queryOnce(
+      process.env.DATABASE_URL!,
+      `
       CREATE FUNCTION fail_audit_insert() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN RAISE EXCEPTION 'audit insert failed on purpose'; END $$;
       CREATE TRIGGER fail_audit_insert BEFORE INSERT ON audit_events
-        FOR EACH ROW WHEN (NEW.organization_id = '${organization.id}') EXECUTE FUNCTION fail_audit_insert();`);
+        FOR EACH ROW WHEN (NEW.organization_id = '${organization.id}') EXECUTE FUNCTION fail_audit_insert();`,
+    );
     try {
       await expect(revokeKey(auth, organization.id, issued.key.id)).rejects.toThrow(/on purpose/);
       await expect(rotateKey(auth, organization.id, issued.key.id)).rejects.toThrow(/on purpose/);
@@ -376,7 +381,7 @@ describe("apiKey.rotate and apiKey.revoke", () => {
       expect((await authenticate(issued.secret)).status).toBe(200);
       expect(await keysOf(organization.id)).toHaveLength(1);
     } finally {
-      await pool().query("DROP TRIGGER fail_audit_insert ON audit_events; DROP FUNCTION fail_audit_insert()");
+      await queryOnce(process.env.DATABASE_URL!, "DROP TRIGGER fail_audit_insert ON audit_events; DROP FUNCTION fail_audit_insert()");
     }
   });
 

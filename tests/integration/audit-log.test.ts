@@ -5,13 +5,15 @@ import { v7 as uuidv7 } from "uuid";
 import { describe, expect, it } from "vitest";
 import { issueKey, revokeKey } from "../domain-calls";
 import { filtersToSearchParams, parseAuditSearchParams } from "~/audit/audit-query";
+import { recountRollups } from "~/audit/rollups.server";
 import { getAuditEvent, listAuditActors, listAuditEvents } from "../domain-calls";
 import { pool, prisma } from "~/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { callRpc, joinOrganization, memberOfNewOrganization } from "../api-key-factories";
 import { createUser } from "../factories";
 
-/** Inserts events directly (INSERT is allowed; the trigger refuses only UPDATE and DELETE). */
+/** Inserts events directly (the app's role may INSERT; only UPDATE and DELETE are refused), and
+ * recounts their rollups as every bulk writer does. */
 async function insertEvents(organizationId: string, events: { at: string; action?: string; actorId?: string }[]) {
   for (const event of events) {
     await pool().query(
@@ -20,6 +22,7 @@ async function insertEvents(organizationId: string, events: { at: string; action
       [uuidv7(), organizationId, event.at, event.action ?? "organization.settings_changed", event.actorId ?? randomUUID()],
     );
   }
+  await recountRollups(pool(), [organizationId]);
 }
 
 function badRequest(params: Record<string, string>): string {

@@ -3,6 +3,7 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { startMailServer, tokenFrom } from "../smtp";
 import { failure } from "../failure";
+import { queryOnce } from "../../scripts/lib/pg-client.ts";
 
 // Before anything reads the configuration: mail goes to this test's own SMTP server.
 const mail = await startMailServer();
@@ -231,17 +232,17 @@ describe("inviting", () => {
 
   it("an audit insert that fails rolls the invitation and its outbox job back", async () => {
     const { org, manager } = await setup();
-    await prisma.$executeRawUnsafe(
-      `CREATE FUNCTION fail_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit down'; END $$`,
-    );
-    await prisma.$executeRawUnsafe(`CREATE TRIGGER fail_audit BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION fail_audit()`);
+    // As the tables' owner: the app's role may not create triggers (decision 0049).
+    const asOwner = (sql: string) => queryOnce(process.env.DATABASE_URL!, sql);
+    await asOwner(`CREATE FUNCTION fail_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit down'; END $$`);
+    await asOwner(`CREATE TRIGGER fail_audit BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION fail_audit()`);
     try {
       await expect(invitations.inviteMember(manager, { email: "rollback@example.com", role: "member" }, delivery)).rejects.toThrow(
         /audit down/,
       );
     } finally {
-      await prisma.$executeRawUnsafe(`DROP TRIGGER fail_audit ON audit_events`);
-      await prisma.$executeRawUnsafe(`DROP FUNCTION fail_audit()`);
+      await asOwner(`DROP TRIGGER fail_audit ON audit_events`);
+      await asOwner(`DROP FUNCTION fail_audit()`);
     }
     expect(await prisma.invitation.count({ where: { organizationId: org.id } })).toBe(0);
     expect(await jobCount()).toBe(0);

@@ -9,6 +9,7 @@ import { leaveOrganization, listMembers, removeMember, updateMemberRole } from "
 import { createOrganizationWith, createUser, signedIn } from "../factories";
 import { call } from "../rpc";
 import { failure } from "../failure";
+import { queryOnce } from "../../scripts/lib/pg-client.ts";
 
 async function team(roles: Role[]) {
   const users = await Promise.all(roles.map((_, i) => createUser({ name: `Person ${i}` })));
@@ -131,15 +132,15 @@ describe("changing roles", () => {
 
   it("an audit insert that fails rolls the role change back", async () => {
     const { users, manager, roleOf } = await team(["owner", "member"]);
-    await prisma.$executeRawUnsafe(
-      `CREATE FUNCTION fail_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit down'; END $$`,
-    );
-    await prisma.$executeRawUnsafe(`CREATE TRIGGER fail_audit BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION fail_audit()`);
+    // As the tables' owner: the app's role may not create triggers (decision 0049).
+    const asOwner = (sql: string) => queryOnce(process.env.DATABASE_URL!, sql);
+    await asOwner(`CREATE FUNCTION fail_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit down'; END $$`);
+    await asOwner(`CREATE TRIGGER fail_audit BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION fail_audit()`);
     try {
       await expect(updateMemberRole(await manager(0), users[1]!.id, "admin")).rejects.toThrow(/audit down/);
     } finally {
-      await prisma.$executeRawUnsafe(`DROP TRIGGER fail_audit ON audit_events`);
-      await prisma.$executeRawUnsafe(`DROP FUNCTION fail_audit()`);
+      await asOwner(`DROP TRIGGER fail_audit ON audit_events`);
+      await asOwner(`DROP FUNCTION fail_audit()`);
     }
     expect(await roleOf(1)).toBe("member");
   });

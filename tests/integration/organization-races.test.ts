@@ -6,6 +6,7 @@ import pg from "pg";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/free-port.ts";
+import { queryOnce } from "../../scripts/lib/pg-client.ts";
 import { startInProcessServer } from "../app-server";
 import { failure } from "../failure";
 
@@ -201,12 +202,10 @@ describe("logo pruning and the settings", () => {
       await storeLogo(updater, IMAGES.jpeg);
       await sleep(5);
     }
-    await prisma.$executeRawUnsafe(
-      `CREATE FUNCTION slow_prune() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(1.5); RETURN NULL; END $$`,
-    );
-    await prisma.$executeRawUnsafe(
-      `CREATE TRIGGER slow_prune AFTER DELETE ON organization_logos FOR EACH STATEMENT EXECUTE FUNCTION slow_prune()`,
-    );
+    // As the tables' owner: the app's role may not create triggers (decision 0049).
+    const asOwner = (sql: string) => queryOnce(process.env.DATABASE_URL!, sql);
+    await asOwner(`CREATE FUNCTION slow_prune() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(1.5); RETURN NULL; END $$`);
+    await asOwner(`CREATE TRIGGER slow_prune AFTER DELETE ON organization_logos FOR EACH STATEMENT EXECUTE FUNCTION slow_prune()`);
     try {
       // The sixth upload prunes `earlier` (not in use, not among the five newest)…
       const upload = storeLogo(updater, IMAGES.webp);
@@ -216,8 +215,8 @@ describe("logo pruning and the settings", () => {
       await upload;
       expect([200, 404]).toContain(answer.status);
     } finally {
-      await prisma.$executeRawUnsafe(`DROP TRIGGER slow_prune ON organization_logos`);
-      await prisma.$executeRawUnsafe(`DROP FUNCTION slow_prune()`);
+      await asOwner(`DROP TRIGGER slow_prune ON organization_logos`);
+      await asOwner(`DROP FUNCTION slow_prune()`);
     }
   });
 });

