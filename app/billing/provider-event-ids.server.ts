@@ -17,13 +17,28 @@ export async function appliedProviderEvent(
   organizationId: string,
 ): Promise<{ organizationId: string; type: string | null } | null> {
   const seen = await tx.billingProviderEventId.findUnique({ where: { provider_eventId: key }, select: { organizationId: true } });
-  if (!seen) return null;
+  if (!seen) return appliedWithoutLookup(tx, key, organizationId);
   if (seen.organizationId !== organizationId) return { organizationId: seen.organizationId, type: null };
   const row = await tx.billingProviderEvent.findUnique({
     where: { organizationId_provider_eventId: { organizationId, ...key } },
     select: { type: true },
   });
   return { organizationId, type: row?.type ?? null };
+}
+
+/**
+ * An event the release before applied during a rolling upgrade has its row but no lookup row: found
+ * on the organization's own rows, it gets its lookup row now and counts as applied, so a repeated
+ * delivery changes nothing instead of failing on the row's key.
+ */
+async function appliedWithoutLookup(tx: Tx, key: ProviderEventKey, organizationId: string) {
+  const row = await tx.billingProviderEvent.findUnique({
+    where: { organizationId_provider_eventId: { organizationId, ...key } },
+    select: { type: true },
+  });
+  if (!row) return null;
+  await tx.billingProviderEventId.createMany({ data: [{ ...key, organizationId }], skipDuplicates: true });
+  return { organizationId, type: row.type };
 }
 
 /**

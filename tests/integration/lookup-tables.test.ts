@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { queryOnce } from "../../scripts/lib/pg-client";
 import { startMailServer, tokenFrom } from "../smtp";
 import { failure } from "../failure";
 
@@ -77,7 +78,10 @@ const onPaidPlan = (organizationId: string) => setOrganizationPlan(organizationI
 
 /** Every lookup row out of step with its tenant rows, over the whole database (empty when all agree). */
 async function mismatches(): Promise<unknown[]> {
-  return prisma.$queryRaw<unknown[]>`
+  // As the tables' owner: a check across organizations (tests/statements holds the app's role to naming one).
+  const { rows } = await queryOnce(
+    process.env.DATABASE_URL!,
+    `
     SELECT 'slug' AS lookup, coalesce(o.id, s.organization_id)::text AS id FROM organizations o
       FULL JOIN organization_slugs s ON s.organization_id = o.id AND s.slug = o.slug
      WHERE o.id IS NULL OR s.slug IS NULL
@@ -89,7 +93,9 @@ async function mismatches(): Promise<unknown[]> {
     SELECT 'billing event', coalesce(e.event_id, b.event_id) FROM billing_provider_events e
       FULL JOIN billing_provider_event_ids b
         ON b.organization_id = e.organization_id AND b.provider = e.provider AND b.event_id = e.event_id
-     WHERE e.event_id IS NULL OR b.event_id IS NULL`;
+     WHERE e.event_id IS NULL OR b.event_id IS NULL`,
+  );
+  return rows;
 }
 
 describe("organization slugs", () => {
@@ -288,6 +294,24 @@ describe("billing provider event ids", () => {
       { organizationId: organization.id },
     ]);
     expect(await prisma.billingProviderEvent.count({ where: { organizationId: other.organization.id } })).toBe(0);
+    expect(await mismatches()).toEqual([]);
+  });
+});
+
+describe("billing provider event ids, during the upgrade", () => {
+  it("count an event the release before applied (its row, no lookup row) as applied: the replay changes nothing and answers", async () => {
+    const { organization } = await founder();
+    await onPaidPlan(organization.id);
+    const event = { id: `evt_${randomUUID()}`, type: "payment_failed" as const, organizationId: organization.id };
+    const first = await applyProviderEvent(billing, event);
+    // The release before wrote the event's row and nothing in the lookup.
+    await queryOnce(process.env.DATABASE_URL!, "DELETE FROM billing_provider_event_ids WHERE event_id = $1", [event.id]);
+    const eventsBefore = await prisma.auditEvent.count({ where: { organizationId: organization.id } });
+    const replay = await applyProviderEvent(billing, event);
+    expect(replay.outcome).toBe("already_processed");
+    expect(replay.billing).toEqual(first.billing);
+    expect(await prisma.auditEvent.count({ where: { organizationId: organization.id } })).toBe(eventsBefore);
+    expect(await prisma.billingProviderEventId.count({ where: { eventId: event.id } })).toBe(1);
     expect(await mismatches()).toEqual([]);
   });
 });
