@@ -16,7 +16,6 @@ CREATE TABLE "organization_slugs" (
 );
 CREATE UNIQUE INDEX "organization_slugs_organization_id_key" ON "organization_slugs" ("organization_id");
 INSERT INTO "organization_slugs" ("slug", "organization_id") SELECT "slug", "id" FROM "organizations";
-DROP INDEX "organizations_slug_key";
 
 -- A row for each invitation whose link still works or still answers "expired" (token_hash set);
 -- an invitation has at most one link at a time.
@@ -29,7 +28,6 @@ CREATE TABLE "invitation_tokens" (
 CREATE UNIQUE INDEX "invitation_tokens_organization_id_invitation_id_key" ON "invitation_tokens" ("organization_id", "invitation_id");
 INSERT INTO "invitation_tokens" ("token_hash", "organization_id", "invitation_id")
   SELECT "token_hash", "organization_id", "id" FROM "invitations" WHERE "token_hash" IS NOT NULL;
-DROP INDEX "invitations_token_hash_key";
 
 -- Every provider event applied, once across all organizations.
 CREATE TABLE "billing_provider_event_ids" (
@@ -41,3 +39,8 @@ CREATE TABLE "billing_provider_event_ids" (
 CREATE INDEX "billing_provider_event_ids_organization_id_idx" ON "billing_provider_event_ids" ("organization_id");
 INSERT INTO "billing_provider_event_ids" ("provider", "event_id", "organization_id")
   SELECT "provider", "event_id", "organization_id" FROM "billing_provider_events";
+
+-- Last, so the exclusive locks a DROP INDEX takes on organizations (read by every page) and on
+-- invitations are held only from here to the commit, not while the tables above are filled.
+DROP INDEX "organizations_slug_key";
+DROP INDEX "invitations_token_hash_key";
