@@ -23,8 +23,6 @@ SELECT create_distributed_table('audit_event_users', 'organization_id', colocate
 SELECT create_distributed_table('invitations', 'organization_id', colocate_with => 'api_keys');
 SELECT create_distributed_table('organization_logos', 'organization_id', colocate_with => 'api_keys');
 SELECT create_distributed_table('billing_provider_events', 'organization_id', colocate_with => 'api_keys');
-SELECT create_distributed_table('sessions', 'id', colocate_with => 'none');
-SELECT create_distributed_table('support_access_grants', 'session_id', colocate_with => 'sessions');
-SELECT create_distributed_table('rate_limits', 'key', colocate_with => 'none');
--- Stay on the coordinator as they are: support_actions, _prisma_migrations, and the job queue's schema graphile_worker.
+-- Stay on the coordinator: sessions, support_access_grants, rate_limits, support_actions, _prisma_migrations, and the job queue's schema graphile_worker. Those with
+-- foreign keys to reference tables become Citus local tables by themselves (citus.enable_local_reference_table_foreign_keys).
 COMMIT;

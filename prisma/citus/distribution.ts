@@ -8,7 +8,8 @@
 //   between them stay on one shard;
 // - reference: one copy on every node; for small tables that every request reads and few write, and
 //   for the lookups of values that are unique across tenants;
-// - local: stays on the coordinator, for what is not tenant data and is not joined with tenant data.
+// - local: stays on the coordinator (where every request starts), for what is not tenant data: the
+//   platform's own records, and small hot tables read by a key that is not an organization.
 
 export type Placement =
   | { kind: "distributed"; column: string; colocateWith?: string; why: string }
@@ -54,17 +55,11 @@ export const PLACEMENTS = {
   organization_logos: tenantData("uploaded logos per organization"),
   billing_provider_events: tenantData("payment events applied per organization"),
   sessions: {
-    kind: "distributed",
-    column: "id",
-    why: "found by the hash of the cookie's token on every request; per person, not per tenant",
+    kind: "local",
+    why: "found by the cookie's token hash on every request and by person (their sessions, sign-out everywhere): on the coordinator, where every request starts, neither scatters",
   },
-  support_access_grants: {
-    kind: "distributed",
-    column: "session_id",
-    colocateWith: "sessions",
-    why: "read with the support admin's session on each of their requests; ends with the session",
-  },
-  rate_limits: { kind: "distributed", column: "key", why: "one row per limiter key, found by key" },
+  support_access_grants: { kind: "local", why: "the support admin's grants, read with their session on each of their requests" },
+  rate_limits: { kind: "local", why: "one row per limiter key, written on every limited request; swept by expiry" },
   support_actions: {
     kind: "local",
     why: "the platform's own support records, not tenant data; read across organizations by platform admins",
@@ -108,7 +103,10 @@ export function distributionScript(): string {
   const local = Object.entries(PLACEMENTS as Record<string, Placement>)
     .filter(([, placement]) => placement.kind === "local")
     .map(([table]) => table);
-  lines.push(`-- Stay on the coordinator as they are: ${local.join(", ")}, and the job queue's schema graphile_worker.`);
+  lines.push(`-- Stay on the coordinator: ${local.join(", ")}, and the job queue's schema graphile_worker. Those with`);
+  lines.push(
+    "-- foreign keys to reference tables become Citus local tables by themselves (citus.enable_local_reference_table_foreign_keys).",
+  );
   lines.push("COMMIT;", "");
   return lines.join("\n");
 }
