@@ -102,7 +102,8 @@ export async function seedDemoData(
 function deleteOrganizations(which: string): string {
   return `WITH gone AS (DELETE FROM organizations WHERE ${which} RETURNING id),
     slugs AS (DELETE FROM organization_slugs WHERE organization_id IN (SELECT id FROM gone)),
-    tokens AS (DELETE FROM invitation_tokens WHERE organization_id IN (SELECT id FROM gone))
+    tokens AS (DELETE FROM invitation_tokens WHERE organization_id IN (SELECT id FROM gone)),
+    secrets AS (DELETE FROM api_key_legacy_secrets WHERE organization_id IN (SELECT id FROM gone))
     DELETE FROM billing_provider_event_ids WHERE organization_id IN (SELECT id FROM gone)`;
 }
 

@@ -29,12 +29,6 @@ export async function moveSlug(tx: Tx, organizationId: string, slug: string): Pr
   });
 }
 
-/** The organization that holds a slug, or null. */
-export async function organizationIdBySlug(db: Reader, slug: string): Promise<string | null> {
-  const found = await db.organizationSlug.findUnique({ where: { slug }, select: { organizationId: true } });
-  return found?.organizationId ?? null;
-}
-
 /** The invitation whose current link has this token hash, or null. */
 export async function invitationByTokenHash(db: Reader, tokenHash: Uint8Array<ArrayBuffer>) {
   return db.invitationToken.findUnique({ where: { tokenHash }, select: { organizationId: true, invitationId: true } });

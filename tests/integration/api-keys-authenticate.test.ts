@@ -104,7 +104,7 @@ describe("apiKey.authenticate", () => {
     const writer = await pool().connect();
     try {
       await writer.query("BEGIN");
-      await writer.query("SELECT 1 FROM api_keys WHERE id = $1 FOR NO KEY UPDATE", [key.id]);
+      await writer.query("SELECT 1 FROM api_keys WHERE organization_id = $1 AND id = $2 FOR NO KEY UPDATE", [organization.id, key.id]);
       // Answered at once (the test would time out waiting on the lock otherwise), by the read that
       // follows a touch that found the row locked.
       const [held, notHeld] = await Promise.all([authenticate(secret, ["audit:view"]), authenticate(secret, ["member:read"])]);

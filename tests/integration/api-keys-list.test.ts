@@ -130,7 +130,7 @@ describe("apiKey.list paging", () => {
     expect(inB.status).toBe(200);
     const ids = (inB.json as unknown as Listed[]).map((k) => k.id);
     expect(ids.some((id) => aKeys.includes(id))).toBe(false);
-    const bRows = await prisma.apiKey.findMany({ where: { id: { in: bKeys } } });
+    const bRows = await prisma.apiKey.findMany({ where: { organizationId: b.organization.id, id: { in: bKeys } } });
     expect(ids).toEqual(bKeys.filter((id) => bRows.find((r) => r.id === id)!.revokedAt!.getTime() < cursorAt));
     // And with that cursor, A's organization stays closed to B's owner.
     expect((await list(b.token, { organizationId: a.organization.id, revokedCursor: cursor })).status).toBe(403);

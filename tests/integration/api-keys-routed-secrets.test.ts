@@ -20,8 +20,8 @@ import { insertLegacyKey, legacySecret, type LegacySecret } from "../legacy-secr
 async function migratedLegacyKey(organizationId: string, secret: LegacySecret = legacySecret()) {
   const id = await insertLegacyKey(pool(), { organizationId, secret, scopes: ["audit:view", "member:read"] });
   await pool().query(
-    "INSERT INTO api_key_legacy_secrets (secret_hash, organization_id) SELECT secret_hash, organization_id FROM api_keys WHERE id = $1",
-    [id],
+    "INSERT INTO api_key_legacy_secrets (secret_hash, organization_id) SELECT secret_hash, organization_id FROM api_keys WHERE organization_id = $1 AND id = $2",
+    [organizationId, id],
   );
   return { id, secret: secret.secret };
 }

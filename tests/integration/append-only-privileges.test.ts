@@ -171,6 +171,17 @@ describe("the app's role", () => {
       [APP_ROLE],
     );
     expect(queue.rows).toEqual([{ ok: true }]);
+    // Every other table, the ones later migrations add included (default privileges of the login
+    // that runs the migrations): the app reads and writes them all.
+    const others = await pool().query<{ table: string }>(
+      `SELECT c.relname::text AS "table" FROM pg_class c
+        WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p')
+          AND c.relname <> ALL(ARRAY['audit_events','support_actions','audit_event_days','audit_event_actors','audit_event_users','_prisma_migrations'])
+          AND NOT (has_table_privilege($1, c.oid, 'SELECT') AND has_table_privilege($1, c.oid, 'INSERT')
+                   AND has_table_privilege($1, c.oid, 'UPDATE') AND has_table_privilege($1, c.oid, 'DELETE'))`,
+      [APP_ROLE],
+    );
+    expect(others.rows).toEqual([]);
     // The migrations' bookkeeping: read (the readiness check), never written.
     expect(await refusal(pool().query(`DELETE FROM "_prisma_migrations" WHERE migration_name = $1`, [randomUUID()]))).toBe("42501");
   });

@@ -8,6 +8,7 @@ import { auditContentHash } from "~/audit/record.server";
 import { pool, prisma } from "~/db.server";
 import { DEMO_EXTRA_USERS, DEMO_ORGANIZATIONS, DEMO_USERS, seedDemoData } from "../../prisma/seed.ts";
 import { createOrganizationWith } from "../factories";
+import { queryOnce } from "../../scripts/lib/pg-client";
 
 const DAY = 24 * 60 * 60 * 1000;
 const now = new Date();
@@ -41,7 +42,11 @@ const rowCounts = async () =>
   Object.fromEntries(
     await Promise.all(
       ["organizations", "users", "memberships", "invitations", "api_keys", "audit_events", "sessions"].map(
-        async (table) => [table, Number((await pool().query(`SELECT count(*) FROM ${table}`)).rows[0].count)] as const,
+        async (table) =>
+          [
+            table,
+            Number((await queryOnce<{ count: string }>(process.env.DATABASE_URL!, `SELECT count(*) FROM ${table}`)).rows[0]!.count),
+          ] as const,
       ),
     ),
   );

@@ -145,7 +145,7 @@ describe("housekeeping", () => {
     }
 
     const hashes = await prisma.invitation.findMany({
-      where: { id: { in: [longExpired.id, recentlyExpired.id, pending.id] } },
+      where: { organizationId: organization.id, id: { in: [longExpired.id, recentlyExpired.id, pending.id] } },
       select: { id: true, tokenHash: true, status: true },
     });
     const byId = new Map(hashes.map((h) => [h.id, h]));

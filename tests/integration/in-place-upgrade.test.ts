@@ -7,30 +7,15 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { crc32 } from "node:zlib";
 import pg from "pg";
 import { v7 as uuidv7 } from "uuid";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { MIGRATIONS_DIR, migrate, readMigrations } from "../../scripts/lib/migrate";
+import { legacySecret } from "../legacy-secrets";
 import { dropDatabase, withDatabase } from "../setup/database";
 
 /** The first migration of the Citus-ready schema: everything before it is the previous release's. */
 const FIRST_NEW_MIGRATION = "20261202000000";
-
-const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-
-/** A secret as the previous release issued it: `sk_`, 43 random base62 characters, 6 of CRC32. */
-function previousReleaseSecret(): string {
-  let head = "sk_";
-  for (const byte of randomBytes(43)) head += BASE62[byte % 62];
-  let sum = crc32(head);
-  let checksum = "";
-  for (let i = 0; i < 6; i++) {
-    checksum = BASE62[sum % 62] + checksum;
-    sum = Math.floor(sum / 62);
-  }
-  return head + checksum;
-}
 
 const sha256 = async (text: string) => Buffer.from(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
 
@@ -43,8 +28,8 @@ const seeded = {
   inviteeEmail: `invitee-${randomUUID()}@example.test`,
   organizationId: randomUUID(),
   slug: `upgraded-${randomUUID().slice(0, 8)}`,
-  liveSecret: previousReleaseSecret(),
-  revokedSecret: previousReleaseSecret(),
+  liveSecret: legacySecret().secret,
+  revokedSecret: legacySecret().secret,
   liveKeyId: randomUUID(),
   invitationToken: randomBytes(32).toString("base64url"),
   events: [] as string[],
@@ -149,7 +134,7 @@ describe("upgrading a database of the previous release in place", () => {
     expect(live.status).toBe(200);
     expect(live.json).toMatchObject({ keyId: seeded.liveKeyId, organizationId: seeded.organizationId });
     const revoked = await authenticate(seeded.revokedSecret, ["organization:read"]);
-    const unknown = await authenticate(previousReleaseSecret(), ["organization:read"]);
+    const unknown = await authenticate(legacySecret().secret, ["organization:read"]);
     expect(revoked.status).toBe(401);
     expect(revoked.json).toEqual(unknown.json);
   });
