@@ -1,5 +1,5 @@
 // Events per day for the audit page's chart (docs/decisions/0024-audit-view-at-scale.md): from a
-// per-day rollup kept by a trigger, so the chart costs the same at a million events; an actor or
+// per-day rollup the recorder keeps, so the chart costs the same at a million events; an actor or
 // target filter counts through that filter's own index instead.
 import type { AuditReader } from "~/access/organization-access.server";
 import { readPrepared } from "~/lib/read-routing.server";

@@ -10,7 +10,7 @@
 // `(created_at, id) < (…)`, which PostgreSQL applies inside the index, so a page costs the same
 // at any depth; names come from current records (docs/product-rules.md, Audit event rules 1-4)
 // through joins in the same statement, so a page is one round trip; the actors come from a table
-// a trigger keeps (one row per distinct actor, whatever the number of events). Nothing but ids is
+// the recorder keeps (one row per distinct actor, whatever the number of events). Nothing but ids is
 // stored in events.
 import type { AuditReader } from "~/access/organization-access.server";
 import { uuidOrNull } from "~/db.server";
@@ -264,7 +264,7 @@ export function listAuditActorsSql(organizationId: string, actorId?: string): Pr
 
 /**
  * Who appears as an actor in this organization's log, for the actor filter, by id: from
- * audit_event_actors, which a trigger keeps with the events (prisma/migrations/…_audit_event_actors),
+ * audit_event_actors, which the recorder keeps with the events (app/audit/rollups.server.ts),
  * so an organization with a million events pays what one with a thousand does.
  */
 export async function listAuditActors(reader: AuditReader, actorId?: string): Promise<AuditActor[]> {

@@ -16,7 +16,7 @@ import { hyphenatedUuid } from "~/lib/ids";
 export const NAME_DIRECTORY_LIMIT = 50_000;
 
 /** Everything an organization's rows can name, read in the export's snapshot. The users come from
- * audit_event_users (every user the log names, kept by a trigger with the events); a deleted
+ * audit_event_users (every user the log names, kept by the recorder with the events); a deleted
  * user's name is NULL, as in the view's lookups. */
 const NAME_DIRECTORY_SQL = `
   SELECT 'user' AS kind, n.user_id AS id, CASE WHEN u.deleted_at IS NULL THEN u.name END AS name
