@@ -12,7 +12,8 @@
 // that counted up that row before has committed (its event is in the count), one that comes after
 // waits and adds its own event to the exact count, so no count is lost and two locks are never held.
 import { parseCronItems, type ParsedCronItem, type TaskList } from "graphile-worker";
-import { prisma } from "~/db.server";
+import { pool, prisma } from "~/db.server";
+import { noteNamedInEvents, type EventWindow } from "./rollups.server";
 
 /** The migration that dropped the triggers: when it ran starts the window. */
 export const TRIGGERS_DROPPED_BY = "20261203000000_app_role_append_only";
@@ -26,10 +27,7 @@ const SETTLE_MS = 2 * 60 * 60 * 1000;
 
 export const ROLLUP_CATCH_UP_TASK = "audit-rollups-catch-up";
 
-export interface CatchUpWindow {
-  from: Date;
-  to: Date;
-}
+export type CatchUpWindow = EventWindow;
 
 /** The events to catch up on at `now`, or null: before the migration, or long after it. */
 export async function rollupCatchUpWindow(now = new Date()): Promise<CatchUpWindow | null> {
@@ -63,24 +61,9 @@ export async function catchUpRollups(window: CatchUpWindow): Promise<{ days: num
   }
 }
 
-async function catchUpOrganizations(organizations: string[], { from, to }: CatchUpWindow): Promise<number> {
-  await prisma.$executeRaw`
-    INSERT INTO audit_event_actors (organization_id, actor_id, actor_kind)
-    SELECT DISTINCT ON (organization_id, actor_id) organization_id, actor_id, actor_kind
-      FROM audit_events WHERE organization_id = ANY(${organizations}::uuid[]) AND created_at >= ${from} AND created_at <= ${to}
-     ORDER BY organization_id, actor_id
-    ON CONFLICT DO NOTHING`;
-  await prisma.$executeRaw`
-    INSERT INTO audit_event_users (organization_id, user_id)
-    SELECT organization_id, user_id FROM (
-      SELECT organization_id, actor_id AS user_id FROM audit_events
-       WHERE organization_id = ANY(${organizations}::uuid[]) AND created_at >= ${from} AND created_at <= ${to} AND actor_kind = 'user'
-      UNION
-      SELECT organization_id, target_id FROM audit_events
-       WHERE organization_id = ANY(${organizations}::uuid[]) AND created_at >= ${from} AND created_at <= ${to} AND target_type = 'user'
-    ) AS named
-    ORDER BY organization_id, user_id
-    ON CONFLICT DO NOTHING`;
+async function catchUpOrganizations(organizations: string[], window: CatchUpWindow): Promise<number> {
+  await noteNamedInEvents(pool(), organizations, window);
+  const { from, to } = window;
   const keys = await prisma.$queryRaw<{ organizationId: string; day: string; action: string }[]>`
     SELECT DISTINCT organization_id::text AS "organizationId", to_char((created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, action
       FROM audit_events WHERE organization_id = ANY(${organizations}::uuid[]) AND created_at >= ${from} AND created_at <= ${to}

@@ -90,23 +90,42 @@ export async function recountRollups(db: Queryable, organizationIds: readonly st
      ON CONFLICT (organization_id, day, action) DO UPDATE SET events = EXCLUDED.events`,
     [organizations],
   );
+  await noteNamedInEvents(db, organizations);
+}
+
+/** Events written between `from` and `to` (created_at, inclusive). */
+export interface EventWindow {
+  from: Date;
+  to: Date;
+}
+
+/**
+ * Adds the actors and users that these organizations' events name (those of `window` only, when
+ * given) to audit_event_actors and audit_event_users. Both only gain rows, so it is exact however
+ * often it runs: recountRollups and the upgrade's catch-up (rollup-catch-up.server.ts) share it.
+ */
+export async function noteNamedInEvents(db: Queryable, organizations: readonly string[], window?: EventWindow): Promise<void> {
+  const within = window ? "AND created_at >= $2 AND created_at <= $3" : "";
+  const values = window ? [organizations, window.from, window.to] : [organizations];
   await db.query(
     `INSERT INTO audit_event_actors (organization_id, actor_id, actor_kind)
      SELECT DISTINCT ON (organization_id, actor_id) organization_id, actor_id, actor_kind
-       FROM audit_events WHERE organization_id = ANY($1::uuid[])
+       FROM audit_events WHERE organization_id = ANY($1::uuid[]) ${within}
       ORDER BY organization_id, actor_id
      ON CONFLICT DO NOTHING`,
-    [organizations],
+    values,
   );
   await db.query(
     `INSERT INTO audit_event_users (organization_id, user_id)
      SELECT organization_id, user_id FROM (
-       SELECT organization_id, actor_id AS user_id FROM audit_events WHERE organization_id = ANY($1::uuid[]) AND actor_kind = 'user'
+       SELECT organization_id, actor_id AS user_id FROM audit_events
+        WHERE organization_id = ANY($1::uuid[]) ${within} AND actor_kind = 'user'
        UNION
-       SELECT organization_id, target_id FROM audit_events WHERE organization_id = ANY($1::uuid[]) AND target_type = 'user'
+       SELECT organization_id, target_id FROM audit_events
+        WHERE organization_id = ANY($1::uuid[]) ${within} AND target_type = 'user'
      ) AS named
      ORDER BY organization_id, user_id
      ON CONFLICT DO NOTHING`,
-    [organizations],
+    values,
   );
 }
