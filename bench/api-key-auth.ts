@@ -35,8 +35,8 @@ import { migrate } from "../scripts/lib/migrate.ts";
 import { answerTimes, CONNECTIONS, seed } from "./lib/authenticate-load.ts";
 import { startBetterAuthPeer } from "./lib/peer-better-auth.ts";
 import { preparePreviousRelease } from "./lib/previous-release.ts";
-import { ensureBuild, startChild, startProductionServer, stopChild } from "./lib/servers.ts";
-import { measureInterleaved, pairedRatio, type Measured, type Server } from "./lib/interleaved.ts";
+import { ensureBuild, stopChild } from "./lib/servers.ts";
+import { measureInterleaved, pairedRatio, serverStarters, type Measured, type Server } from "./lib/interleaved.ts";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -67,15 +67,7 @@ export async function runApiKeyAuthBench(): Promise<{ passed: boolean; report: s
     await migrate(database.url);
     const { secrets, legacySecrets, expired, revoked } = await seed(database.url);
     const env = { DATABASE_URL: database.url, DATABASE_POOL_SIZE: POOL_SIZE };
-    const child = async (name: string, script: string): Promise<Server> => {
-      const port = String(await freePort());
-      const started = await startChild(script, { ...env, PORT: port });
-      return { name, url: `http://127.0.0.1:${port}`, pid: started.pid!, stop: () => stopChild(started) };
-    };
-    const production = async (name: string, root: string): Promise<Server> => {
-      const started = await startProductionServer(root, { ...env, PORT: String(await freePort()) });
-      return { name, url: started.url, pid: started.child.pid!, stop: () => stopChild(started.child) };
-    };
+    const { child, production } = serverStarters(env);
     const bare = await child("bare", "bare.ts");
     const baseline = await child("baseline", "baseline.ts");
     const app = await production("app", ROOT);

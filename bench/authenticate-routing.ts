@@ -26,9 +26,9 @@ import { startEmbeddedPostgres } from "../scripts/lib/embedded-postgres.ts";
 import { freePort } from "../scripts/lib/free-port.ts";
 import { migrate } from "../scripts/lib/migrate.ts";
 import { CONNECTIONS, seed } from "./lib/authenticate-load.ts";
-import { measureInterleaved, pairedRatio, type Measured, type Server } from "./lib/interleaved.ts";
+import { measureInterleaved, pairedRatio, serverStarters, type Measured, type Server } from "./lib/interleaved.ts";
 import { preparePreviousRelease } from "./lib/previous-release.ts";
-import { ensureBuild, startChild, startProductionServer, stopChild } from "./lib/servers.ts";
+import { ensureBuild } from "./lib/servers.ts";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -46,15 +46,7 @@ export async function runAuthenticateRoutingBench(): Promise<{ passed: boolean; 
     await migrate(database.url);
     const { secrets, legacySecrets } = await seed(database.url);
     const env = { DATABASE_URL: database.url, DATABASE_POOL_SIZE: POOL_SIZE };
-    const child = async (name: string, script: string): Promise<Server> => {
-      const port = String(await freePort());
-      const started = await startChild(script, { ...env, PORT: port });
-      return { name, url: `http://127.0.0.1:${port}`, pid: started.pid!, stop: () => stopChild(started) };
-    };
-    const production = async (name: string, root: string): Promise<Server> => {
-      const started = await startProductionServer(root, { ...env, PORT: String(await freePort()) });
-      return { name, url: started.url, pid: started.child.pid!, stop: () => stopChild(started.child) };
-    };
+    const { child, production } = serverStarters(env);
     const baseline = await child("baseline", "baseline.ts");
     const subquery = await child("subquery", "subquery.ts");
     const app = await production("app", ROOT);

@@ -4,7 +4,8 @@
 // falls on every side; ratios are the medians of the rounds' own.
 import type { Result } from "autocannon";
 import { run, type Scenario } from "./authenticate-load.ts";
-import { processCpuMs } from "./servers.ts";
+import { freePort } from "../../scripts/lib/free-port.ts";
+import { processCpuMs, startChild, startProductionServer, stopChild } from "./servers.ts";
 import { median } from "./stats.ts";
 
 export interface Server {
@@ -12,6 +13,22 @@ export interface Server {
   url: string;
   pid: number;
   stop(): Promise<void>;
+}
+
+/** Starts the servers a run compares, each on a free port with `env` (its database): a plain
+ * server script of bench/servers/, or the production start of a checkout (this one or a release). */
+export function serverStarters(env: Record<string, string>) {
+  return {
+    child: async (name: string, script: string): Promise<Server> => {
+      const port = String(await freePort());
+      const started = await startChild(script, { ...env, PORT: port });
+      return { name, url: `http://127.0.0.1:${port}`, pid: started.pid!, stop: () => stopChild(started) };
+    },
+    production: async (name: string, root: string): Promise<Server> => {
+      const started = await startProductionServer(root, { ...env, PORT: String(await freePort()) });
+      return { name, url: started.url, pid: started.child.pid!, stop: () => stopChild(started.child) };
+    },
+  };
 }
 
 export interface Case extends Scenario {
