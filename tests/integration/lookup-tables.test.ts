@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { queryOnce } from "../../scripts/lib/pg-client";
 import { startMailServer, tokenFrom } from "../smtp";
 import { failure } from "../failure";
+import { untilWaitingForLock } from "../lock-waits";
 
 // Before anything reads the configuration: mail goes to this test's own SMTP server.
 const mail = await startMailServer();
@@ -50,17 +51,8 @@ async function connect(): Promise<pg.Client> {
   return client;
 }
 
-/** Resolves once a backend waits for a lock while running a statement that mentions `pattern`. */
 async function untilWaiting(pattern: string) {
-  const watcher = await connect();
-  for (;;) {
-    const { rows } = await watcher.query(
-      `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE $1`,
-      [`%${pattern}%`],
-    );
-    if (rows.length > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await untilWaitingForLock(await connect(), pattern);
 }
 
 /** An owner, signed in with a fresh session, of a new organization made through the app. */

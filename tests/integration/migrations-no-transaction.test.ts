@@ -7,6 +7,7 @@ import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MIGRATIONS_DIR, migrate, readMigrations } from "../../scripts/lib/migrate";
 import { concurrentIndexName, NO_TRANSACTION_MARKER } from "../../scripts/lib/migrate-no-transaction";
+import { untilWaitingForLock } from "../lock-waits";
 
 const url = () => process.env.DATABASE_URL!;
 const clients: pg.Client[] = [];
@@ -45,17 +46,8 @@ const rowsOf = (name: string) =>
     [name],
   );
 
-/** Resolves once a backend runs a statement matching `pattern` and waits for a lock. */
 async function untilWaiting(pattern: string) {
-  const watcher = await connect();
-  for (;;) {
-    const { rows } = await watcher.query(
-      `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE $1`,
-      [`%${pattern}%`],
-    );
-    if (rows.length > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await untilWaitingForLock(await connect(), pattern);
 }
 
 beforeEach(async () => {
