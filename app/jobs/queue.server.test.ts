@@ -1,7 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { JobHelpers } from "graphile-worker";
 import { z } from "zod";
-import { loggableError, taskWithPayload } from "./queue.server";
+import { beginDraining, resetLifecycleForTests } from "~/lib/lifecycle.server";
+import { loggableError, taskWithPayload, workerLogLevel } from "./queue.server";
 
 describe("loggableError", () => {
   it("keeps the kind and codes of a mail server's refusal but blanks every address", () => {
@@ -51,5 +52,26 @@ describe("taskWithPayload", () => {
     await task({ userId: 42, secret: "do-not-log" }, helpersLogging(lines));
     expect(ran).toBe(false);
     expect(lines).toEqual(["test mail job with an unreadable payload: dropped"]);
+  });
+});
+
+describe("the worker's log levels", () => {
+  afterEach(() => resetLifecycleForTests());
+  const lost = new Error("Client has encountered a connection error and is not queryable");
+  const stopping = Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" });
+
+  it("keeps the worker's own levels, and makes a database outage a warning, not an error", () => {
+    expect(workerLogLevel("warning", undefined)).toBe("warn");
+    expect(workerLogLevel("error", new Error("a task failed"))).toBe("error");
+    expect(workerLogLevel("error", lost)).toBe("warn");
+    expect(workerLogLevel("warning", lost)).toBe("warn");
+  });
+
+  it("says nothing above debug of the database stopping, nor, once this process drains, of the connections it ended", () => {
+    expect(workerLogLevel("error", stopping)).toBe("debug");
+    beginDraining();
+    expect(workerLogLevel("warning", lost)).toBe("debug");
+    expect(workerLogLevel("error", lost)).toBe("debug");
+    expect(workerLogLevel("error", new Error("a task failed"))).toBe("error");
   });
 });

@@ -9,6 +9,7 @@ import type { Logger as Pino } from "pino";
 import type { z } from "zod";
 import { pool, type Tx } from "~/db.server";
 import { isDatabaseUnavailable } from "~/lib/database-unavailable.server";
+import { isDraining } from "~/lib/lifecycle.server";
 import { HOUSEKEEPING_CRON, housekeepingTasks } from "./housekeeping.server";
 import { withJobCorrelation } from "./job-correlation.server";
 
@@ -72,18 +73,24 @@ export function loggableError(error: unknown): { type: string; message: string; 
   };
 }
 
+/** The level a worker's message goes to the log at. */
+export function workerLogLevel(level: string, error: unknown): "error" | "warn" | "info" | "debug" {
+  // 57P01: the database is shutting down. Ctrl-C in a terminal reaches the embedded PostgreSQL
+  // too (same process group), which then ends the worker's connections while the app stops it:
+  // expected, not an error (the shared pool ignores it too, app/db.server.ts). So is what follows
+  // from it while this process drains, such as its UNLISTEN on the connection that just ended.
+  if ((error as { code?: unknown } | undefined)?.code === "57P01" || (isDraining() && isDatabaseUnavailable(error))) return "debug";
+  // Any other outage (refused, crashed, out of connections): the worker retries by itself (its
+  // LISTEN client reconnects with backoff, polling goes on), so a warning, not an error (decision 0036).
+  if (level === "error" && isDatabaseUnavailable(error)) return "warn";
+  return PINO_LEVEL[level] ?? "info";
+}
+
 function workerLogger(logger: Pino | undefined): Logger {
   return new Logger((scope) => (level, message, meta) => {
     if (!logger) return;
-    // 57P01: the database is shutting down. Ctrl-C in a terminal reaches the embedded PostgreSQL
-    // too (same process group), which then ends the worker's connections while the app stops it:
-    // expected, not an error (the shared pool ignores it too, app/db.server.ts).
-    const databaseStopping = (meta?.error as { code?: unknown } | undefined)?.code === "57P01";
-    // Any other outage (refused, crashed, out of connections): the worker retries by itself (its
-    // LISTEN client reconnects with backoff, polling goes on), so a warning, not an error (decision 0036).
-    const databaseUnavailable = level === "error" && isDatabaseUnavailable(meta?.error);
     // Job payloads never reach the log: only the worker's own message and the job's name and id.
-    logger[databaseStopping ? "debug" : databaseUnavailable ? "warn" : (PINO_LEVEL[String(level)] ?? "info")](
+    logger[workerLogLevel(String(level), meta?.error)](
       { job: scope.taskIdentifier, jobId: scope.jobId, ...(meta?.error ? { err: loggableError(meta.error) } : {}) },
       message,
     );
