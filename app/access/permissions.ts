@@ -8,6 +8,7 @@ export const PERMISSIONS = [
   "apiKey:manage",
   "audit:view",
   "audit:export",
+  "auditStream:manage",
   "billing:view",
   "billing:manage",
 ] as const;

@@ -6,6 +6,8 @@
 // billing.get and the export gate all read the flag from here).
 export interface PlanFlags {
   auditExport: boolean;
+  /** Streaming the audit log to the organization's own destinations (app/audit-streams/). */
+  auditStreaming: boolean;
 }
 
 /**
@@ -22,6 +24,7 @@ export const PLAN_HIGHLIGHTS = [
   "communitySupport",
   "emailSupport",
   "auditExport",
+  "auditStreaming",
   "prioritySupport",
 ] as const;
 export type PlanHighlight = (typeof PLAN_HIGHLIGHTS)[number];
@@ -38,20 +41,30 @@ interface PlanDeclaration {
 const BASICS = ["apiKeys", "auditLog", "members", "twoFactor"] as const;
 
 export const PLANS = {
-  free: { name: "Free", flags: { auditExport: false }, monthlyPriceUsd: 0, highlights: [...BASICS, "communitySupport"] },
-  team: { name: "Team", flags: { auditExport: false }, monthlyPriceUsd: 49, highlights: [...BASICS, "emailSupport"] },
+  free: {
+    name: "Free",
+    flags: { auditExport: false, auditStreaming: false },
+    monthlyPriceUsd: 0,
+    highlights: [...BASICS, "communitySupport"],
+  },
+  team: {
+    name: "Team",
+    flags: { auditExport: false, auditStreaming: false },
+    monthlyPriceUsd: 49,
+    highlights: [...BASICS, "emailSupport"],
+  },
   enterprise: {
     name: "Enterprise",
-    flags: { auditExport: true },
+    flags: { auditExport: true, auditStreaming: true },
     monthlyPriceUsd: 299,
-    highlights: [...BASICS, "auditExport", "prioritySupport"],
+    highlights: [...BASICS, "auditExport", "auditStreaming", "prioritySupport"],
   },
 } as const satisfies Record<string, PlanDeclaration>;
 
 export type PlanId = keyof typeof PLANS;
 export const DEFAULT_PLAN: PlanId = "free";
 export const PLAN_IDS = Object.keys(PLANS) as PlanId[];
-export const PLAN_FLAGS = ["auditExport"] as const satisfies readonly (keyof PlanFlags)[];
+export const PLAN_FLAGS = ["auditExport", "auditStreaming"] as const satisfies readonly (keyof PlanFlags)[];
 
 export function isPlanId(value: unknown): value is PlanId {
   return typeof value === "string" && Object.hasOwn(PLANS, value);

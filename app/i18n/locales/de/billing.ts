@@ -35,7 +35,10 @@ export default {
     included: "Enthalten",
     notIncluded: "Nicht enthalten",
     switchTo: "Zu {{plan}} wechseln",
-    features: { auditExport: "Export des Audit-Logs (CSV und NDJSON)" },
+    features: {
+      auditExport: "Export des Audit-Logs (CSV und NDJSON)",
+      auditStreaming: "Streaming des Audit-Logs an Ihr SIEM, Ihren Webhook oder Bucket",
+    },
   },
   /** Each plan's card: price, who it is for, and what it includes (app/plans/catalog.ts PLAN_HIGHLIGHTS). */
   offer: {
@@ -44,7 +47,7 @@ export default {
     taglines: {
       free: "Zum Ausprobieren und für kleine Projekte",
       team: "Für Teams mit Integrationen im Produktivbetrieb",
-      enterprise: "Für Prüfungen und Compliance: das ganze Audit-Log exportieren",
+      enterprise: "Für Prüfungen und Compliance: das ganze Audit-Log exportieren und streamen",
     },
     highlights: {
       apiKeys: "API-Schlüssel mit Berechtigungen, Ablauf und Rotation (25 in Gebrauch)",
@@ -54,6 +57,7 @@ export default {
       communitySupport: "Community-Support",
       emailSupport: "Support per E-Mail, Antwort innerhalb eines Werktags",
       auditExport: "Export des Audit-Logs (CSV und NDJSON)",
+      auditStreaming: "Streaming des Audit-Logs an Ihr SIEM, Ihren Webhook oder Bucket",
       prioritySupport: "Bevorzugter Support mit fester Ansprechperson",
     },
   },

@@ -180,6 +180,24 @@ export default {
     queryTooLong: "Die Export-Adresse ist zu lang. Verwenden Sie den Download-Link auf der Seite des Audit-Logs.",
     busy: "Gerade laufen zu viele Exporte. Versuchen Sie es in {{wait}} erneut.",
   },
+  auditStream: {
+    urlInvalid: "Geben Sie die vollständige Adresse des Ziels ein, beginnend mit https://.",
+    urlTooLong: "Die Adresse ist zu lang (höchstens 2.000 Zeichen).",
+    urlWithCredentials: "Zugangsdaten gehören in ihr eigenes Feld, nicht in die Adresse.",
+    httpsRequired: "Ziele müssen https:// verwenden.",
+    privateAddress:
+      "Diese Adresse führt in ein Loopback-, privates, link-lokales oder Cloud-Metadaten-Netz, an das KeyLedger nicht sendet.",
+    secretInvalid:
+      "Ein Signaturgeheimnis ist whsec_ gefolgt von 24 bis 64 Bytes in Base64. Lassen Sie das Feld leer, damit eines erzeugt wird.",
+    tokenInvalid: "Ein HTTP-Event-Collector-Token besteht aus 1 bis 128 Buchstaben, Ziffern und Bindestrichen.",
+    apiKeyInvalid: "Ein Datadog-API-Schlüssel besteht aus 32 Hexadezimalzeichen.",
+    accessKeyInvalid: "Eine Zugriffsschlüssel-ID besteht aus 3 bis 128 Buchstaben und Ziffern.",
+    secretKeyInvalid: "Ein geheimer Zugriffsschlüssel besteht aus 8 bis 256 sichtbaren Zeichen ohne Leerzeichen.",
+    fieldInvalid: "Verwenden Sie nur Buchstaben, Ziffern und _ . : / - ohne Leerzeichen.",
+    bucketInvalid: "Ein Bucket-Name besteht aus 3 bis 63 Kleinbuchstaben, Ziffern, Punkten und Bindestrichen.",
+    regionInvalid: "Geben Sie eine Region wie eu-central-1 ein.",
+    prefixInvalid: "Ein Präfix besteht aus Ordnernamen (Buchstaben, Ziffern, _ . -), jeder mit / am Ende, etwa audit/keyledger/.",
+  },
   billing: {
     unknownPlan: "Diesen Tarif gibt es nicht. Wählen Sie Free, Team oder Enterprise.",
     notConfigured: "Die Abrechnung ist in dieser Installation nicht eingerichtet, daher lässt sich der Tarif hier nicht ändern.",

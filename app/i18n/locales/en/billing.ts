@@ -31,7 +31,7 @@ export default {
     included: "Included",
     notIncluded: "Not included",
     switchTo: "Switch to {{plan}}",
-    features: { auditExport: "Audit log export (CSV and NDJSON)" },
+    features: { auditExport: "Audit log export (CSV and NDJSON)", auditStreaming: "Audit log streaming to your SIEM, webhook or bucket" },
   },
   /** Each plan's card: price, who it is for, and what it includes (app/plans/catalog.ts PLAN_HIGHLIGHTS). */
   offer: {
@@ -40,7 +40,7 @@ export default {
     taglines: {
       free: "To try KeyLedger and for small projects",
       team: "For teams running integrations in production",
-      enterprise: "For audits and compliance: export the whole log",
+      enterprise: "For audits and compliance: export and stream the whole log",
     },
     highlights: {
       apiKeys: "API keys with scopes, expiry and rotation (25 in use)",
@@ -50,6 +50,7 @@ export default {
       communitySupport: "Community support",
       emailSupport: "E-mail support, answered within one business day",
       auditExport: "Audit log export (CSV and NDJSON)",
+      auditStreaming: "Audit log streaming to your SIEM, webhook or bucket",
       prioritySupport: "Priority support with a named contact",
     },
   },
