@@ -9,6 +9,7 @@ import { prisma } from "~/db.server";
 import { logger } from "~/lib/logger.server";
 import { createOrganizationWith, createUser, signedIn } from "../factories";
 import { call } from "../rpc";
+import { exportedRows } from "../domain-calls";
 
 vi.mock("~/audit-streams/outbound/send-batch.server", () => ({
   outboundPolicy: () => ({ allowPrivateNetworks: false, timeoutMs: 1000, maxResponseBytes: 1024 }),
@@ -242,6 +243,26 @@ describe("auditStream procedures", () => {
     await call("auditStream/delete", token, { organizationId: org.id, streamId: stream.id });
     // Gone: every event of it is named by the name its deletion recorded.
     expect(await names()).toEqual(["Splunk production", "Splunk production", "Splunk production"]);
+  });
+
+  it("names streams in the export as on the page, whichever way the export looks names up", async () => {
+    const { org, token, user } = await organization();
+    const ids: string[] = [];
+    for (const name of ["Kept", "Dropped"]) {
+      ids.push(((await call("auditStream/create", token, webhookInput(org.id, { name }))).json.stream as { id: string }).id);
+    }
+    await call("auditStream/delete", token, { organizationId: org.id, streamId: ids[1] });
+    const { auth } = await signedIn(user.id, org.id);
+    for (const nameDirectoryLimit of [undefined, 0]) {
+      const { rows, namesFrom } = await exportedRows(auth, org.id, { action: undefined }, { nameDirectoryLimit });
+      expect(namesFrom).toBe(nameDirectoryLimit === 0 ? "lookups" : "directory");
+      const named = rows.filter((row) => row.targetType === "audit_stream").map((row) => [row.targetId, row.targetName]);
+      expect(named).toEqual([
+        [ids[1], "Dropped"],
+        [ids[1], "Dropped"],
+        [ids[0], "Kept"],
+      ]);
+    }
   });
 
   it("goes with its organization: deleting the organization removes its streams and their failures", async () => {
