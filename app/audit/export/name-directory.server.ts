@@ -9,7 +9,8 @@ import { hyphenatedUuid } from "~/lib/ids";
 
 /**
  * Most names an export holds in memory: the users its organization's log names, the
- * organization's keys and invitations, and the organization. With the maps' own overhead some
+ * organization's keys, invitations and audit streams (a deleted stream by the name its deletion
+ * recorded), and the organization. With the maps' own overhead some
  * 300-400 bytes each, so at most about 20 MB per export (EXPORT_CONNECTIONS run at once). An
  * organization with more is exported with the COPY's own lookups: slower, the same names.
  */
@@ -25,6 +26,9 @@ const NAME_DIRECTORY_SQL = `
   UNION ALL SELECT 'api_key', id::text, name FROM api_keys WHERE organization_id = $1
   UNION ALL SELECT 'invitation', id::text, email FROM invitations WHERE organization_id = $1
   UNION ALL SELECT 'organization', id::text, name FROM organizations WHERE id = $1
+  UNION ALL SELECT 'audit_stream', id::text, name FROM audit_streams WHERE organization_id = $1
+  UNION ALL SELECT 'audit_stream', target_id, details->>'name' FROM audit_events
+             WHERE organization_id = $1 AND action = 'audit_stream.deleted'
   LIMIT $2`;
 
 interface NameEntry {
@@ -58,6 +62,7 @@ export class NameDirectory implements RowNames {
     ["user", new Map()],
     ["api_key", new Map()],
     ["invitation", new Map()],
+    ["audit_stream", new Map()],
   ]);
   #organizationName: string | null = null;
 
