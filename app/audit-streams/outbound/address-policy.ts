@@ -27,11 +27,24 @@ const NAT64_WELL_KNOWN = ipaddr.parseCIDR("64:ff9b::/96");
  * that does not parse is refused too: only an address we can judge is connected to.
  */
 export function refusedRange(address: string): RefusedRange | null {
-  // Node gives link-local IPv6 addresses with their zone ("fe80::1%eth0"); ipaddr.js reads the zone.
-  if (!ipaddr.isValid(address)) return "not an IP address";
-  const parsed = ipaddr.parse(address);
+  const canonical = canonicalAddress(address);
+  if (canonical === null) return "not an IP address";
+  const parsed = ipaddr.parse(canonical);
   if (METADATA_ADDRESSES.includes(parsed.toNormalizedString())) return "a cloud metadata address";
   return parsed.kind() === "ipv4" ? refusedIPv4(parsed as ipaddr.IPv4) : refusedIPv6(parsed as ipaddr.IPv6);
+}
+
+/**
+ * The address as the network reads it, or null when it is none. IPv6 goes through the URL
+ * parser's serialization first: ipaddr.js reads "::8.8.8.8" as IPv4-mapped (::ffff:8.8.8.8), while
+ * the socket connects to the IPv4-compatible ::808:808. A zone ("fe80::1%eth0", as lookups give
+ * link-local addresses) says which interface, not which range, so it is dropped.
+ */
+function canonicalAddress(address: string): string | null {
+  const version = isIP(address.replace(/%.*$/, ""));
+  if (version === 4) return address;
+  if (version === 6) return URL.parse(`http://[${address.replace(/%.*$/, "")}]/`)?.hostname.slice(1, -1) ?? null;
+  return null;
 }
 
 function refusedIPv4(address: ipaddr.IPv4): RefusedRange | null {
