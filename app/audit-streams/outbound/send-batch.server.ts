@@ -4,6 +4,9 @@
 // whatever goes wrong comes back as a SendResult the job records and the page shows.
 import { failureOfError } from "~/audit-streams/outbound/failure-of-error.server";
 import { outboundPolicy } from "~/audit-streams/outbound/policy.server";
+import { sendDatadog } from "~/audit-streams/outbound/datadog.server";
+import { sendS3 } from "~/audit-streams/outbound/s3.server";
+import { sendSplunk } from "~/audit-streams/outbound/splunk.server";
 import { sendWebhook } from "~/audit-streams/outbound/webhook.server";
 import type { Destination } from "~/audit-streams/destinations";
 import type { OutboundPolicy, SendResult } from "~/audit-streams/outbound/send-result";
@@ -22,8 +25,12 @@ export async function sendBatch(
     switch (destination.kind) {
       case "webhook":
         return await sendWebhook(destination.settings, destination.credentials, batch, policy);
-      default:
-        return { ok: false, failure: "rejected", status: null, detail: `${destination.kind} is not built yet` };
+      case "splunk":
+        return await sendSplunk(destination.settings, destination.credentials, batch, policy);
+      case "datadog":
+        return await sendDatadog(destination.settings, destination.credentials, batch, policy);
+      case "s3":
+        return await sendS3(destination.settings, destination.credentials, batch, policy);
     }
   } catch (error) {
     return failureOfError(error);
