@@ -66,4 +66,14 @@ export default {
       "Der Link funktioniert einmal, {{minutes}} Minuten lang (bis {{date}} UTC). Wenn Sie ihn nutzen, wird Ihr Konto überall abgemeldet.",
     ignore: "Wenn Sie das nicht angefragt haben, ignorieren Sie diese E-Mail: Ihr Passwort bleibt unverändert.",
   },
+  auditStreamFailing: {
+    subject: "Audit-Stream „{{stream}}“ von {{organization}} schlägt fehl",
+    greeting: "Hallo {{person}},",
+    body: "Seit {{since}} (UTC) kann KeyLedger das Audit-Log von {{organization}} nicht an den Stream „{{stream}}“ ({{destination}}) zustellen. Der letzte Versuch schlug fehl: {{failure}}.",
+    retrying:
+      "KeyLedger versucht es weiter, mit Pausen von bis zu fünf Minuten, und stellt alles ab der Stelle zu, an der es stehen blieb, sobald das Ziel wieder Ereignisse annimmt: Kein Ereignis geht verloren.",
+    action: "Zustellseite des Streams öffnen",
+    linkIntro: "Öffnen Sie diesen Link, um die Fehler und die Einstellungen des Streams zu sehen:",
+    once: "Sie erhalten diese E-Mail einmal pro Ausfall, weil Sie Inhaber von {{organization}} sind.",
+  },
 } satisfies typeof en;
