@@ -28,6 +28,8 @@ export async function recordFailure(stream: DeliverableStream, result: Failed): 
   const failingAfter = env().STREAMING_FAILING_AFTER_SECONDS;
   const { organizationId, streamId } = stream;
   return prisma.$transaction(async (tx) => {
+    // "mailOwners": this statement set failing_notified_at (to this transaction's now(), which an
+    // earlier notification cannot have; compared at the column's millisecond precision).
     const [run] = await tx.$queryRaw<{ mailOwners: boolean }[]>`
       UPDATE audit_streams SET
         consecutive_failures = consecutive_failures + 1,
@@ -37,7 +39,7 @@ export async function recordFailure(stream: DeliverableStream, result: Failed): 
           WHEN failing_notified_at IS NULL AND COALESCE(failing_since, now()) <= now() - make_interval(secs => ${failingAfter}::int)
           THEN now() ELSE failing_notified_at END
       WHERE ${unchanged(stream)}
-      RETURNING (failing_notified_at = now()) AS "mailOwners"`;
+      RETURNING (failing_notified_at = now()::timestamptz(3)) AS "mailOwners"`;
     if (!run) return false;
     await tx.$executeRaw`
       INSERT INTO audit_stream_failures (organization_id, stream_id, id, failure, status, detail)
