@@ -1,37 +1,38 @@
-// PLACEHOLDER until part B of issue 32 (branch stream-outbound) lands its senders: the contract's
-// signatures, with a plain webhook POST (no signature, no address checks) so the delivery job can
-// be built and tested against a local receiver. Merging stream-outbound replaces this file whole.
-import type { ErrorKey } from "~/lib/error-key";
+// The outbound interface the delivery job and the "send a test event" button call
+// (docs/audit-stream-format.md describes each destination's request). Every sender goes through
+// the same guarded connections (safe-request.server.ts, s3.server.ts), and nothing here throws:
+// whatever goes wrong comes back as a SendResult the job records and the page shows.
+import { failureOfError } from "~/audit-streams/outbound/failure-of-error.server";
+import { outboundPolicy } from "~/audit-streams/outbound/policy.server";
+import { sendDatadog } from "~/audit-streams/outbound/datadog.server";
+import { sendS3 } from "~/audit-streams/outbound/s3.server";
+import { sendSplunk } from "~/audit-streams/outbound/splunk.server";
+import { sendWebhook } from "~/audit-streams/outbound/webhook.server";
 import type { Destination } from "~/audit-streams/destinations";
-import { webhookBody, type StreamBatch } from "~/audit-streams/stream-event";
-import type { OutboundPolicy, SendResult } from "./send-result";
+import type { OutboundPolicy, SendResult } from "~/audit-streams/outbound/send-result";
+import type { StreamBatch } from "~/audit-streams/stream-event";
 
-export function outboundPolicy(): OutboundPolicy {
-  return { allowPrivateNetworks: process.env.STREAMING_ALLOW_PRIVATE_NETWORKS === "true", timeoutMs: 10_000, maxResponseBytes: 65_536 };
-}
+export { checkDestinationAddress } from "~/audit-streams/outbound/check-address.server";
+export { outboundPolicy } from "~/audit-streams/outbound/policy.server";
 
-export async function checkDestinationAddress(_destination: Destination, _policy?: OutboundPolicy): Promise<ErrorKey | null> {
-  return null;
-}
-
+/** Sends one batch to one destination, at most once per call (the job retries). */
 export async function sendBatch(
   destination: Destination,
   batch: StreamBatch,
   policy: OutboundPolicy = outboundPolicy(),
 ): Promise<SendResult> {
-  if (destination.kind !== "webhook") return { ok: false, failure: "network", status: null, detail: "sender not built yet" };
   try {
-    const response = await fetch(destination.settings.url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: webhookBody(batch),
-      redirect: "manual",
-      signal: AbortSignal.timeout(policy.timeoutMs),
-    });
-    await response.arrayBuffer();
-    if (response.ok) return { ok: true, status: response.status };
-    return { ok: false, failure: "http_status", status: response.status, detail: `answered ${response.status}` };
+    switch (destination.kind) {
+      case "webhook":
+        return await sendWebhook(destination.settings, destination.credentials, batch, policy);
+      case "splunk":
+        return await sendSplunk(destination.settings, destination.credentials, batch, policy);
+      case "datadog":
+        return await sendDatadog(destination.settings, destination.credentials, batch, policy);
+      case "s3":
+        return await sendS3(destination.settings, destination.credentials, batch, policy);
+    }
   } catch (error) {
-    return { ok: false, failure: "network", status: null, detail: (error as Error).name };
+    return failureOfError(error);
   }
 }
