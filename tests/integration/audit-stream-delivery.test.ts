@@ -15,7 +15,9 @@ const { sendBatch } = await import("~/audit-streams/outbound/send-batch.server")
 const { pumpOnce } = await import("~/audit-streams/delivery/pump.server");
 const { auditStreamTasks } = await import("~/audit-streams/delivery/tasks.server");
 const { BATCH_SIZE } = await import("~/audit-streams/delivery/read-batch.server");
-const { createOrganizationWith, createUser } = await import("../factories");
+const { createOrganizationWith, createUser, signedIn } = await import("../factories");
+const { authorizeOrganization } = await import("~/access/organization-access.server");
+const service = await import("~/audit-streams/streams.server");
 const streams = await import("../audit-streams");
 
 let receiver: Awaited<ReturnType<typeof streams.startReceiver>>;
@@ -208,6 +210,49 @@ describe("where a stream starts", () => {
     const row = await streams.streamRow(organization.id, streamId);
     expect(row!.cursorEventId).toBe(old[1]);
     expect(row!.lastDeliveredAt).toBeNull();
+  });
+});
+
+describe("streams made through the service", () => {
+  it("start from now sends what is written after it (its own audit event first); replay from today sends the day's log", async () => {
+    const { owner, organization } = await enterpriseOrganization();
+    const access = await authorizeOrganization((await signedIn(owner.id, organization.id)).auth, organization.id, "auditStream:manage");
+    const earlier = await streams.recordChanges(organization.id, owner.id, 2);
+    const fromNow = await service.createStream(access, { name: "now", kind: "webhook", url: receiver.url, start: { from: "now" } });
+    const today = new Date().toISOString().slice(0, 10);
+    const replay = await service.createStream(access, {
+      name: "replay",
+      kind: "webhook",
+      url: receiver.url,
+      start: { from: "date", date: today },
+    });
+    const later = await streams.recordChanges(organization.id, owner.id, 1);
+    const log = await streamOrder(organization.id);
+
+    await deliverAll(organization.id, fromNow.stream.id);
+    expect(receivedOnce()).toEqual(log.slice(log.indexOf(earlier[1]!) + 1));
+    expect(receivedOnce()).toContain(later[0]);
+    receiver.reset();
+    await deliverAll(organization.id, replay.stream.id);
+    expect(receivedOnce()).toEqual(log);
+  });
+
+  it("a restart from now while a batch is in flight: the run stops, and the stream goes on from the new start", async () => {
+    const { owner, organization } = await enterpriseOrganization();
+    const access = await authorizeOrganization((await signedIn(owner.id, organization.id)).auth, organization.id, "auditStream:manage");
+    const { stream } = await service.createStream(access, { name: "s", kind: "webhook", url: receiver.url, start: { from: "now" } });
+    await streams.recordChanges(organization.id, owner.id, 2);
+    const restarting = (async (destination, batch) => {
+      await service.updateStream(access, stream.id, { version: stream.version, start: { from: "now" } });
+      return sendBatch(destination, batch);
+    }) satisfies Parameters<typeof deliverStream>[2];
+    expect(await deliverStream(organization.id, stream.id, restarting)).toBe("overtaken");
+    const after = await streams.recordChanges(organization.id, owner.id, 1);
+    receiver.reset();
+    await deliverAll(organization.id, stream.id);
+    // The restart's own audit event, then what came after it.
+    expect(receivedOnce().at(-1)).toBe(after[0]);
+    expect(receivedOnce()).toHaveLength(2);
   });
 });
 
