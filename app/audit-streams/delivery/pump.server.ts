@@ -50,15 +50,19 @@ export async function pumpOnce(): Promise<number> {
 /**
  * Starts the pump; the returned function stops it (and waits for a tick in progress). A failed
  * tick is logged (a database outage as a warning) and the next one runs as usual: the pump never
- * ends the process.
+ * ends the process. `pump` is the tick's work (tests pass their own).
  */
-export function startPump(logger: Logger, intervalMs = PUMP_INTERVAL_MS): () => Promise<void> {
+export function startPump(
+  logger: Pick<Logger, "warn" | "error">,
+  intervalMs = PUMP_INTERVAL_MS,
+  pump: () => Promise<number> = pumpOnce,
+): () => Promise<void> {
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   const tick = () => {
     // A draining process queues nothing more; the other instances' pumps carry on.
-    running = (isDraining() ? Promise.resolve(0) : pumpOnce()).then(
+    running = (isDraining() ? Promise.resolve(0) : pump()).then(
       () => undefined,
       (error: unknown) => {
         const { message, code } = error as { message?: string; code?: string };
