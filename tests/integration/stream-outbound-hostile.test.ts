@@ -2,11 +2,13 @@
 // within the policy's bound, without following, buffering or trusting what it was sent. The policy
 // here allows private networks (the receivers listen on loopback) and, for the slow ones, a short
 // timeout so the suite stays quick; the bound is the policy's, whatever its length.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Destination } from "~/audit-streams/destinations";
 import { sendBatch } from "~/audit-streams/outbound/send-batch.server";
 import { sampleBatch, testPolicy } from "../receivers/batches.ts";
-import { trustTestCa } from "../receivers/certificates.ts";
+import { testCertificates, trustTestCa } from "../receivers/certificates.ts";
 import {
   startExpiredCertificateReceiver,
   startFailingReceiver,
@@ -158,5 +160,16 @@ describe("hostile receivers", () => {
         detail: "CERT_HAS_EXPIRED",
       });
     });
+  });
+});
+
+describe("the test receivers for other processes", () => {
+  it("a spawned Node trusts the receivers' certificate through NODE_EXTRA_CA_CERTS", async () => {
+    const receiver = await started(startReceiver());
+    const script = `require("node:https").get(process.argv[1], (res) => { console.log(res.statusCode); res.resume(); }).on("error", (e) => { console.log(e.code); });`;
+    const { stdout } = await promisify(execFile)(process.execPath, ["-e", script, receiver.url], {
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: testCertificates().caPath },
+    });
+    expect(stdout.trim()).toBe("200");
   });
 });

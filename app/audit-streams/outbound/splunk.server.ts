@@ -11,11 +11,15 @@ export const SPLUNK_EVENT_PATH = "/services/collector/event";
 export const SPLUNK_SOURCE = "keyledger";
 export const SPLUNK_DEFAULT_SOURCETYPE = "keyledger:audit";
 
-/** The collector's URL: the address as typed when it already ends in the event path, else with it. */
+/**
+ * The collector's event endpoint from the address as typed: the base (`https://splunk:8088`), the
+ * collector's path (`…/services/collector`) or the event path itself all lead to
+ * `…/services/collector/event`; a query string (Splunk Cloud's `?channel=`) is kept.
+ */
 export function splunkEndpoint(url: string): string {
   const parsed = new URL(url);
-  const path = parsed.pathname.replace(/\/+$/, "");
-  parsed.pathname = path.endsWith(SPLUNK_EVENT_PATH) ? path : `${path}${SPLUNK_EVENT_PATH}`;
+  const base = parsed.pathname.replace(/\/+$/, "").replace(/\/services\/collector(?:\/event)?$/, "");
+  parsed.pathname = `${base}${SPLUNK_EVENT_PATH}`;
   return parsed.toString();
 }
 
