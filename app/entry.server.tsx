@@ -54,12 +54,12 @@ export const serverHooks: ServerHooks = {
     // The audit streams' pump queues deliveries while this process runs jobs (it skips its ticks
     // once the process drains) and stops with the worker.
     const stopPump = startPump(logger);
-    // However the worker ends (stopped, or failed), /readyz says so from then on.
-    void runner.promise.then(
-      () => setWorkerRunning(false),
-      () => setWorkerRunning(false),
-    );
-    void runner.promise.finally(() => stopPump());
+    // However the worker ends (stopped, or failed), /readyz says so from then on, and the pump stops.
+    const ended = () => {
+      setWorkerRunning(false);
+      void stopPump();
+    };
+    void runner.promise.then(ended, ended);
     return runner;
   },
   mailOutboxDir,
