@@ -126,7 +126,8 @@ describe("a receiver answering 500, then healthy", () => {
     );
     expect(toA!.text).toContain("Hello Anna Owner,");
     expect(toA!.text).toContain("Hallo Anna Owner,");
-    expect(toA!.text).toContain("http_status (500)");
+    expect(toA!.text).toContain("The latest attempt failed: the destination answered with HTTP status 500.");
+    expect(toA!.text).toContain("Der letzte Versuch schlug fehl: das Ziel antwortete mit HTTP-Status 500.");
     expect(toA!.text).toContain(`https://keys.example.com/dashboard/organization-settings/audit-streams/${streamId}`);
     expect(mail.messages.flatMap((m) => [m.to].flat().flatMap((to) => to?.value.map((v) => v.address)))).not.toContain(admin.email);
 

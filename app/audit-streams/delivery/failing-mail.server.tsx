@@ -7,6 +7,7 @@
 // in full, in the one mail layout (docs/decisions/0053-stream-delivery.md).
 import { z } from "zod";
 import { destinationLabel, type Destination } from "~/audit-streams/destinations";
+import type { DeliveryFailure } from "~/audit-streams/outbound/send-result";
 import { prisma } from "~/db.server";
 import { publicOrigin } from "~/env.server";
 import { supportedLanguages } from "~/i18n/config";
@@ -30,16 +31,21 @@ export interface FailingMailContent {
   stream: string;
   destination: string;
   since: Date;
-  /** The latest failure: its code and the receiver's status when it answered. */
-  failure: string;
+  /** The latest failure: its code, the receiver's status when it answered, our short detail. */
+  failure: { failure: DeliveryFailure; status: number | null; detail: string };
   url: string;
 }
 
 /** Subject, text and HTML, English then German. Values are escaped by React in the HTML part. */
 export function failingMail(content: FailingMailContent) {
-  const values = { ...content, since: mailTime(content.since) };
   const parts = supportedLanguages.map((language) => {
     const t = fixedT(language);
+    const { failure, status, detail } = content.failure;
+    const values = {
+      ...content,
+      since: mailTime(content.since),
+      failure: t(`mail:auditStreamFailing.failures.${failure}`, { status: status ?? "", detail }),
+    };
     return {
       subject: t("mail:auditStreamFailing.subject", values),
       paragraphs: [
@@ -73,8 +79,9 @@ interface MailFacts {
   kind: Destination["kind"];
   settings: Destination["settings"];
   failingSince: Date | null;
-  failure: string | null;
+  failure: DeliveryFailure | null;
   status: number | null;
+  detail: string | null;
 }
 
 export const sendFailingMail = taskWithPayload(
@@ -84,23 +91,25 @@ export const sendFailingMail = taskWithPayload(
     // Read when the mail goes out: the person must still be an owner, the stream still failing.
     const [facts] = await prisma.$queryRaw<MailFacts[]>`
     SELECT u.email, u.name AS person, o.name AS organization, s.name AS stream, s.kind, s.settings,
-           s.failing_since AS "failingSince", f.failure, f.status
+           s.failing_since AS "failingSince", f.failure, f.status, f.detail
     FROM audit_streams s
     JOIN organizations o ON o.id = s.organization_id
     JOIN memberships m ON m.organization_id = s.organization_id AND m.user_id = ${userId}::uuid AND m.role = 'owner'
     JOIN users u ON u.id = m.user_id AND u.deleted_at IS NULL
-    LEFT JOIN LATERAL (SELECT failure, status FROM audit_stream_failures
+    LEFT JOIN LATERAL (SELECT failure, status, detail FROM audit_stream_failures
                        WHERE organization_id = ${organizationId}::uuid AND stream_id = s.id ORDER BY at DESC, id DESC LIMIT 1) f ON true
     WHERE s.organization_id = ${organizationId}::uuid AND s.id = ${streamId}::uuid AND o.id = ${organizationId}::uuid`;
-    // The stream was deleted or recovered, or the person is no longer an owner: nothing to say.
-    if (!facts?.failingSince) return;
+    // The stream was deleted or recovered, or the person is no longer an owner: nothing to say. (A
+    // failing stream always has its latest failure: it is written with failing_since.)
+    const failure = facts?.failure;
+    if (!facts?.failingSince || !failure) return;
     const mail = failingMail({
       person: facts.person,
       organization: facts.organization,
       stream: facts.stream,
       destination: destinationLabel({ kind: facts.kind, settings: facts.settings } as Destination),
       since: facts.failingSince,
-      failure: facts.failure ? `${facts.failure}${facts.status === null ? "" : ` (${facts.status})`}` : "?",
+      failure: { failure, status: facts.status, detail: facts.detail ?? "" },
       url: streamPageUrl(publicOrigin(), streamId),
     });
     await sendMail({ to: facts.email, ...mail, messageId: `<audit-stream-failing-${streamId}-${helpers.job.id}@keyledger>` });
