@@ -23,6 +23,7 @@ import { mailOutboxDir } from "~/mail/mailer.server";
 import { organizationTasks } from "~/organizations/tasks.server";
 import { accountTasks } from "~/accounts/tasks.server";
 import { auditCronItems, auditTasks } from "~/audit/rollup-catch-up.server";
+import { auditStreamTasks, startPump } from "~/audit-streams/delivery/tasks.server";
 
 // A pooled connection that fails while idle (the database restarted) is told in the JSON log.
 // An idle connection the database dropped (an outage, a restart) is expected and told once as a
@@ -44,13 +45,21 @@ export const serverHooks: ServerHooks = {
     await warmUp(build);
   },
   startWorker: async () => {
-    const runner = await startWorker({ ...organizationTasks, ...accountTasks, ...auditTasks }, logger, await auditCronItems());
-    setWorkerRunning(true);
-    // However the worker ends (stopped, or failed), /readyz says so from then on.
-    void runner.promise.then(
-      () => setWorkerRunning(false),
-      () => setWorkerRunning(false),
+    const runner = await startWorker(
+      { ...organizationTasks, ...accountTasks, ...auditTasks, ...auditStreamTasks },
+      logger,
+      await auditCronItems(),
     );
+    setWorkerRunning(true);
+    // The audit streams' pump queues deliveries while this process runs jobs (it skips its ticks
+    // once the process drains) and stops with the worker.
+    const stopPump = startPump(logger);
+    // However the worker ends (stopped, or failed), /readyz says so from then on, and the pump stops.
+    const ended = () => {
+      setWorkerRunning(false);
+      void stopPump();
+    };
+    void runner.promise.then(ended, ended);
     return runner;
   },
   mailOutboxDir,

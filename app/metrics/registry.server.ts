@@ -3,6 +3,7 @@
 // process and Node.js figures keep their standard names (process_*, nodejs_*), which the common
 // dashboards and alerts expect.
 import { collectDefaultMetrics, Registry } from "prom-client";
+import { registerAuditStreamMetrics } from "./audit-stream-metrics.server";
 import { registerBuildInfo } from "./build-info.server";
 import { createInstruments, renderRequestMetrics } from "./instruments.server";
 import { registerJobGauges } from "./job-gauges.server";
@@ -23,6 +24,7 @@ export function enableMetrics(options: { commit?: string }): void {
   registerPoolGauges(registry);
   registerJobGauges(registry);
   createInstruments(registry);
+  registerAuditStreamMetrics(registry);
   if (env().DATABASE_READ_URL) registerReplicaMetrics(registry);
 }
 

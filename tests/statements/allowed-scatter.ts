@@ -31,4 +31,14 @@ export const ALLOWED_SCATTER: AllowedScatter[] = [
       /^SELECT "public"\."invitations"\."organization_id", "public"\."invitations"\."id" FROM "public"\."invitations" WHERE "public"\."invitations"\."email" = \$1 /,
     reason: "deleting an account (once per person) withdraws the invitations addressed to it, in whichever organizations sent them",
   },
+  {
+    statement: /^SELECT count\(graphile_worker\.add_job\( \$\d+, json_build_object\(\$\d+, due\.organization_id, \$\d+, due\.id\)/,
+    reason:
+      "the audit streams' pump (decision 0053): once a second, one statement finds the due streams of every organization and queues their delivery jobs",
+  },
+  {
+    statement:
+      /^SELECT s\.id, CASE WHEN s\.paused THEN \$\d+ WHEN s\.failing_since <= now\(\) - make_interval\(secs => \$1::int\) THEN \$\d+/,
+    reason: "the /metrics scrape reads every audit stream's state and lag (decision 0053), as it reads the job queue",
+  },
 ];

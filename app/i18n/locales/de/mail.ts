@@ -66,4 +66,25 @@ export default {
       "Der Link funktioniert einmal, {{minutes}} Minuten lang (bis {{date}} UTC). Wenn Sie ihn nutzen, wird Ihr Konto überall abgemeldet.",
     ignore: "Wenn Sie das nicht angefragt haben, ignorieren Sie diese E-Mail: Ihr Passwort bleibt unverändert.",
   },
+  auditStreamFailing: {
+    subject: "Audit-Stream „{{stream}}“ von {{organization}} schlägt fehl",
+    greeting: "Hallo {{person}},",
+    body: "Seit {{since}} (UTC) kann KeyLedger das Audit-Log von {{organization}} nicht an den Stream „{{stream}}“ ({{destination}}) zustellen. Der letzte Versuch schlug fehl: {{failure}}.",
+    retrying:
+      "KeyLedger versucht es weiter, mit Pausen von bis zu fünf Minuten, und stellt alles ab der Stelle zu, an der es stehen blieb, sobald das Ziel wieder Ereignisse annimmt: Kein Ereignis geht verloren.",
+    action: "Zustellseite öffnen",
+    linkIntro: "Öffnen Sie diesen Link, um die Fehler und die Einstellungen des Streams zu sehen:",
+    failures: {
+      address_refused: "die Adresse des Ziels ist nicht erlaubt (Loopback, privat oder link-lokal)",
+      dns: "der Hostname des Ziels ließ sich nicht auflösen",
+      network: "die Verbindung schlug fehl ({{detail}})",
+      tls: "die TLS-Verbindung schlug fehl ({{detail}})",
+      timeout: "das Ziel hat nicht rechtzeitig geantwortet",
+      redirect: "das Ziel antwortete mit einer Weiterleitung (HTTP {{status}}), der nicht gefolgt wird",
+      http_status: "das Ziel antwortete mit HTTP-Status {{status}}",
+      response_too_large: "die Antwort des Ziels war zu groß",
+      rejected: "das Ziel hat die Ereignisse abgelehnt ({{detail}})",
+    },
+    once: "Sie erhalten diese E-Mail einmal pro Ausfall, weil Sie Inhaber von {{organization}} sind.",
+  },
 } satisfies typeof en;

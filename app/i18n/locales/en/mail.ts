@@ -64,4 +64,25 @@ export default {
     expiry: "The link works once, for {{minutes}} minutes (until {{date}} UTC). Using it signs your account out everywhere.",
     ignore: "If you did not ask for this, ignore this e-mail: your password stays as it is.",
   },
+  auditStreamFailing: {
+    subject: "Audit stream “{{stream}}” of {{organization}} is failing",
+    greeting: "Hello {{person}},",
+    body: "Since {{since}} (UTC), KeyLedger has not been able to deliver the audit log of {{organization}} to the stream “{{stream}}” ({{destination}}). The latest attempt failed: {{failure}}.",
+    retrying:
+      "KeyLedger keeps trying, with pauses of up to five minutes, and delivers everything from where it stopped as soon as the destination accepts events again: no event is lost.",
+    action: "Open delivery page",
+    linkIntro: "Open this link to see the failures and the stream's settings:",
+    failures: {
+      address_refused: "the destination's address is not allowed (loopback, private or link-local)",
+      dns: "the destination's host name did not resolve",
+      network: "the connection failed ({{detail}})",
+      tls: "the TLS connection failed ({{detail}})",
+      timeout: "the destination did not answer in time",
+      redirect: "the destination answered with a redirect (HTTP {{status}}), which is not followed",
+      http_status: "the destination answered with HTTP status {{status}}",
+      response_too_large: "the destination's answer was too large",
+      rejected: "the destination refused the events ({{detail}})",
+    },
+    once: "You receive this e-mail once per outage because you are an owner of {{organization}}.",
+  },
 };

@@ -1,0 +1,25 @@
+// How a stream's delivery job is queued: one job key and one queue per stream, so at most one job
+// waits per stream (adding another replaces the waiting one) and graphile-worker runs one at a time
+// per stream, however many instances run workers. Shared by the pump and by a run that stops at
+// its bound with events left.
+import { pool } from "~/db.server";
+
+export const DELIVER_STREAM_TASK = "audit-stream-delivery";
+
+/** The job key and the queue name of a stream's delivery: `audit-stream:<id>`. */
+export const deliveryJobKey = (streamId: string) => `audit-stream:${streamId}`;
+
+/** `graphile_worker.add_job` for the stream ids `organizationId` and `streamId` (SQL expressions). */
+export function addDeliveryJobSql(organizationId: string, streamId: string): string {
+  return `graphile_worker.add_job(
+      '${DELIVER_STREAM_TASK}',
+      json_build_object('organizationId', ${organizationId}, 'streamId', ${streamId}),
+      queue_name => 'audit-stream:' || ${streamId}::text,
+      job_key => 'audit-stream:' || ${streamId}::text,
+      max_attempts => 3)`;
+}
+
+/** Queues the stream's next run (its previous one ended at the bound with events left). */
+export async function queueDelivery(organizationId: string, streamId: string): Promise<void> {
+  await pool().query(`SELECT (${addDeliveryJobSql("$1::uuid", "$2::uuid")}).id`, [organizationId, streamId]);
+}

@@ -1,0 +1,82 @@
+// The pump: once a second, in every process that runs the job worker, one statement finds the
+// streams with something to deliver and queues their delivery jobs (docs/decisions/0053). An
+// audited change therefore does no extra work in its own transaction: no job per write, no trigger.
+// A stream is due when it is not paused, its retry pause (next_attempt_at) has passed, its
+// organization's plan has auditStreaming and its billing does not pause paid features, no
+// delivery job of it is waiting or running, and an event lies after its cursor below the horizon.
+// The job key makes this safe with any number of instances: a second add only replaces a waiting job.
+import type { Logger } from "pino";
+import { billingBlocksPaidFeatures } from "~/access/billing-pause";
+import { pool } from "~/db.server";
+import { BillingState } from "~/generated/prisma/enums";
+import { isDatabaseUnavailable } from "~/lib/database-unavailable.server";
+import { isDraining } from "~/lib/lifecycle.server";
+import { PLAN_IDS, planHas } from "~/plans/catalog";
+import { addDeliveryJobSql } from "./delivery-jobs.server";
+
+export const PUMP_INTERVAL_MS = 1_000;
+
+/** Streams queued per tick at most (the next tick takes the rest). */
+const PUMP_LIMIT = 1_000;
+
+const streamingPlans = () => PLAN_IDS.filter((plan) => planHas(plan, "auditStreaming"));
+const pausingStates = () => Object.values(BillingState).filter((state) => billingBlocksPaidFeatures(state));
+
+/** The pump's statement: scans the streams of every organization (tests/statements/allowed-scatter.ts). */
+const PUMP_SQL = `
+  SELECT count(${addDeliveryJobSql("due.organization_id", "due.id")})::int AS queued
+  FROM (
+    SELECT s.organization_id, s.id
+    FROM audit_streams s JOIN organizations o ON o.id = s.organization_id
+    WHERE NOT s.paused
+      AND (s.next_attempt_at IS NULL OR s.next_attempt_at <= now())
+      AND o.plan_id = ANY($1::text[]) AND NOT (o.billing_state::text = ANY($2::text[]))
+      AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j
+                      WHERE j.key = 'audit-stream:' || s.id::text AND j.attempts < j.max_attempts)
+      AND EXISTS (
+        SELECT 1 FROM audit_events e
+        WHERE e.organization_id = s.organization_id
+          AND (COALESCE(e.transaction_id, '0'::xid8), e.id) > (s.cursor_transaction_id, s.cursor_event_id)
+          AND COALESCE(e.transaction_id, '0'::xid8) < (SELECT pg_snapshot_xmin(pg_current_snapshot())))
+    LIMIT ${PUMP_LIMIT}
+  ) due`;
+
+/** One tick: queues the due streams' jobs; how many. */
+export async function pumpOnce(): Promise<number> {
+  const { rows } = await pool().query<{ queued: number }>(PUMP_SQL, [streamingPlans(), pausingStates()]);
+  return rows[0]?.queued ?? 0;
+}
+
+/**
+ * Starts the pump; the returned function stops it (and waits for a tick in progress). A failed
+ * tick is logged (a database outage as a warning) and the next one runs as usual: the pump never
+ * ends the process. `pump` is the tick's work (tests pass their own).
+ */
+export function startPump(
+  logger: Pick<Logger, "warn" | "error">,
+  intervalMs = PUMP_INTERVAL_MS,
+  pump: () => Promise<number> = pumpOnce,
+): () => Promise<void> {
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const tick = () => {
+    // A draining process queues nothing more; the other instances' pumps carry on.
+    running = (isDraining() ? Promise.resolve(0) : pump()).then(
+      () => undefined,
+      (error: unknown) => {
+        const { message, code } = error as { message?: string; code?: string };
+        logger[isDatabaseUnavailable(error) ? "warn" : "error"]({ err: { message, code } }, "audit stream pump tick failed");
+      },
+    );
+    void running.finally(() => {
+      if (!stopped) timer = setTimeout(tick, intervalMs);
+    });
+  };
+  timer = setTimeout(tick, intervalMs);
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await running;
+  };
+}
