@@ -112,6 +112,9 @@ const schema = z.object({
       "METRICS_TOKEN must be 16-256 characters of A-Z a-z 0-9 . _ ~ + / - (e.g. the output of openssl rand -hex 32).",
     )
     .optional(),
+  /** How long an audit stream keeps failing before it shows as failing and its organization's owners
+   * are mailed (once per run of failures; docs/decisions/0053-stream-delivery.md). */
+  STREAMING_FAILING_AFTER_SECONDS: seconds("STREAMING_FAILING_AFTER_SECONDS", 7 * 24 * 3600).default(900),
   /** The commit this build was made from, for keyledger_build_info (set by the deployment; else read from .git). */
   KEYLEDGER_COMMIT: z
     .string()

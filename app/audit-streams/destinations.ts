@@ -155,8 +155,26 @@ export type DestinationInput = z.output<typeof destinationSchema>;
 
 export const streamNameSchema = streamName;
 
+/**
+ * Each kind's fields plus `extra` (the stream's name, the procedure's organization id…), still
+ * strict: one object per kind, chosen by `kind`. (An intersection of a strict destination with
+ * another object refuses the other object's fields as unrecognized.)
+ */
+export function destinationWith<S extends z.ZodRawShape>(extra: S) {
+  return z.discriminatedUnion(
+    "kind",
+    [
+      destinationSchemas.webhook.extend(extra),
+      destinationSchemas.splunk.extend(extra),
+      destinationSchemas.datadog.extend(extra),
+      destinationSchemas.s3.extend(extra),
+    ],
+    { error: errorKey("auditStreamChange.kindUnknown") },
+  );
+}
+
 /** What `auditStream.create` and the create form take, beside the organization id. */
-export const streamInputSchema = z.intersection(z.object({ name: streamName }), destinationSchema);
+export const streamInputSchema = destinationWith({ name: streamName });
 export type StreamInput = z.output<typeof streamInputSchema>;
 
 export type DestinationSettings<K extends StreamKind = StreamKind> = Omit<

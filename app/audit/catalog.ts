@@ -21,6 +21,29 @@ const billingState = z.enum(BillingState);
 /** A key's listed prefix: `sk_` and 8 base62 characters (app/api-keys/secret.server.ts). */
 const keyPrefix = z.string().regex(/^sk_[0-9A-Za-z]{8}$/);
 
+// Audit streams (app/audit-streams/, docs/decisions/0052-audit-streams.md). The lists are spelled
+// here because the audit layer sits below audit-streams; tests/integration/audit-streams-catalog.test.ts
+// holds them equal to STREAM_KINDS and DELIVERY_FAILURES. A destination is named by its label
+// (destinationLabel: origin and path, or s3://bucket/prefix), never by anything that could carry a
+// credential.
+const streamKind = z.enum(["webhook", "splunk", "datadog", "s3"]);
+const streamName = text(100);
+const streamDestination = text(2100);
+/** Where a stream started: "now" or the replay's first day. */
+const streamStart = z.union([z.literal("now"), isoDate]);
+const streamOutcome = z.enum([
+  "delivered",
+  "address_refused",
+  "dns",
+  "network",
+  "tls",
+  "timeout",
+  "redirect",
+  "http_status",
+  "response_too_large",
+  "rejected",
+]);
+
 export const auditCatalog = {
   "api_key.issued": {
     targetType: "api_key",
@@ -122,6 +145,49 @@ export const auditCatalog = {
   "billing.plan_revoked": {
     targetType: "organization",
     details: z.object({ reason: z.enum(["refund", "dispute"]), plan: change(planId), state: change(billingState).optional() }).strict(),
+  },
+  "audit_stream.created": {
+    targetType: "audit_stream",
+    details: z.object({ name: streamName, kind: streamKind, destination: streamDestination, start: streamStart }).strict(),
+  },
+  "audit_stream.updated": {
+    targetType: "audit_stream",
+    // What changed: the name, where it sends, which other settings (by field name: a Splunk index,
+    // a Datadog service…), and whether new credentials were stored (never the credentials).
+    details: z
+      .object({
+        name: change(streamName).optional(),
+        destination: change(streamDestination).optional(),
+        changedSettings: z
+          .array(z.string().regex(/^[A-Za-z]{1,40}$/))
+          .max(10)
+          .optional(),
+        credentialsReplaced: z.literal(true).optional(),
+      })
+      .strict()
+      .refine((d) => Object.keys(d).length > 0, "at least one thing must change"),
+  },
+  "audit_stream.paused": {
+    targetType: "audit_stream",
+    details: z.object({ name: streamName }).strict(),
+  },
+  "audit_stream.resumed": {
+    targetType: "audit_stream",
+    details: z.object({ name: streamName }).strict(),
+  },
+  "audit_stream.restarted": {
+    targetType: "audit_stream",
+    details: z.object({ name: streamName, start: streamStart }).strict(),
+  },
+  "audit_stream.tested": {
+    targetType: "audit_stream",
+    // The receiver's HTTP status when it answered.
+    details: z.object({ name: streamName, outcome: streamOutcome, status: z.number().int().min(100).max(599).optional() }).strict(),
+  },
+  "audit_stream.deleted": {
+    targetType: "audit_stream",
+    // The name and kind, so the log still says which destination it was once it is gone.
+    details: z.object({ name: streamName, kind: streamKind }).strict(),
   },
 } as const satisfies Record<string, { targetType: string; details: z.ZodType }>;
 

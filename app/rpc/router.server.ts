@@ -43,6 +43,7 @@ import { deleteAccount } from "~/accounts/account-deletion.server";
 import { cancelSubscription, checkout, getBilling, resumeSubscription } from "~/billing/billing.server";
 import { planIdSchema } from "~/billing/schemas";
 import { authenticateCounted, requireBearerSecret } from "./api-key-authenticate.server";
+import { auditStream } from "./audit-stream-procedures.server";
 import { base, noteOrganization, platformAdminProcedure, sessionProcedure } from "./base.server";
 import { organizationProcedure, type OrganizationInputSchema } from "./organization-procedure.server";
 
@@ -214,5 +215,5 @@ const billing = {
   resume: billingManager.input(organizationIdOnly).handler(({ context }) => resumeSubscription(context.access)),
 };
 
-export const router = { organization, apiKey, auditLog, support, account, billing };
+export const router = { organization, apiKey, auditLog, auditStream, support, account, billing };
 export type Router = typeof router;

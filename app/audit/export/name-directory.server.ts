@@ -25,6 +25,7 @@ const NAME_DIRECTORY_SQL = `
   UNION ALL SELECT 'api_key', id::text, name FROM api_keys WHERE organization_id = $1
   UNION ALL SELECT 'invitation', id::text, email FROM invitations WHERE organization_id = $1
   UNION ALL SELECT 'organization', id::text, name FROM organizations WHERE id = $1
+  UNION ALL SELECT 'audit_stream', id::text, name FROM audit_streams WHERE organization_id = $1
   LIMIT $2`;
 
 interface NameEntry {
@@ -58,6 +59,7 @@ export class NameDirectory implements RowNames {
     ["user", new Map()],
     ["api_key", new Map()],
     ["invitation", new Map()],
+    ["audit_stream", new Map()],
   ]);
   #organizationName: string | null = null;
 
@@ -90,8 +92,19 @@ export class NameDirectory implements RowNames {
   target(row: ExportRow): string | null {
     const type = row.targetType();
     const id = row.targetId()!;
-    return type === "organization" ? (id === this.organizationId ? this.#organizationName : null) : this.#find(type, id);
+    if (type === "organization") return id === this.organizationId ? this.#organizationName : null;
+    const name = this.#find(type, id);
+    return name === null && type === "audit_stream" ? streamNameInDetails(row) : name;
   }
+}
+
+/** A deleted stream's name, as its event recorded it (the view's lookups fall back the same way).
+ * The row's text is latin1 of UTF-8 bytes; so is the name taken from it, as every name here is. */
+function streamNameInDetails(row: ExportRow): string | null {
+  const details = row.details();
+  if (details === null) return null;
+  const name: unknown = (JSON.parse(Buffer.from(details, "latin1").toString("utf8")) as { name?: unknown }).name;
+  return typeof name === "string" ? asRowText(name) : null;
 }
 
 /** The organization's NameDirectory, read on `client` (in the export's snapshot), or null when it

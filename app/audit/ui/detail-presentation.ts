@@ -110,6 +110,12 @@ const FIELD_VALUES: Record<string, ValueReading> = {
   plan: (_t, value) => planName(value),
   state: (t, value) => t(`audit:values.billingState.${value}`, { defaultValue: value }),
   action: (t, value) => t(actionLabelKey(value), { defaultValue: value }),
+  // Audit streams: the kind and the test's outcome by their labels, a start "now" in words (a
+  // replay's day is shown as it is), changed settings by their field labels.
+  kind: (t, value) => t(`audit:values.stream.kind.${value}`, { defaultValue: value }),
+  outcome: (t, value) => t(`audit:values.stream.outcome.${value}`, { defaultValue: value }),
+  start: (t, value) => (value === "now" ? t("audit:values.stream.startNow") : null),
+  changedSettings: (t, value) => t(`audit:values.stream.setting.${value}`, { defaultValue: value }),
 };
 
 /** A detail value as people read it: identifiers by their labels, booleans as yes/no, the rest as stored. */

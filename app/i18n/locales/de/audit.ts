@@ -126,6 +126,37 @@ export default {
           "Der Zahlungsanbieter hat eine Erstattung oder Anfechtung gemeldet, und die Organisation ist zum Tarif Free zurückgekehrt.",
       },
     },
+    audit_stream: {
+      created: {
+        label: "Ziel des Audit-Logs angelegt",
+        description: "Ein Ziel wurde hinzugefügt, das dieses Audit-Log erhält: ein Webhook, Splunk, Datadog oder ein S3-Bucket.",
+      },
+      updated: {
+        label: "Ziel des Audit-Logs geändert",
+        description:
+          "Name, Adresse oder Einstellungen eines Ziels wurden geändert oder neue Zugangsdaten gespeichert. Zugangsdaten werden nie aufgezeichnet.",
+      },
+      paused: {
+        label: "Ziel des Audit-Logs pausiert",
+        description: "Die Zustellung an das Ziel wurde angehalten; sie geht später an derselben Stelle weiter.",
+      },
+      resumed: {
+        label: "Ziel des Audit-Logs fortgesetzt",
+        description: "Die Zustellung an das Ziel läuft wieder, ab der Stelle, an der sie angehalten wurde.",
+      },
+      restarted: {
+        label: "Ziel des Audit-Logs neu gestartet",
+        description: "Die Zustellung beginnt ab jetzt, oder das Audit-Log wird ab einem Datum erneut gesendet.",
+      },
+      tested: {
+        label: "Ziel des Audit-Logs getestet",
+        description: "Ein Testereignis wurde an das Ziel gesendet. Testereignisse gehören nicht zum Audit-Log.",
+      },
+      deleted: {
+        label: "Ziel des Audit-Logs gelöscht",
+        description: "Das Ziel und seine Zugangsdaten wurden gelöscht; die Zustellung wurde beendet.",
+      },
+    },
   },
   details: {
     raw: "Details",
@@ -149,6 +180,13 @@ export default {
     targetId: "Ziel",
     plan: "Tarif",
     state: "Abrechnungsstatus",
+    kind: "Art",
+    destination: "Ziel",
+    start: "Zustellung ab",
+    changedSettings: "Geänderte Einstellungen",
+    credentialsReplaced: "Neue Zugangsdaten gespeichert",
+    outcome: "Ergebnis",
+    status: "Statuscode des Empfängers",
   },
   values: {
     never: "Nie",
@@ -171,9 +209,43 @@ export default {
       canceled: "Gekündigt",
     },
     format: { csv: "CSV", json: "NDJSON" },
+    stream: {
+      kind: { webhook: "Webhook", splunk: "Splunk HTTP Event Collector", datadog: "Datadog Logs", s3: "S3-Bucket" },
+      startNow: "Ab jetzt (nur neue Ereignisse)",
+      setting: {
+        url: "Adresse",
+        index: "Index",
+        sourcetype: "Quelltyp",
+        service: "Dienst",
+        tags: "Tags",
+        endpoint: "Endpunkt",
+        region: "Region",
+        bucket: "Bucket",
+        prefix: "Präfix",
+        forcePathStyle: "Pfad-Adressen",
+      },
+      outcome: {
+        delivered: "Zugestellt",
+        address_refused: "Adresse abgelehnt",
+        dns: "Name nicht gefunden",
+        network: "Verbindung fehlgeschlagen",
+        tls: "Zertifikat nicht akzeptiert",
+        timeout: "Keine Antwort in der Zeit",
+        redirect: "Mit einer Weiterleitung geantwortet",
+        http_status: "Mit einem Fehlerstatus geantwortet",
+        response_too_large: "Antwort zu groß",
+        rejected: "Vom Empfänger abgelehnt",
+      },
+    },
   },
   actorKinds: { user: "Benutzer", api_key: "API-Schlüssel", job: "Job", agent: "Agent", system: "System" },
-  targetTypes: { api_key: "API-Schlüssel", invitation: "Einladung", user: "Mitglied", organization: "Organisation" },
+  targetTypes: {
+    api_key: "API-Schlüssel",
+    invitation: "Einladung",
+    user: "Mitglied",
+    organization: "Organisation",
+    audit_stream: "Ziel des Audit-Logs",
+  },
   /** Read out before the two sides of a change (the arrow is hidden from screen readers). */
   change: { previous: "vorher", now: "jetzt" },
   /** The drawer's copy buttons beside its ids. */

@@ -180,6 +180,19 @@ export default {
     queryTooLong: "Die Export-Adresse ist zu lang. Verwenden Sie den Download-Link auf der Seite des Audit-Logs.",
     busy: "Gerade laufen zu viele Exporte. Versuchen Sie es in {{wait}} erneut.",
   },
+  /** Ziele des Audit-Logs verwalten (app/audit-streams/streams.server.ts). */
+  auditStreamChange: {
+    planLacksStreaming: "Der Tarif Ihrer Organisation enthält kein Streaming des Audit-Logs.",
+    billingBlocked:
+      "Das Streaming des Audit-Logs ist ausgesetzt, solange die Abrechnung der Organisation offen ist. Klären Sie zuerst die Abrechnung.",
+    limitReached: "Eine Organisation kann höchstens {{limit}} Ziele für das Audit-Log haben. Löschen Sie zuerst eines.",
+    staleVersion:
+      "Jemand anderes hat dieses Ziel geändert, seit Sie es geöffnet haben. Laden Sie es neu und nehmen Sie Ihre Änderung erneut vor.",
+    notFound: "Dieses Ziel gibt es in dieser Organisation nicht.",
+    startDateInvalid: "Geben Sie das Datum für die erneute Zustellung als JJJJ-MM-TT ein, höchstens heute.",
+    kindUnknown: "Die Art des Ziels muss webhook, splunk, datadog oder s3 sein.",
+    kindFixed: "Die Art eines Ziels lässt sich nicht ändern. Legen Sie stattdessen ein neues Ziel an.",
+  },
   auditStream: {
     urlInvalid: "Geben Sie die vollständige Adresse des Ziels ein, beginnend mit https://.",
     urlTooLong: "Die Adresse ist zu lang (höchstens 2.000 Zeichen).",

@@ -107,6 +107,30 @@ export default {
         description: "The payment provider reported a refund or dispute, and the organization went back to the Free plan.",
       },
     },
+    audit_stream: {
+      created: {
+        label: "Audit log destination created",
+        description: "A destination was added that receives this audit log: a webhook, Splunk, Datadog or an S3 bucket.",
+      },
+      updated: {
+        label: "Audit log destination changed",
+        description: "A destination's name, address or settings changed, or new credentials were stored. Credentials are never recorded.",
+      },
+      paused: { label: "Audit log destination paused", description: "Delivery to the destination stopped; it resumes where it left off." },
+      resumed: { label: "Audit log destination resumed", description: "Delivery to the destination started again from where it stopped." },
+      restarted: {
+        label: "Audit log destination restarted",
+        description: "Delivery was set to start from now, or to send the log again from a date.",
+      },
+      tested: {
+        label: "Audit log destination tested",
+        description: "A test event was sent to the destination. Test events are not part of the audit log.",
+      },
+      deleted: {
+        label: "Audit log destination deleted",
+        description: "The destination and its credentials were deleted; delivery stopped.",
+      },
+    },
   },
   details: {
     raw: "Details",
@@ -130,6 +154,13 @@ export default {
     targetId: "Target",
     plan: "Plan",
     state: "Billing state",
+    kind: "Kind",
+    destination: "Destination",
+    start: "Delivers from",
+    changedSettings: "Changed settings",
+    credentialsReplaced: "New credentials stored",
+    outcome: "Outcome",
+    status: "Receiver's status code",
   },
   values: {
     never: "Never",
@@ -147,9 +178,44 @@ export default {
     },
     billingState: { active: "Active", past_due: "Payment overdue", past_due_blocked: "Payment overdue, paused", canceled: "Canceled" },
     format: { csv: "CSV", json: "NDJSON" },
+    /** Audit streams' details (app/audit/ui/detail-presentation.ts). */
+    stream: {
+      kind: { webhook: "Webhook", splunk: "Splunk HTTP Event Collector", datadog: "Datadog Logs", s3: "S3 bucket" },
+      startNow: "Now (new events only)",
+      setting: {
+        url: "Address",
+        index: "Index",
+        sourcetype: "Source type",
+        service: "Service",
+        tags: "Tags",
+        endpoint: "Endpoint",
+        region: "Region",
+        bucket: "Bucket",
+        prefix: "Prefix",
+        forcePathStyle: "Path-style addresses",
+      },
+      outcome: {
+        delivered: "Delivered",
+        address_refused: "Address refused",
+        dns: "Name not found",
+        network: "Connection failed",
+        tls: "Certificate not accepted",
+        timeout: "No answer in time",
+        redirect: "Answered with a redirect",
+        http_status: "Answered with an error status",
+        response_too_large: "Answer too large",
+        rejected: "Refused by the receiver",
+      },
+    },
   },
   actorKinds: { user: "User", api_key: "API key", job: "Job", agent: "Agent", system: "System" },
-  targetTypes: { api_key: "API key", invitation: "Invitation", user: "Member", organization: "Organization" },
+  targetTypes: {
+    api_key: "API key",
+    invitation: "Invitation",
+    user: "Member",
+    organization: "Organization",
+    audit_stream: "Audit log destination",
+  },
   /** Read out before the two sides of a change (the arrow is hidden from screen readers). */
   change: { previous: "previously", now: "now" },
   /** The drawer's copy buttons beside its ids. */

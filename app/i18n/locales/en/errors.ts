@@ -164,6 +164,17 @@ export default {
     queryTooLong: "The export address is too long. Use the download link on the audit log page.",
     busy: "Too many exports are running right now. Try again in {{wait}}.",
   },
+  /** Managing audit log destinations (app/audit-streams/streams.server.ts). */
+  auditStreamChange: {
+    planLacksStreaming: "Your organization's plan does not include audit log streaming.",
+    billingBlocked: "Audit log streaming is paused while the organization's billing needs attention. Settle the billing first.",
+    limitReached: "An organization can have at most {{limit}} audit log destinations. Delete one first.",
+    staleVersion: "Someone else changed this destination since you opened it. Reload it and make your change again.",
+    notFound: "This destination does not exist in this organization.",
+    startDateInvalid: "Enter the replay date as YYYY-MM-DD, no later than today.",
+    kindUnknown: "The kind of destination must be webhook, splunk, datadog or s3.",
+    kindFixed: "A destination's kind cannot be changed. Create a new destination instead.",
+  },
   auditStream: {
     urlInvalid: "Enter the destination's full address, starting with https://.",
     urlTooLong: "The address is too long (at most 2,000 characters).",

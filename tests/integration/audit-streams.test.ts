@@ -1,0 +1,336 @@
+// The audit streams service (app/audit-streams/streams.server.ts): every change recorded once with
+// the right details and never a credential, the version rule under two editors at once, the limit,
+// the start positions, the test event, and deletion. The outbound side (part B of issue 32) is
+// replaced by a fake receiver here: what is tested is what the service does with its answers.
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { authorizeOrganization } from "~/access/organization-access.server";
+import type { Destination } from "~/audit-streams/destinations";
+import type { SendResult } from "~/audit-streams/outbound/send-result";
+import type { StreamBatch } from "~/audit-streams/stream-event";
+import * as streams from "~/audit-streams/streams.server";
+import { prisma } from "~/db.server";
+import { createOrganizationWith, createUser, signedIn } from "../factories";
+import { failure } from "../failure";
+import { queryOnce } from "../../scripts/lib/pg-client";
+
+const receiver = vi.hoisted(() => ({
+  sent: [] as { destination: unknown; batch: unknown }[],
+  answer: { ok: true, status: 200 } as unknown,
+}));
+vi.mock("~/audit-streams/outbound/send-batch.server", () => ({
+  outboundPolicy: () => ({ allowPrivateNetworks: false, timeoutMs: 1000, maxResponseBytes: 1024 }),
+  checkDestinationAddress: async (destination: Destination) => {
+    const url = destination.kind === "s3" ? destination.settings.endpoint : destination.settings.url;
+    return url && new URL(url).hostname === "10.0.0.1" ? "auditStream.privateAddress" : null;
+  },
+  sendBatch: async (destination: Destination, batch: StreamBatch): Promise<SendResult> => {
+    receiver.sent.push({ destination, batch });
+    return receiver.answer as SendResult;
+  },
+}));
+
+beforeEach(() => {
+  receiver.sent.length = 0;
+  receiver.answer = { ok: true, status: 200 };
+});
+
+async function enterprise(role: "owner" | "admin" = "admin", planId = "enterprise") {
+  const user = await createUser({ name: "Stream Admin" });
+  const org = await createOrganizationWith([{ userId: user.id, role }], { planId });
+  const { auth } = await signedIn(user.id, org.id);
+  return { user, org, access: await authorizeOrganization(auth, org.id, "auditStream:manage") };
+}
+
+const eventsOf = (organizationId: string) =>
+  prisma.auditEvent.findMany({
+    where: { organizationId, action: { startsWith: "audit_stream." } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { action: true, targetId: true, details: true },
+  });
+
+const webhook = { kind: "webhook" as const, url: "https://siem.example.test/hooks/keyledger?token=query-secret" };
+const SPLUNK_TOKEN = "8f2a6c1e-5b4d-4e3f-9a7b-1c2d3e4f5a6b";
+const DATADOG_KEY = "0123456789abcdef0123456789abcdef";
+const S3_SECRET = "s3-secret-AKIA/very+secret=value";
+
+describe("creating a stream", () => {
+  it("generates a Standard Webhooks secret, returns it once, and records the creation without it", async () => {
+    const { org, access } = await enterprise();
+    const { stream, secret } = await streams.createStream(access, { name: "SIEM", ...webhook });
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(secret!.slice(6), "base64")).toHaveLength(32);
+    expect(stream).toMatchObject({ name: "SIEM", kind: "webhook", state: "active", credentialsSet: ["secret"], version: 1 });
+    // The label keeps the origin and path, never the query string (which may carry a token).
+    expect(stream.destination).toBe("https://siem.example.test/hooks/keyledger");
+    expect(JSON.stringify(await streams.listStreams(access))).not.toContain(secret!.slice(6));
+    expect(JSON.stringify(await streams.getStream(access, stream.id))).not.toContain(secret!.slice(6));
+    expect(await eventsOf(org.id)).toEqual([
+      {
+        action: "audit_stream.created",
+        targetId: stream.id,
+        details: { name: "SIEM", kind: "webhook", destination: "https://siem.example.test/hooks/keyledger", start: "now" },
+      },
+    ]);
+    const stored = await prisma.auditStream.findUniqueOrThrow({ where: { organizationId_id: { organizationId: org.id, id: stream.id } } });
+    expect(stored.credentials).toEqual({ secret });
+    expect(stored.settings).toEqual({ url: webhook.url });
+  });
+
+  it("keeps a given webhook secret, and gives no secret back for the other kinds", async () => {
+    const { access } = await enterprise();
+    const given = `whsec_${Buffer.alloc(32, 9).toString("base64")}`;
+    expect((await streams.createStream(access, { name: "Hook", ...webhook, secret: given })).secret).toBe(given);
+    const splunk = await streams.createStream(access, {
+      name: "Splunk",
+      kind: "splunk",
+      url: "https://splunk.example.test:8088",
+      token: SPLUNK_TOKEN,
+    });
+    const datadog = await streams.createStream(access, { name: "Datadog", kind: "datadog", apiKey: DATADOG_KEY });
+    const s3 = await streams.createStream(access, {
+      name: "Bucket",
+      kind: "s3",
+      region: "eu-central-1",
+      bucket: "audit-archive",
+      prefix: "keyledger/",
+      accessKeyId: "AKIAEXAMPLE123",
+      secretAccessKey: S3_SECRET,
+    });
+    expect([splunk.secret, datadog.secret, s3.secret]).toEqual([null, null, null]);
+    expect(datadog.stream.destination).toBe("https://http-intake.logs.datadoghq.com");
+    expect(s3.stream).toMatchObject({ destination: "s3://audit-archive/keyledger/", credentialsSet: ["accessKeyId", "secretAccessKey"] });
+    const everything = JSON.stringify(await streams.listStreams(access));
+    for (const value of [SPLUNK_TOKEN, DATADOG_KEY, S3_SECRET, "AKIAEXAMPLE123", given]) expect(everything).not.toContain(value);
+  });
+
+  it("starts from now: past every event already committed, so its own creation is the first it delivers", async () => {
+    const { org, access } = await enterprise();
+    const { stream } = await streams.createStream(access, { name: "Now", ...webhook });
+    const {
+      rows: [row],
+    } = await queryOnce<{ before: number; after: number }>(
+      process.env.DATABASE_URL!,
+      `SELECT count(*) FILTER (WHERE (COALESCE(e.transaction_id, '0'::xid8), e.id) <= (s.cursor_transaction_id, s.cursor_event_id))::int AS before,
+              count(*) FILTER (WHERE (COALESCE(e.transaction_id, '0'::xid8), e.id) > (s.cursor_transaction_id, s.cursor_event_id))::int AS after
+         FROM audit_streams s JOIN audit_events e ON e.organization_id = s.organization_id
+        WHERE s.organization_id = $1 AND s.id = $2`,
+      [org.id, stream.id],
+    );
+    expect(row).toEqual({ before: 0, after: 1 });
+    expect(stream.deliverFrom).toBeNull();
+  });
+
+  it("starts from now without passing over an event whose transaction was still open at that moment", async () => {
+    const { org, user, access } = await enterprise();
+    const late = randomUUID();
+    const writer = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await writer.connect();
+    try {
+      await writer.query("BEGIN");
+      await writer.query(
+        `INSERT INTO audit_events (id, organization_id, action, actor_kind, actor_id, target_type, target_id, details, content_hash)
+         VALUES ($1, $2::uuid, 'organization.created', 'user', $3, 'organization', $2::text, '{"name":"x","slug":"x"}', 'h')`,
+        [late, org.id, user.id],
+      );
+      const { stream } = await streams.createStream(access, { name: "Now", ...webhook });
+      await writer.query("COMMIT");
+      const { rows } = await queryOnce<{ id: string }>(
+        process.env.DATABASE_URL!,
+        `SELECT e.id FROM audit_streams s JOIN audit_events e ON e.organization_id = s.organization_id
+          WHERE s.organization_id = $1 AND s.id = $2
+            AND (COALESCE(e.transaction_id, '0'::xid8), e.id) > (s.cursor_transaction_id, s.cursor_event_id)`,
+        [org.id, stream.id],
+      );
+      // Committed after the stream's start, yet written by a transaction that began before it:
+      // still ahead of the cursor, with the stream's own creation.
+      expect(rows.map((r) => r.id)).toContain(late);
+      expect(rows).toHaveLength(2);
+    } finally {
+      await writer.end();
+    }
+  });
+
+  it("replays from a date: back to the log's beginning, passing over what came before that day", async () => {
+    const { access } = await enterprise();
+    const { stream } = await streams.createStream(access, { name: "Replay", ...webhook, start: { from: "date", date: "2026-01-15" } });
+    expect(stream.deliverFrom).toEqual(new Date("2026-01-15T00:00:00.000Z"));
+    expect(stream.lagSeconds).toBeGreaterThanOrEqual(0);
+    for (const date of ["2026-02-30", "1999-12-31", "2999-01-01", "15.01.2026"]) {
+      const refused = await failure(streams.createStream(access, { name: "Bad", ...webhook, start: { from: "date", date } }));
+      expect(refused).toMatchObject({ code: "BAD_REQUEST", messageKey: "auditStreamChange.startDateInvalid" });
+    }
+  });
+
+  it("refuses an address the outbound policy will not send to, and writes nothing", async () => {
+    const { org, access } = await enterprise();
+    const refused = await failure(streams.createStream(access, { name: "Inside", kind: "webhook", url: "https://10.0.0.1/hook" }));
+    expect(refused).toMatchObject({ code: "BAD_REQUEST", messageKey: "auditStream.privateAddress" });
+    expect(await prisma.auditStream.count({ where: { organizationId: org.id } })).toBe(0);
+    expect(await eventsOf(org.id)).toEqual([]);
+  });
+
+  it("refuses the 11th stream of an organization, and writes nothing for it", async () => {
+    const { org, access } = await enterprise();
+    for (let i = 1; i <= streams.MAX_STREAMS; i++) await streams.createStream(access, { name: `Stream ${i}`, ...webhook });
+    const refused = await failure(streams.createStream(access, { name: "One too many", ...webhook }));
+    expect(refused).toMatchObject({ code: "CONFLICT", messageKey: "auditStreamChange.limitReached", params: { limit: 10 } });
+    expect(await prisma.auditStream.count({ where: { organizationId: org.id } })).toBe(10);
+    expect((await eventsOf(org.id)).length).toBe(10);
+  });
+});
+
+describe("editing a stream", () => {
+  it("records a name, an address, other settings and new credentials as one change; a credential left empty is kept", async () => {
+    const { org, access } = await enterprise();
+    const { stream } = await streams.createStream(access, {
+      name: "Splunk",
+      kind: "splunk",
+      url: "https://splunk.example.test",
+      token: SPLUNK_TOKEN,
+    });
+    const renamed = await streams.updateStream(access, stream.id, {
+      version: 1,
+      name: "Splunk EU",
+      destination: { url: "https://eu.splunk.example.test/services/collector", index: "audit", token: "" },
+    });
+    expect(renamed).toMatchObject({
+      name: "Splunk EU",
+      version: 2,
+      settings: { url: "https://eu.splunk.example.test/services/collector", index: "audit" },
+    });
+    const stored = await prisma.auditStream.findUniqueOrThrow({ where: { organizationId_id: { organizationId: org.id, id: stream.id } } });
+    expect(stored.credentials).toEqual({ token: SPLUNK_TOKEN });
+    await streams.updateStream(access, stream.id, { version: 2, destination: { token: "new-token-1234" } });
+    const updates = (await eventsOf(org.id)).filter((e) => e.action === "audit_stream.updated").map((e) => e.details);
+    expect(updates).toEqual([
+      {
+        name: { from: "Splunk", to: "Splunk EU" },
+        destination: { from: "https://splunk.example.test", to: "https://eu.splunk.example.test/services/collector" },
+        changedSettings: ["index", "url"],
+      },
+      { credentialsReplaced: true },
+    ]);
+    expect(JSON.stringify(updates)).not.toContain("new-token-1234");
+  });
+
+  it("pauses, resumes and starts again, each recorded; a change that changes nothing records nothing", async () => {
+    const { org, access } = await enterprise();
+    const { stream } = await streams.createStream(access, { name: "Hook", ...webhook });
+    expect(await streams.updateStream(access, stream.id, { version: 1, paused: true })).toMatchObject({ state: "paused", version: 2 });
+    expect(await streams.updateStream(access, stream.id, { version: 2, paused: true })).toMatchObject({ version: 2 });
+    expect(await streams.updateStream(access, stream.id, { version: 2, paused: false })).toMatchObject({ state: "active", version: 3 });
+    const replay = await streams.updateStream(access, stream.id, { version: 3, start: { from: "date", date: "2026-03-01" } });
+    expect(replay.deliverFrom).toEqual(new Date("2026-03-01T00:00:00.000Z"));
+    expect((await streams.updateStream(access, stream.id, { version: 4, start: { from: "now" } })).deliverFrom).toBeNull();
+    expect((await eventsOf(org.id)).map((e) => [e.action, e.details])).toEqual([
+      ["audit_stream.created", expect.objectContaining({ name: "Hook" })],
+      ["audit_stream.paused", { name: "Hook" }],
+      ["audit_stream.resumed", { name: "Hook" }],
+      ["audit_stream.restarted", { name: "Hook", start: "2026-03-01" }],
+      ["audit_stream.restarted", { name: "Hook", start: "now" }],
+    ]);
+  });
+
+  it("refuses a stale version (409) and a change of kind (400), writing nothing", async () => {
+    const { org, access } = await enterprise();
+    const { stream } = await streams.createStream(access, { name: "Hook", ...webhook });
+    await streams.updateStream(access, stream.id, { version: 1, name: "Hook 2" });
+    expect(await failure(streams.updateStream(access, stream.id, { version: 1, name: "Hook 3" }))).toMatchObject({
+      code: "CONFLICT",
+      messageKey: "auditStreamChange.staleVersion",
+    });
+    expect(await failure(streams.updateStream(access, stream.id, { version: 2, destination: { kind: "s3" } }))).toMatchObject({
+      code: "BAD_REQUEST",
+      messageKey: "auditStreamChange.kindFixed",
+    });
+    expect(
+      await failure(streams.updateStream(access, stream.id, { version: 2, destination: { url: "javascript:alert(1)" } })),
+    ).toMatchObject({
+      code: "BAD_REQUEST",
+      messageKey: "auditStream.urlInvalid",
+    });
+    expect((await streams.getStream(access, stream.id)).name).toBe("Hook 2");
+    expect((await eventsOf(org.id)).length).toBe(2);
+  });
+
+  it("lets one of two admins editing at once win; the other gets 409 and nothing of theirs is written", async () => {
+    const { org, access } = await enterprise();
+    const { stream } = await streams.createStream(access, { name: "Shared", ...webhook });
+    const results = await Promise.allSettled([
+      streams.updateStream(access, stream.id, { version: 1, name: "Alice's", destination: { url: "https://alice.example.test/h" } }),
+      streams.updateStream(access, stream.id, { version: 1, name: "Bob's", destination: { url: "https://bob.example.test/h" } }),
+    ]);
+    const won = results.filter((r) => r.status === "fulfilled");
+    const lost = results.filter((r) => r.status === "rejected");
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect((lost[0] as PromiseRejectedResult).reason).toMatchObject({ code: "CONFLICT", messageKey: "auditStreamChange.staleVersion" });
+    const winner = (won[0] as PromiseFulfilledResult<streams.StreamView>).value;
+    const now = await streams.getStream(access, stream.id);
+    expect(now).toMatchObject({ name: winner.name, destination: winner.destination, version: 2 });
+    expect((await eventsOf(org.id)).filter((e) => e.action === "audit_stream.updated")).toHaveLength(1);
+  });
+});
+
+describe("testing and deleting a stream", () => {
+  it("sends one synthetic audit.test event, records the outcome, and stores no test event in the log", async () => {
+    const { org, user, access } = await enterprise();
+    const { stream, secret } = await streams.createStream(access, { name: "Hook", ...webhook });
+    expect(await streams.testStream(access, stream.id)).toEqual({ ok: true, status: 200 });
+    const [sent] = receiver.sent;
+    expect(sent!.destination).toEqual({ kind: "webhook", settings: { url: webhook.url }, credentials: { secret } });
+    expect(sent!.batch).toMatchObject({
+      organizationId: org.id,
+      streamId: stream.id,
+      type: "audit.test",
+      events: [
+        { action: "audit_stream.test", actorId: user.id, actorName: "Stream Admin", targetType: "audit_stream", targetName: "Hook" },
+      ],
+    });
+    receiver.answer = { ok: false, failure: "http_status", status: 503, detail: "answered 503" };
+    expect(await streams.testStream(access, stream.id)).toMatchObject({ ok: false, status: 503 });
+    expect((await eventsOf(org.id)).filter((e) => e.action === "audit_stream.tested").map((e) => e.details)).toEqual([
+      { name: "Hook", outcome: "delivered", status: 200 },
+      { name: "Hook", outcome: "http_status", status: 503 },
+    ]);
+    expect(await prisma.auditEvent.count({ where: { organizationId: org.id, action: "audit_stream.test" } })).toBe(0);
+  });
+
+  it("deletes a stream with its failures, records its name and kind, and answers 404 after", async () => {
+    const { org, access } = await enterprise();
+    const { stream } = await streams.createStream(access, { name: "Gone", ...webhook });
+    await prisma.auditStreamFailure.create({
+      data: { organizationId: org.id, streamId: stream.id, id: randomUUID(), failure: "timeout", detail: "no answer in 10 s" },
+    });
+    expect((await streams.getStream(access, stream.id)).recentFailures).toMatchObject([{ failure: "timeout", status: null }]);
+    await streams.deleteStream(access, stream.id);
+    expect(await prisma.auditStreamFailure.count({ where: { organizationId: org.id } })).toBe(0);
+    expect(await failure(streams.getStream(access, stream.id))).toMatchObject({ code: "NOT_FOUND" });
+    expect(await failure(streams.deleteStream(access, stream.id))).toMatchObject({ code: "NOT_FOUND" });
+    expect(await failure(streams.testStream(access, "not-a-uuid"))).toMatchObject({ code: "NOT_FOUND" });
+    expect((await eventsOf(org.id)).at(-1)).toEqual({
+      action: "audit_stream.deleted",
+      targetId: stream.id,
+      details: { name: "Gone", kind: "webhook" },
+    });
+  });
+
+  it("answers 404 for another organization's stream, whatever the call", async () => {
+    const mine = await enterprise();
+    const theirs = await enterprise();
+    const { stream } = await streams.createStream(theirs.access, { name: "Theirs", ...webhook });
+    const calls = [
+      () => streams.getStream(mine.access, stream.id),
+      () => streams.updateStream(mine.access, stream.id, { version: 1, name: "Mine now" }),
+      () => streams.deleteStream(mine.access, stream.id),
+      () => streams.testStream(mine.access, stream.id),
+    ];
+    for (const call of calls) {
+      expect(await failure(call())).toMatchObject({ code: "NOT_FOUND", messageKey: "auditStreamChange.notFound" });
+    }
+    expect(await streams.listStreams(mine.access)).toEqual([]);
+    expect(receiver.sent).toEqual([]);
+  });
+});
