@@ -51,7 +51,7 @@ describe("createStreamFormSchema", () => {
 
   it("refuses an unknown kind and a missing or impossible replay day", () => {
     const unknownKind = parseWithZod(form({ intent: "create", name: "x", kind: "ftp" }), { schema: createStreamFormSchema });
-    expect(unknownKind.reply().error?.kind).toEqual(["field.invalidChoice"]);
+    expect(unknownKind.reply().error?.kind).toEqual(["auditStreamChange.kindUnknown"]);
     const noDay = parseWithZod(
       form({ intent: "create", name: "x", kind: "webhook", "webhook.url": "https://a.example", start: "date", startDate: "" }),
       { schema: createStreamFormSchema },
@@ -61,7 +61,12 @@ describe("createStreamFormSchema", () => {
       form({ intent: "create", name: "x", kind: "webhook", "webhook.url": "https://a.example", start: "date", startDate: "2026-02-30" }),
       { schema: createStreamFormSchema },
     );
-    expect(badDay.reply().error?.startDate).toEqual(["auditLog.badDate"]);
+    expect(badDay.reply().error?.startDate).toEqual(["auditStreamChange.startDateInvalid"]);
+    const future = parseWithZod(
+      form({ intent: "create", name: "x", kind: "webhook", "webhook.url": "https://a.example", start: "date", startDate: "2999-01-01" }),
+      { schema: createStreamFormSchema },
+    );
+    expect(future.reply().error?.startDate).toEqual(["auditStreamChange.startDateInvalid"]);
   });
 
   it("carries a replay day and a given signing secret, and a huge token is refused", () => {
@@ -115,7 +120,8 @@ describe("editStreamFormSchema", () => {
     expect(submission.status === "success" && submission.value).toEqual({
       version: 3,
       name: "Splunk",
-      destination: { url: "https://splunk.example.com:8088" },
+      // Emptied settings are sent as "" (the service clears them); the token is left out (kept).
+      destination: { url: "https://splunk.example.com:8088", index: "", sourcetype: "" },
     });
   });
 
@@ -140,5 +146,17 @@ describe("editStreamFormSchema", () => {
     });
     const edit = parseWithZod(form({ intent: "update", version: "2", name: "W", "destination.url": "https://w.example" }), { schema });
     expect(edit.status === "success" && edit.value).toEqual({ version: 2, name: "W", destination: { url: "https://w.example" } });
+    const s3 = parseWithZod(
+      form({ intent: "update", version: "4", name: "B", "destination.region": "eu-west-1", "destination.bucket": "audit-logs" }),
+      { schema: editStreamFormSchema("s3") },
+    );
+    // An unticked box unticks; the two keys stay as stored.
+    expect(s3.status === "success" && s3.value.destination).toEqual({
+      region: "eu-west-1",
+      bucket: "audit-logs",
+      endpoint: "",
+      prefix: "",
+      forcePathStyle: false,
+    });
   });
 });

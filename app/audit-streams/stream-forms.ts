@@ -5,8 +5,8 @@
 // (destinations.ts); this file adds only what the pages add: the kind choice, the start choice,
 // the version an edit was made against, and "a credential left empty keeps the stored one".
 import { z } from "zod";
-import { parseCalendarDay } from "~/lib/dates";
 import { errorKey } from "~/lib/error-key";
+import { replayFrom, type StreamStart } from "~/audit-streams/stream-start";
 import {
   CREDENTIAL_FIELDS,
   STREAM_KINDS,
@@ -16,24 +16,21 @@ import {
   type StreamKind,
 } from "./destinations";
 
-/** Where delivery starts: "now" (the default), or the start of a UTC day ("replay from a date"). */
-export type StreamStartChoice = { from: "now" } | { from: "date"; date: string };
-
 const startFields = {
   start: z.enum(["now", "date"], { error: errorKey("field.invalidChoice") }).default("now"),
   startDate: z.string().optional(),
 };
 
-/** The start choice as the service takes it; a missing or impossible day is the date field's error. */
-function readStart(value: { start: "now" | "date"; startDate?: string | undefined }, ctx: z.RefinementCtx): StreamStartChoice | null {
+/** The start choice as the service takes it; a missing or refused day is the date field's error
+ * (stream-start.ts: a real day, from 2000 to today). */
+function readStart(value: { start: "now" | "date"; startDate?: string | undefined }, ctx: z.RefinementCtx): StreamStart | null {
   if (value.start === "now") return { from: "now" };
-  const day = value.startDate ? parseCalendarDay(value.startDate) : null;
-  if (!day?.ok) {
-    const key = day === null ? "field.required" : day.reason === "range" ? "auditLog.dateOutOfRange" : "auditLog.badDate";
+  if (!value.startDate || replayFrom(value.startDate) === null) {
+    const key = value.startDate ? "auditStreamChange.startDateInvalid" : "field.required";
     ctx.addIssue({ code: "custom", path: ["startDate"], message: errorKey(key) });
     return null;
   }
-  return { from: "date", date: value.startDate! };
+  return { from: "date", date: value.startDate };
 }
 
 /** A kind's own fields (everything but `kind`), as its form group sends them. */
@@ -75,7 +72,7 @@ export const createStreamFormSchema = z
   .object({
     intent: z.literal("create"),
     name: streamNameSchema,
-    kind: z.enum(STREAM_KINDS, { error: errorKey("field.invalidChoice") }),
+    kind: z.enum(STREAM_KINDS, { error: errorKey("auditStreamChange.kindUnknown") }),
     webhook: z.unknown().optional(),
     splunk: z.unknown().optional(),
     datadog: z.unknown().optional(),
@@ -97,6 +94,7 @@ export const createStreamFormSchema = z
 export function editStreamFormSchema(kind: StreamKind) {
   const credentials = Object.fromEntries(CREDENTIAL_FIELDS[kind].map((field) => [field, true as const]));
   const fields = kindFields(kind).partial(credentials);
+  const settingFields = Object.keys(fields.shape).filter((field) => !(field in credentials));
   return z
     .object({
       intent: z.literal("update"),
@@ -108,9 +106,13 @@ export function editStreamFormSchema(kind: StreamKind) {
       destination: z.unknown().optional(),
     })
     .transform((value, ctx) => {
-      const destination = readGroup(fields, value.destination, "destination", ctx);
-      if (!destination) return z.NEVER;
-      return { version: value.version, name: value.name, destination: destination as Record<string, unknown> };
+      const read = readGroup(fields, value.destination, "destination", ctx);
+      if (!read) return z.NEVER;
+      // The service keeps a setting left out; on this form an emptied field or an unticked box
+      // means "unset", so every setting the form shows is sent ("" clears it, false unticks).
+      const destination: Record<string, unknown> = { ...(read as Record<string, unknown>) };
+      for (const field of settingFields) destination[field] ??= CHECKBOXES.has(field) ? false : "";
+      return { version: value.version, name: value.name, destination };
     });
 }
 
