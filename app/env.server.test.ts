@@ -26,6 +26,16 @@ describe("configuration", () => {
     );
   });
 
+  it("keeps audit streams off private networks unless STREAMING_ALLOW_PRIVATE_NETWORKS says true", () => {
+    const base = { DATABASE_URL: "postgres://x/y" };
+    expect(parseEnv(base).STREAMING_ALLOW_PRIVATE_NETWORKS).toBe(false);
+    expect(parseEnv({ ...base, STREAMING_ALLOW_PRIVATE_NETWORKS: "true" }).STREAMING_ALLOW_PRIVATE_NETWORKS).toBe(true);
+    expect(parseEnv({ ...base, STREAMING_ALLOW_PRIVATE_NETWORKS: "0" }).STREAMING_ALLOW_PRIVATE_NETWORKS).toBe(false);
+    expect(() => parseEnv({ ...base, STREAMING_ALLOW_PRIVATE_NETWORKS: "yes" })).toThrow(
+      /STREAMING_ALLOW_PRIVATE_NETWORKS: STREAMING_ALLOW_PRIVATE_NETWORKS must be true or false\./,
+    );
+  });
+
   it("takes an optional read replica with its pool size and lag bound, and names each bad one", () => {
     const base = { DATABASE_URL: "postgres://x/y" };
     expect(parseEnv(base)).toMatchObject({ DATABASE_READ_POOL_SIZE: 10, DATABASE_READ_MAX_LAG_SECONDS: 10 });

@@ -120,6 +120,12 @@ const schema = z.object({
     .string()
     .regex(/^[0-9a-f]{7,40}$/i, "KEYLEDGER_COMMIT must be a git commit hash (7-40 hexadecimal digits).")
     .optional(),
+  /** Lets audit streams send over http:// and to loopback, private and link-local addresses: tests and
+   * self-hosting on a private network. Off by default (docs/decisions/0054-stream-outbound.md). */
+  STREAMING_ALLOW_PRIVATE_NETWORKS: z
+    .enum(["true", "false", "1", "0"], { error: "STREAMING_ALLOW_PRIVATE_NETWORKS must be true or false." })
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
   /** Set by `npm start` / `npm run dev` (scripts/start.ts) to say whether it started the embedded
    * PostgreSQL: only then is the development billing provider active. */
   /** Unset: `open` on the embedded database, `invite` on an external one (signUpPolicy()). */

@@ -1,30 +1,38 @@
-// PLACEHOLDER for the stream-core branch only: the outbound interface of issue 32 (part B,
-// branch stream-outbound, writes the real file at this path; a merge takes that one whole). The
-// service codes against these signatures; its tests replace this module with their own receiver.
+// The outbound interface the delivery job and the "send a test event" button call
+// (docs/audit-stream-format.md describes each destination's request). Every sender goes through
+// the same guarded connections (safe-request.server.ts, s3.server.ts), and nothing here throws:
+// whatever goes wrong comes back as a SendResult the job records and the page shows.
+import { failureOfError } from "~/audit-streams/outbound/failure-of-error.server";
+import { outboundPolicy } from "~/audit-streams/outbound/policy.server";
+import { sendDatadog } from "~/audit-streams/outbound/datadog.server";
+import { sendS3 } from "~/audit-streams/outbound/s3.server";
+import { sendSplunk } from "~/audit-streams/outbound/splunk.server";
+import { sendWebhook } from "~/audit-streams/outbound/webhook.server";
 import type { Destination } from "~/audit-streams/destinations";
 import type { OutboundPolicy, SendResult } from "~/audit-streams/outbound/send-result";
 import type { StreamBatch } from "~/audit-streams/stream-event";
-import type { ErrorKey } from "~/lib/error-key";
 
-export function outboundPolicy(): OutboundPolicy {
-  return { allowPrivateNetworks: false, timeoutMs: 10_000, maxResponseBytes: 64 * 1024 };
-}
+export { checkDestinationAddress } from "~/audit-streams/outbound/check-address.server";
+export { outboundPolicy } from "~/audit-streams/outbound/policy.server";
 
-/** Why the destination's address will be refused (an `errors:` key), or null when it may be saved. */
-export async function checkDestinationAddress(
-  destination: Destination,
-  policy: OutboundPolicy = outboundPolicy(),
-): Promise<ErrorKey | null> {
-  const text = destination.kind === "s3" ? (destination.settings.endpoint ?? null) : destination.settings.url;
-  if (text === null || policy.allowPrivateNetworks) return null;
-  return URL.parse(text)?.protocol === "https:" ? null : "auditStream.httpsRequired";
-}
-
-/** Sends one batch to one destination; never throws. */
+/** Sends one batch to one destination, at most once per call (the job retries). */
 export async function sendBatch(
-  _destination: Destination,
-  _batch: StreamBatch,
-  _policy: OutboundPolicy = outboundPolicy(),
+  destination: Destination,
+  batch: StreamBatch,
+  policy: OutboundPolicy = outboundPolicy(),
 ): Promise<SendResult> {
-  return { ok: false, failure: "network", status: null, detail: "outbound requests are not built on this branch" };
+  try {
+    switch (destination.kind) {
+      case "webhook":
+        return await sendWebhook(destination.settings, destination.credentials, batch, policy);
+      case "splunk":
+        return await sendSplunk(destination.settings, destination.credentials, batch, policy);
+      case "datadog":
+        return await sendDatadog(destination.settings, destination.credentials, batch, policy);
+      case "s3":
+        return await sendS3(destination.settings, destination.credentials, batch, policy);
+    }
+  } catch (error) {
+    return failureOfError(error);
+  }
 }
