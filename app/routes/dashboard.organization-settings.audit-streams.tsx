@@ -38,6 +38,7 @@ export async function loader(args: Route.LoaderArgs) {
     organizationName: access.organization.name,
     streams: await listStreams(access),
     blocked: streamingBlockedNote(access),
+    limit: MAX_STREAMS,
   };
 }
 
@@ -68,7 +69,7 @@ export default function AuditStreamsPage({ loaderData, actionData }: Route.Compo
   const { t } = useTranslation("auditStreams");
   const hydrated = useHydrated();
   const created = actionData?.created ?? null;
-  const { streams, blocked } = loaderData;
+  const { streams, blocked, limit } = loaderData;
   return (
     // data-hydrated: the browser tests wait for it before using the kind choice and the copy button.
     <div className="space-y-6" data-testid="audit-streams-page" data-hydrated={hydrated ? "true" : undefined}>
@@ -76,13 +77,9 @@ export default function AuditStreamsPage({ loaderData, actionData }: Route.Compo
       {created?.secret ? <StreamSecretPanel streamId={created.streamId} name={created.name} secret={created.secret} /> : null}
       {created && !created.secret ? <Alert tone="success">{t("created", { name: created.name })}</Alert> : null}
       {blocked ? <StreamingBlocked note={blocked} /> : null}
-      <StreamList streams={streams} blocker={blocked?.blocker ?? null} limit={MAX_STREAMS} canCreate={!blocked} />
+      <StreamList streams={streams} blocker={blocked?.blocker ?? null} limit={limit} canCreate={!blocked} />
       {blocked ? null : (
-        <CreateStreamCard
-          lastResult={created ? undefined : actionData?.reply}
-          limit={MAX_STREAMS}
-          limitReached={streams.length >= MAX_STREAMS}
-        />
+        <CreateStreamCard lastResult={created ? undefined : actionData?.reply} limit={limit} limitReached={streams.length >= limit} />
       )}
     </div>
   );

@@ -96,7 +96,7 @@ test.describe("audit streams as the owner of an Enterprise organization", () => 
     // Bad input: a malformed address is refused beside its field, and nothing is created.
     const form = page.locator("form#create-stream");
     await form.getByLabel("Name", { exact: true }).fill("Security SIEM");
-    await form.getByLabel("URL").fill("not a url");
+    await form.getByRole("textbox", { name: "URL" }).fill("not a url");
     await form.getByRole("button", { name: "Add stream" }).click();
     await expect(form.getByText("Enter the destination's full address, starting with https://.")).toBeVisible();
     await expect(page.getByTestId("streams-empty")).toBeVisible();
@@ -108,7 +108,7 @@ test.describe("audit streams as the owner of an Enterprise organization", () => 
     await form.getByRole("radio", { name: "Webhook" }).check();
 
     const path = `/hook-${randomUUID().slice(0, 8)}`;
-    await form.getByLabel("URL").fill(`${receiverUrl}${path}`);
+    await form.getByRole("textbox", { name: "URL" }).fill(`${receiverUrl}${path}`);
     await expect(form.getByRole("radio", { name: "From now" })).toBeChecked();
     await form.getByRole("button", { name: "Add stream" }).click();
 
@@ -224,7 +224,7 @@ test.describe("audit streams as the owner of an Enterprise organization", () => 
     await gotoStreams(page);
     const form = page.locator("form#create-stream");
     await form.getByLabel("Name", { exact: true }).fill("Tenant A");
-    await form.getByLabel("URL").fill(`${receiverUrl}/tenant-a`);
+    await form.getByRole("textbox", { name: "URL" }).fill(`${receiverUrl}/tenant-a`);
     await form.getByRole("button", { name: "Add stream" }).click();
     await expect(page.getByTestId("stream-secret-panel")).toBeVisible();
     const href = await page.getByRole("link", { name: "Delivery of Tenant A" }).getAttribute("href");
@@ -246,7 +246,7 @@ test.describe("audit streams as the owner of an Enterprise organization", () => 
     const form = page.locator("form#create-stream");
     await expect(form.getByRole("radio", { name: "Ab jetzt" })).toBeChecked();
     await form.getByLabel("Name", { exact: true }).fill("SIEM");
-    await form.getByLabel("URL").fill("kaputt");
+    await form.getByRole("textbox", { name: "URL" }).fill("kaputt");
     await form.getByRole("button", { name: "Stream hinzufügen" }).click();
     await expect(form.getByText("Geben Sie die vollständige Adresse des Ziels ein, beginnend mit https://.")).toBeVisible();
     await expect(page.getByText("Noch keine Streams")).toBeVisible();
@@ -300,7 +300,7 @@ test.describe("audit stream screenshots", () => {
     await gotoStreams(page);
     const form = page.locator("form#create-stream");
     await form.getByLabel("Name", { exact: true }).fill("Security SIEM");
-    await form.getByLabel("URL").fill(`${receiverUrl}/screens`);
+    await form.getByRole("textbox", { name: "URL" }).fill(`${receiverUrl}/screens`);
     await form.getByRole("button", { name: "Add stream" }).click();
     await expect(page.getByTestId("stream-secret-panel")).toBeVisible();
     const shoot = (name: string) => page.screenshot({ path: `test-results/screens/audit-streams-${name}.png`, fullPage: true });

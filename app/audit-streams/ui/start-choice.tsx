@@ -20,22 +20,26 @@ export function StartChoice({
     <fieldset className="space-y-3">
       <legend className="block text-sm font-medium text-slate-800">{t("start.legend")}</legend>
       {(["now", "date"] as const).map((value) => (
-        <label key={value} className="flex items-start gap-3 text-sm">
+        // The hint is the radio's description, not part of its name ("From now", not the sentence).
+        <div key={value} className="flex items-start gap-3 text-sm">
           <input
             type="radio"
             name="start"
             value={value}
+            id={`${idPrefix}-start-choice-${value}`}
             defaultChecked={choice === value}
             className="mt-0.5 h-4 w-4 shrink-0 accent-brand-600"
             aria-describedby={`${idPrefix}-start-${value}-hint`}
           />
-          <span>
-            <span className="block font-medium text-slate-900">{t(value === "now" ? "start.now" : "start.date")}</span>
-            <span id={`${idPrefix}-start-${value}-hint`} className="block text-slate-500">
+          <div>
+            <label htmlFor={`${idPrefix}-start-choice-${value}`} className="block font-medium text-slate-900">
+              {t(value === "now" ? "start.now" : "start.date")}
+            </label>
+            <p id={`${idPrefix}-start-${value}-hint`} className="text-slate-500">
               {t(value === "now" ? "start.nowHint" : "start.dateHint")}
-            </span>
-          </span>
-        </label>
+            </p>
+          </div>
+        </div>
       ))}
       <div className="max-w-xs pl-7">
         <Field
