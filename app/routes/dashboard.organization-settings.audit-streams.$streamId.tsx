@@ -3,7 +3,7 @@
 // app/audit-streams/, the parts in app/audit-streams/ui/. Works without JavaScript: restart and
 // delete confirm on a `?confirm=restart` view (a dialog with JavaScript). An unknown stream, or
 // another organization's, is the app's 404.
-import { data, redirect } from "react-router";
+import { data, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/dashboard.organization-settings.audit-streams.$streamId";
 import { deleteStream, getStream, testStream, updateStream } from "~/audit-streams/streams.server";
@@ -27,6 +27,14 @@ import { orHttpError } from "~/web/http-errors.server";
 
 export function meta({ loaderData, matches }: Route.MetaArgs) {
   return organizationTitleMeta({ loaderData, matches });
+}
+
+/**
+ * A refused change reloads nothing (React Router's default after a 4xx), except a conflict: then
+ * the stream changed meanwhile, and the page must show what is stored now.
+ */
+export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return actionStatus === 409 || defaultShouldRevalidate;
 }
 
 const confirmParam = z.enum(["restart", "delete"]).nullable().catch(null);

@@ -79,7 +79,13 @@ export default function AuditStreamsPage({ loaderData, actionData }: Route.Compo
       {blocked ? <StreamingBlocked note={blocked} /> : null}
       <StreamList streams={streams} blocker={blocked?.blocker ?? null} limit={limit} canCreate={!blocked} />
       {blocked ? null : (
-        <CreateStreamCard lastResult={created ? undefined : actionData?.reply} limit={limit} limitReached={streams.length >= limit} />
+        // A new stream starts the form afresh (its fields keep what was typed only when refused).
+        <CreateStreamCard
+          key={created?.streamId ?? "create"}
+          lastResult={created ? undefined : actionData?.reply}
+          limit={limit}
+          limitReached={streams.length >= limit}
+        />
       )}
     </div>
   );

@@ -119,6 +119,7 @@ test.describe("audit streams as the owner of an Enterprise organization", () => 
     const secret = await panel.locator("#stream-secret").inputValue();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]{32,}$/);
     await expect(page.getByTestId("streams").getByText("Security SIEM")).toBeVisible();
+    await expect(form.getByLabel("Name", { exact: true })).toHaveValue("");
     await expect(page.getByTestId("stream-destination")).toHaveText(`${receiverUrl}${path}`);
     await page.reload();
     await expect(page.getByTestId("stream-secret-panel")).toHaveCount(0);
@@ -234,6 +235,37 @@ test.describe("audit streams as the owner of an Enterprise organization", () => 
     expect((await page.request.post(href!, { form: { intent: "delete", version: "1" }, maxRedirects: 0 })).status()).toBe(404);
     expect((await page.goto(`${STREAMS_PATH}/${randomUUID()}`))?.status()).toBe(404);
     expect((await page.goto(`${STREAMS_PATH}/not-a-uuid`))?.status()).toBe(404);
+  });
+
+  test("two people editing one stream: the second save is a conflict and shows what is stored now", async ({ page, context }) => {
+    await createOrganization(page, `Streams Edit ${randomUUID().slice(0, 8)}`);
+    await switchToEnterprise(page);
+    await gotoStreams(page);
+    const form = page.locator("form#create-stream");
+    await form.getByLabel("Name", { exact: true }).fill("Shared");
+    await form.getByRole("textbox", { name: "URL" }).fill(`${receiverUrl}/shared`);
+    await form.getByRole("button", { name: "Add stream" }).click();
+    await page.getByRole("link", { name: "Delivery of Shared" }).click();
+    await expect(page.getByTestId("audit-stream-page")).toHaveAttribute("data-hydrated", "true");
+    const other = await context.newPage();
+    await other.goto(page.url());
+    await expect(other.getByTestId("audit-stream-page")).toHaveAttribute("data-hydrated", "true");
+
+    await other.locator("form#edit-stream").getByLabel("Name", { exact: true }).fill("Renamed elsewhere");
+    await other.locator("form#edit-stream").getByRole("button", { name: "Save changes" }).click();
+    await expect(other.getByText("Changes saved.")).toBeVisible();
+
+    const edit = page.locator("form#edit-stream");
+    await edit.getByLabel("Name", { exact: true }).fill("Renamed here");
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByText("Someone else changed this destination since you opened it.")).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Renamed elsewhere" })).toBeVisible();
+    await expect(page.locator("form#edit-stream").getByLabel("Name", { exact: true })).toHaveValue("Renamed elsewhere");
+    // Saving again is a decision made seeing the other change: it goes through.
+    await page.locator("form#edit-stream").getByLabel("Name", { exact: true }).fill("Renamed here");
+    await page.locator("form#edit-stream").getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByText("Changes saved.")).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Renamed here" })).toBeVisible();
   });
 
   test("German labels", async ({ page, context, baseURL }) => {

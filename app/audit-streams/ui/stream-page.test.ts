@@ -3,7 +3,7 @@ import { lagParts, shownState } from "./stream-page";
 
 describe("lagParts", () => {
   it("uses the largest whole unit", () => {
-    expect(lagParts(0)).toEqual({ unit: "seconds", count: 0 });
+    expect(lagParts(0.4)).toEqual({ unit: "seconds", count: 1 });
     expect(lagParts(59.6)).toEqual({ unit: "seconds", count: 59 });
     expect(lagParts(60)).toEqual({ unit: "minutes", count: 1 });
     expect(lagParts(3599)).toEqual({ unit: "minutes", count: 59 });

@@ -25,9 +25,10 @@ export function stateTone(state: ShownState) {
   return state === "active" ? "green" : state === "failing" ? "red" : state === "blocked" ? "amber" : "slate";
 }
 
-/** A lag in the largest whole unit that fits: "45 s", "12 min", "3 h", "2 d". */
+/** A lag in the largest whole unit that fits: "45 s", "12 min", "3 h", "2 d"; an event waiting
+ * less than a second is "1 s" (only no lag at all reads "up to date"). */
 export function lagParts(seconds: number): { unit: "seconds" | "minutes" | "hours" | "days"; count: number } {
-  if (seconds < 60) return { unit: "seconds", count: Math.max(0, Math.floor(seconds)) };
+  if (seconds < 60) return { unit: "seconds", count: Math.max(1, Math.floor(seconds)) };
   if (seconds < 3600) return { unit: "minutes", count: Math.floor(seconds / 60) };
   if (seconds < 86_400) return { unit: "hours", count: Math.floor(seconds / 3600) };
   return { unit: "days", count: Math.floor(seconds / 86_400) };
