@@ -5,11 +5,12 @@
 // the stream's row, then the check of the version the caller saw, the write, and its audit event.
 // Whatever goes out to the network (the address check, the test event) runs outside it.
 import { v7 as uuidv7 } from "uuid";
+import type { z } from "zod";
 import type { OrganizationAccess } from "~/access/organization-access.server";
 import { billingBlocksPaidFeatures } from "~/access/billing-pause";
 import { lockOrganization } from "~/access/organization-lock.server";
 import { recordAs } from "~/audit/record.server";
-import { destinationLabel, splitDestination, streamInputSchema, type Destination, type StreamInput } from "~/audit-streams/destinations";
+import { destinationLabel, splitDestination, streamInputSchema, type Destination } from "~/audit-streams/destinations";
 import { sendBatch } from "~/audit-streams/outbound/send-batch.server";
 import type { SendResult } from "~/audit-streams/outbound/send-result";
 import { changeStream, lockStream, requireSendableAddress, startColumns, type StreamChange } from "~/audit-streams/stream-change.server";
@@ -26,6 +27,10 @@ export type { StreamFailureView } from "~/audit-streams/stream-views.server";
 
 /** Access that may manage the organization's audit streams (owners and admins). */
 export type StreamManager = OrganizationAccess<"auditStream:manage">;
+
+/** What a create takes: a kind's fields as typed (checked here again, as the page's forms and the
+ * procedures send them) and where to start, from now unless a replay date is given. */
+export type StreamCreation = z.input<typeof streamInputSchema> & { start?: StreamStart };
 
 /** At most this many streams per organization. */
 export const MAX_STREAMS = 10;
@@ -61,10 +66,7 @@ export async function getStream(access: StreamManager, streamId: string): Promis
  * Creates a stream, delivering from now unless a replay date is given. For a webhook, the Standard
  * Webhooks signing secret (generated when not given) is returned here and never again.
  */
-export async function createStream(
-  access: StreamManager,
-  input: StreamInput & { start?: StreamStart },
-): Promise<{ stream: StreamView; secret: string | null }> {
+export async function createStream(access: StreamManager, input: StreamCreation): Promise<{ stream: StreamView; secret: string | null }> {
   requireStreaming(access);
   const { start: rawStart, ...fields } = input;
   const start = parseOrRefuse(streamStartSchema, rawStart ?? { from: "now" });

@@ -65,16 +65,14 @@ const ACTOR_DETAIL = `CASE WHEN au.deleted_at IS NULL THEN au.email END`;
 /**
  * The event columns of `e` plus the current names of its actor and target. Deleted users (and
  * anything that no longer exists) give NULL names; an invitation's label is its address, gone with it.
- * An audit stream is named by its current name, or once deleted by the name its event recorded
- * (every audit_stream action's details carry it): `e` must then have `details`.
+ * An audit stream is named by its current name, or once deleted by the name its deletion recorded.
  */
 export const NAMED_COLUMNS = Prisma.raw(`
   e.id, e.created_at AS "createdAt", e.action, e.actor_kind::text AS "actorKind", e.actor_id AS "actorId",
   e.target_type AS "targetType", e.target_id AS "targetId",
   ${ACTOR_NAME} AS "actorName",
   ${ACTOR_DETAIL} AS "actorDetail",
-  COALESCE(CASE WHEN tu.deleted_at IS NULL THEN tu.name END, tk.name, ti.email, tor.name, ts.name,
-           CASE WHEN e.target_type = 'audit_stream' THEN e.details->>'name' END) AS "targetName",
+  COALESCE(CASE WHEN tu.deleted_at IS NULL THEN tu.name END, tk.name, ti.email, tor.name, ts.name, tsd.name) AS "targetName",
   CASE WHEN tu.deleted_at IS NULL THEN tu.email END AS "targetDetail"`);
 
 /**
@@ -98,7 +96,7 @@ const actorNameJoins = (actorUuid: string) => `
 const ACTOR_NAME_JOINS = actorNameJoins("e.actor_uuid");
 
 /**
- * The lookups NAMED_COLUMNS reads (`au`, `ak`, `tu`, `tk`, `ti`, `tor`, `ts`), for the actor's and the
+ * The lookups NAMED_COLUMNS reads (`au`, `ak`, `tu`, `tk`, `ti`, `tor`, `ts`, `tsd`), for the actor's and the
  * target's id as uuid expressions. The view passes the uuids its row source computed once per
  * row; the export (app/audit/export/sql.server.ts) passes the conversions themselves, so that each
  * lookup depends on the row's kind and id alone and PostgreSQL can remember its answers (Memoize)
@@ -115,7 +113,10 @@ export function nameJoins(actorUuid: string, targetUuid: string): Prisma.Sql {
   LEFT JOIN LATERAL (SELECT name FROM organizations
                      WHERE e.target_type = 'organization' AND e.target_id = e.organization_id::text AND id = e.organization_id LIMIT 1) tor ON true
   LEFT JOIN LATERAL (SELECT name FROM audit_streams
-                     WHERE e.target_type = 'audit_stream' AND id = ${targetUuid} AND organization_id = e.organization_id LIMIT 1) ts ON true`);
+                     WHERE e.target_type = 'audit_stream' AND id = ${targetUuid} AND organization_id = e.organization_id LIMIT 1) ts ON true
+  LEFT JOIN LATERAL (SELECT d.details->>'name' AS name FROM audit_events d
+                     WHERE e.target_type = 'audit_stream' AND ts.name IS NULL AND d.organization_id = e.organization_id
+                       AND d.target_id = e.target_id AND d.action = 'audit_stream.deleted' LIMIT 1) tsd ON true`);
 }
 
 const NAME_JOINS = nameJoins("e.actor_uuid", "e.target_uuid");
@@ -165,7 +166,7 @@ export function auditPageSql(organizationId: string, query: AuditQuery, position
   return Prisma.sql`
     SELECT ${NAMED_COLUMNS}
     FROM (
-      SELECT id, organization_id, created_at, action, actor_kind, actor_id, target_type, target_id, details, ${ID_UUIDS}
+      SELECT id, organization_id, created_at, action, actor_kind, actor_id, target_type, target_id, ${ID_UUIDS}
       FROM audit_events
       WHERE ${Prisma.join(conditions, " AND ")}
       ORDER BY ${order}

@@ -9,7 +9,8 @@ import { hyphenatedUuid } from "~/lib/ids";
 
 /**
  * Most names an export holds in memory: the users its organization's log names, the
- * organization's keys and invitations, and the organization. With the maps' own overhead some
+ * organization's keys, invitations and audit streams (a deleted stream by the name its deletion
+ * recorded), and the organization. With the maps' own overhead some
  * 300-400 bytes each, so at most about 20 MB per export (EXPORT_CONNECTIONS run at once). An
  * organization with more is exported with the COPY's own lookups: slower, the same names.
  */
@@ -26,6 +27,8 @@ const NAME_DIRECTORY_SQL = `
   UNION ALL SELECT 'invitation', id::text, email FROM invitations WHERE organization_id = $1
   UNION ALL SELECT 'organization', id::text, name FROM organizations WHERE id = $1
   UNION ALL SELECT 'audit_stream', id::text, name FROM audit_streams WHERE organization_id = $1
+  UNION ALL SELECT 'audit_stream', target_id, details->>'name' FROM audit_events
+             WHERE organization_id = $1 AND action = 'audit_stream.deleted'
   LIMIT $2`;
 
 interface NameEntry {
@@ -92,19 +95,8 @@ export class NameDirectory implements RowNames {
   target(row: ExportRow): string | null {
     const type = row.targetType();
     const id = row.targetId()!;
-    if (type === "organization") return id === this.organizationId ? this.#organizationName : null;
-    const name = this.#find(type, id);
-    return name === null && type === "audit_stream" ? streamNameInDetails(row) : name;
+    return type === "organization" ? (id === this.organizationId ? this.#organizationName : null) : this.#find(type, id);
   }
-}
-
-/** A deleted stream's name, as its event recorded it (the view's lookups fall back the same way).
- * The row's text is latin1 of UTF-8 bytes; so is the name taken from it, as every name here is. */
-function streamNameInDetails(row: ExportRow): string | null {
-  const details = row.details();
-  if (details === null) return null;
-  const name: unknown = (JSON.parse(Buffer.from(details, "latin1").toString("utf8")) as { name?: unknown }).name;
-  return typeof name === "string" ? asRowText(name) : null;
 }
 
 /** The organization's NameDirectory, read on `client` (in the export's snapshot), or null when it
