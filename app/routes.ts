@@ -28,6 +28,8 @@ export default [
     route("organization-settings/api-keys", "routes/dashboard.organization-settings.api-keys.tsx"),
     route("organization-settings/audit-log", "routes/dashboard.organization-settings.audit-log.tsx"),
     route("organization-settings/billing", "routes/dashboard.organization-settings.billing.tsx"),
+    route("organization-settings/audit-streams", "routes/dashboard.organization-settings.audit-streams.tsx"),
+    route("organization-settings/audit-streams/:streamId", "routes/dashboard.organization-settings.audit-streams.$streamId.tsx"),
     route("account", "routes/dashboard.account.tsx"),
     route("account/security", "routes/dashboard.account.security.tsx"),
     route("account/confirm-email", "routes/dashboard.account.confirm-email.tsx"),

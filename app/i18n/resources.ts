@@ -11,6 +11,7 @@ import enAudit from "./locales/en/audit";
 import enAdmin from "./locales/en/admin";
 import enMail from "./locales/en/mail";
 import enBilling from "./locales/en/billing";
+import enAuditStreams from "./locales/en/audit-streams";
 import deCommon from "./locales/de/common";
 import deErrors from "./locales/de/errors";
 import deAuth from "./locales/de/auth";
@@ -21,6 +22,7 @@ import deAudit from "./locales/de/audit";
 import deAdmin from "./locales/de/admin";
 import deMail from "./locales/de/mail";
 import deBilling from "./locales/de/billing";
+import deAuditStreams from "./locales/de/audit-streams";
 
 const en = {
   common: enCommon,
@@ -33,6 +35,7 @@ const en = {
   admin: enAdmin,
   mail: enMail,
   billing: enBilling,
+  auditStreams: enAuditStreams,
 };
 
 /** German has exactly English's namespaces, and each German file exactly its English keys. */
@@ -47,6 +50,7 @@ const de = {
   admin: deAdmin,
   mail: deMail,
   billing: deBilling,
+  auditStreams: deAuditStreams,
 } satisfies typeof en;
 
 export const resources = { en, de };

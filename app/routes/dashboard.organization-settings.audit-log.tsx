@@ -15,6 +15,9 @@ import { requireActiveOrganization } from "~/web/guards.server";
 import { translatorFor } from "~/i18n/i18next.server";
 import { orHttpError } from "~/web/http-errors.server";
 import { keepDataWhenOnlyDrawerChanged } from "~/web/revalidation";
+import { ButtonLink } from "~/components/ui";
+import { useTranslation } from "~/i18n/use-translation";
+import { STREAMS_PAGE_PATH } from "~/audit-streams/ui/stream-page";
 
 export function meta({ loaderData, matches }: Route.MetaArgs) {
   return organizationTitleMeta({ loaderData, matches });
@@ -33,16 +36,25 @@ export async function loader(args: Route.LoaderArgs) {
       : blocker === "billing"
         ? { blocker, billingLink }
         : { blocker };
-  return { title: translatorFor(args.context)("audit:page.title"), exportOffer, ...page };
+  const canManageStreams = accessFor(access, "auditStream:manage") !== null;
+  return { title: translatorFor(args.context)("audit:page.title"), exportOffer, canManageStreams, ...page };
 }
 
 /** The drawer opens and closes without reloading the page's data (it loads its own). */
 export const shouldRevalidate = keepDataWhenOnlyDrawerChanged;
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("auditStreams");
   const detailQuery: AuditDetailQuery = (eventId) =>
     rpcQueries.auditLog.detail.queryOptions({ input: { organizationId: loaderData.organizationId, eventId }, ...AUDIT_QUERY_CACHE });
-  return <AuditLogView loaderData={loaderData} detailQuery={detailQuery} exportOffer={loaderData.exportOffer} />;
+  const streamsLink = loaderData.canManageStreams ? (
+    <ButtonLink to={STREAMS_PAGE_PATH} variant="secondary" data-testid="audit-streams-link">
+      {t("auditLogLink")}
+    </ButtonLink>
+  ) : null;
+  return (
+    <AuditLogView loaderData={loaderData} detailQuery={detailQuery} exportOffer={loaderData.exportOffer} headerActions={streamsLink} />
+  );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -20,6 +20,7 @@ export async function loadAppShell(auth: Auth) {
     active,
     canManageKeys: active ? roleHas(active.role, "apiKey:manage") : false,
     canViewAudit: active ? roleHas(active.role, "audit:view") : false,
+    canManageStreams: active ? roleHas(active.role, "auditStream:manage") : false,
     canViewBilling: active ? roleHas(active.role, "billing:view") : false,
   };
 }

@@ -22,6 +22,7 @@ const ICONS: Record<string, ReactNode> = {
     <path d="M3 6.75A1.75 1.75 0 0 1 4.75 5h10.5c.97 0 1.75.78 1.75 1.75v6.5c0 .97-.78 1.75-1.75 1.75H4.75A1.75 1.75 0 0 1 3 13.25v-6.5ZM3 8.5h14M6 12h3" />
   ),
   auditLog: <path d="M6 4h8.25c.41 0 .75.34.75.75v10.5c0 .41-.34.75-.75.75H5.75a.75.75 0 0 1-.75-.75V5M8 8h5M8 11h5M8 14h3" />,
+  auditStreams: <path d="M3.5 6h7M3.5 10h9M3.5 14h7M13 4.5 16.5 6 13 7.5M15 8.5l1.5 1.5-1.5 1.5M13 12.5l3.5 1.5-3.5 1.5" />,
   account: <path d="M10 10a3 3 0 1 0 0-6 3 3 0 0 0 0 6Zm-5.5 6.5c.4-2.8 2.7-4.5 5.5-4.5s5.1 1.7 5.5 4.5" />,
   security: <path d="M10 3 4.5 5v4.6c0 3.3 2.3 6 5.5 7.4 3.2-1.4 5.5-4.1 5.5-7.4V5L10 3Zm-2.2 7.1 1.6 1.6 3-3.2" />,
   admin: <path d="M4 5.5h12M4 10h12M4 14.5h7M15 13l1.5 1.5L19 12" />,
@@ -75,6 +76,13 @@ export function NavItems({ loaderData }: { loaderData: AppShellData }) {
       label: t("nav.auditLog"),
       end: false,
       show: loaderData.canViewAudit,
+    },
+    {
+      to: href("/dashboard/organization-settings/audit-streams"),
+      icon: "auditStreams",
+      label: t("auditStreams:nav"),
+      end: false,
+      show: loaderData.canManageStreams,
     },
     {
       to: href("/dashboard/organization-settings/billing"),

@@ -45,7 +45,8 @@ rmSync(outboxDir, { recursive: true, force: true });
 
 const { DATABASE_URL: _ignored, ...inherited } = process.env;
 const child = spawnBuiltApp(
-  { ...inherited, PORT: port, EMBEDDED_POSTGRES_PORT: pgPort, EMBEDDED_POSTGRES_DIR: dataDir },
+  // Audit streams send to receivers the tests run on this machine (http, loopback).
+  { ...inherited, PORT: port, EMBEDDED_POSTGRES_PORT: pgPort, EMBEDDED_POSTGRES_DIR: dataDir, STREAMING_ALLOW_PRIVATE_NETWORKS: "true" },
   { outboxDir, stdio: "inherit" },
 );
 

@@ -3,6 +3,7 @@
 // the drawer loads details from differ. Works without JavaScript: the filters are a GET form,
 // pages and the drawer are plain links and the loader serves an opened event. With JavaScript the
 // drawer is a modal dialog whose details load on demand (app/audit/ui/event-drawer.tsx).
+import type { ReactNode } from "react";
 import { useLocation } from "react-router";
 import { useHydrated } from "~/components/use-hydrated";
 import { Card, PageHeader } from "~/components/ui";
@@ -21,11 +22,14 @@ export function AuditLogView({
   loaderData,
   detailQuery,
   exportOffer = null,
+  headerActions = null,
 }: {
   loaderData: AuditPageData;
   detailQuery: AuditDetailQuery;
   /** Omitted on the platform admin's view, which offers no export. */
   exportOffer?: AuditExportOffer | null;
+  /** Links beside the title that the page adds (the tenant page: streaming, for those who manage it). */
+  headerActions?: ReactNode;
 }) {
   const { t } = useTranslation("audit");
   const location = useLocation();
@@ -36,7 +40,7 @@ export function AuditLogView({
 
   return (
     <div className="space-y-6">
-      <PageHeader title={t("page.title")} description={t("page.description")} />
+      <PageHeader title={t("page.title")} description={t("page.description")} actions={headerActions} />
       <FiltersCard filters={filters} perPage={perPage} actors={actors} target={target} unknown={unknown} links={links} />
 
       {exportOffer ? <ExportCard offer={exportOffer} organizationId={loaderData.organizationId} filters={filters} /> : null}
