@@ -150,14 +150,18 @@ describe("stream order", () => {
     expect(receivedOnce()).toEqual(expected);
   });
 
-  it("two runs of one stream's job at once skip nothing (the cursor moves by compare-and-set)", async () => {
+  it("two runs of one stream's job at once: one holds the lease, the other stands aside, nothing skipped", async () => {
     const { owner, organization } = await enterpriseOrganization();
     const streamId = await streams.createWebhookStream(organization.id, receiver.url);
     await streams.recordChanges(organization.id, owner.id, BATCH_SIZE + 20);
+    const seen = new Set<string>();
     for (let round = 0; round < 10; round++) {
       const outcomes = await Promise.all([deliverStream(organization.id, streamId), deliverStream(organization.id, streamId)]);
-      if (outcomes.every((outcome) => outcome === "caught-up")) break;
+      outcomes.forEach((outcome) => seen.add(outcome));
+      if (outcomes.includes("caught-up")) break;
     }
+    // The runs overlapped at least once, and the second stood aside rather than send beside the first.
+    expect(seen.has("busy")).toBe(true);
     expect(receivedOnce()).toEqual(await streamOrder(organization.id));
     // Any event sent twice came again under its own id, for the receiver to drop.
     expect(receiver.acceptedIds().length).toBeGreaterThanOrEqual(BATCH_SIZE + 20);
@@ -306,7 +310,7 @@ describe("when delivery stops", () => {
 });
 
 describe("the pump", () => {
-  it("queues one job per due stream (job key and queue per stream), none while one waits, and the job delivers", async () => {
+  it("queues one job per due stream (one job key per stream), none while one waits, and the job delivers", async () => {
     const { owner, organization } = await enterpriseOrganization();
     const streamId = await streams.createWebhookStream(organization.id, receiver.url);
     const idle = await streams.createWebhookStream(organization.id, receiver.url, "idle");
@@ -315,13 +319,47 @@ describe("the pump", () => {
 
     expect(await pumpOnce()).toBe(1);
     expect(await pumpOnce()).toBe(0);
-    const jobs = await prisma.$queryRaw<{ key: string; queue: string }[]>`SELECT key, queue_name AS queue FROM graphile_worker.jobs`;
-    expect(jobs).toEqual([{ key: `audit-stream:${streamId}`, queue: `audit-stream:${streamId}` }]);
+    const jobs = await prisma.$queryRaw<{ key: string }[]>`SELECT key FROM graphile_worker.jobs`;
+    expect(jobs).toEqual([{ key: `audit-stream:${streamId}` }]);
 
     await runDueJobs(auditStreamTasks);
     expect(receivedOnce()).toEqual(ids);
     // Caught up: nothing is due.
     expect(await pumpOnce()).toBe(0);
+  });
+
+  it("leaves a stream alone while a live run holds its lease, and takes it up again once a dead run's lease ends", async () => {
+    const { owner, organization } = await enterpriseOrganization();
+    const streamId = await streams.createWebhookStream(organization.id, receiver.url);
+    const ids = await streams.recordChanges(organization.id, owner.id, 3);
+    // A run in another process holds the stream: its lease is live and its job is locked.
+    await prisma.$executeRaw`UPDATE audit_streams SET delivery_lease = gen_random_uuid(), delivery_lease_until = now() + interval '30 seconds'
+      WHERE organization_id = ${organization.id}::uuid AND id = ${streamId}::uuid`;
+    // (As the owner: the app's role may add jobs but not lock them by hand.)
+    await queryOnce(
+      process.env.DATABASE_URL!,
+      `SELECT graphile_worker.add_job('audit-stream-delivery', json_build_object('organizationId', $1::text, 'streamId', $2::text), job_key => $3)`,
+      [organization.id, streamId, `audit-stream:${streamId}`],
+    );
+    await queryOnce(
+      process.env.DATABASE_URL!,
+      `UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'a worker that died' WHERE key = $1`,
+      [`audit-stream:${streamId}`],
+    );
+    expect(await pumpOnce()).toBe(0);
+    expect(await deliverStream(organization.id, streamId)).toBe("busy");
+    expect(receivedOnce()).toEqual([]);
+    // That process was killed: nobody renews the lease, which ends; graphile-worker would keep its
+    // job locked for hours, but the stream is due again and a new job takes it from the cursor.
+    await prisma.$executeRaw`UPDATE audit_streams SET delivery_lease_until = now() - interval '1 second'
+      WHERE organization_id = ${organization.id}::uuid AND id = ${streamId}::uuid`;
+    expect(await pumpOnce()).toBe(1);
+    await runDueJobs(auditStreamTasks);
+    expect(receivedOnce()).toEqual(ids);
+    // The run gave its lease back when it ended.
+    const [row] = await prisma.$queryRaw<{ lease: string | null }[]>`SELECT delivery_lease::text AS lease FROM audit_streams
+      WHERE organization_id = ${organization.id}::uuid AND id = ${streamId}::uuid`;
+    expect(row?.lease).toBeNull();
   });
 
   it("waits for a stream's retry pause before queueing it again", async () => {

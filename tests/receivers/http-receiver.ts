@@ -36,6 +36,8 @@ export interface ReceiverOptions {
   /** Without a handler every request is answered 200 `{}`. */
   handler?: Handler;
   raw?: RawHandler;
+  /** Listens on this port (a receiver started again where a stopped one was); a free one otherwise. */
+  port?: number;
 }
 
 export async function startReceiver(options: ReceiverOptions = {}): Promise<TestReceiver> {
@@ -55,7 +57,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Test
   };
   const tlsMode = options.tls ?? "valid";
   const server = tlsMode ? https.createServer(testCertificates()[tlsMode], listener) : http.createServer(listener);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     url: `${tlsMode ? "https" : "http"}://127.0.0.1:${port}`,

@@ -12,6 +12,7 @@ import type { SendResult } from "~/audit-streams/outbound/send-result";
 import type { StreamBatch } from "~/audit-streams/stream-event";
 import { taskWithPayload } from "~/jobs/queue.server";
 import { countStreamDelivery } from "~/metrics/audit-stream-metrics.server";
+import { claimLease, releaseLease } from "./delivery-lease.server";
 import { queueDelivery } from "./delivery-jobs.server";
 import { readBatch } from "./read-batch.server";
 import { recordFailure } from "./record-failure.server";
@@ -22,15 +23,29 @@ export const RUN_BATCHES = 40;
 export const RUN_MS = 10_000;
 
 /** How a run ended. `more`: at its bound with events left (the next run is queued). */
-export type RunOutcome = "caught-up" | "more" | "failed" | "waiting" | "blocked" | "gone" | "overtaken";
+export type RunOutcome = "caught-up" | "more" | "failed" | "waiting" | "blocked" | "gone" | "overtaken" | "busy";
 
 export type Sender = (destination: Parameters<typeof sendBatch>[0], batch: StreamBatch) => Promise<SendResult>;
 
-/** One run for one stream. `send` is the outbound sender (tests may wrap it). */
+/**
+ * One run for one stream, under its lease: `busy` when another live run holds the stream (or it is
+ * gone). `send` is the outbound sender (tests may wrap it).
+ */
 export async function deliverStream(organizationId: string, streamId: string, send: Sender = sendBatch): Promise<RunOutcome> {
+  const claim = await claimLease(organizationId, streamId);
+  if (claim === "gone") return "gone";
+  if (claim === "held") return "busy";
+  try {
+    return await deliverBatches(organizationId, streamId, claim.lease, send);
+  } finally {
+    await releaseLease(organizationId, streamId, claim.lease);
+  }
+}
+
+async function deliverBatches(organizationId: string, streamId: string, lease: string, send: Sender): Promise<RunOutcome> {
   const deadline = Date.now() + RUN_MS;
   for (let batches = 0; batches < RUN_BATCHES && Date.now() < deadline; batches++) {
-    const stream = await loadStream(organizationId, streamId);
+    const stream = await loadStream(organizationId, streamId, lease);
     if (!stream) return "gone";
     if (stream.blockedBy) return "blocked";
     if (stream.nextAttemptAt && stream.nextAttemptAt.getTime() > Date.now()) return "waiting";

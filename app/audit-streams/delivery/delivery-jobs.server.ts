@@ -1,12 +1,12 @@
-// How a stream's delivery job is queued: one job key and one queue per stream, so at most one job
-// waits per stream (adding another replaces the waiting one) and graphile-worker runs one at a time
-// per stream, however many instances run workers. Shared by the pump and by a run that stops at
-// its bound with events left.
+// How a stream's delivery job is queued: one job key per stream, so at most one job waits per
+// stream (adding another replaces the waiting one; adding one while a run is locked starts a new
+// one, which the stream's lease keeps from running beside it: delivery-lease.server.ts). Shared by
+// the pump and by a run that stops at its bound with events left.
 import { pool } from "~/db.server";
 
 export const DELIVER_STREAM_TASK = "audit-stream-delivery";
 
-/** The job key and the queue name of a stream's delivery: `audit-stream:<id>`. */
+/** The job key of a stream's delivery: `audit-stream:<id>`. */
 export const deliveryJobKey = (streamId: string) => `audit-stream:${streamId}`;
 
 /** `graphile_worker.add_job` for the stream ids `organizationId` and `streamId` (SQL expressions). */
@@ -14,7 +14,6 @@ export function addDeliveryJobSql(organizationId: string, streamId: string): str
   return `graphile_worker.add_job(
       '${DELIVER_STREAM_TASK}',
       json_build_object('organizationId', ${organizationId}, 'streamId', ${streamId}),
-      queue_name => 'audit-stream:' || ${streamId}::text,
       job_key => 'audit-stream:' || ${streamId}::text,
       max_attempts => 3)`;
 }

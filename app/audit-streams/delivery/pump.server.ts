@@ -2,9 +2,10 @@
 // streams with something to deliver and queues their delivery jobs (docs/decisions/0053). An
 // audited change therefore does no extra work in its own transaction: no job per write, no trigger.
 // A stream is due when it is not paused, its retry pause (next_attempt_at) has passed, its
-// organization's plan has auditStreaming and its billing does not pause paid features, no
-// delivery job of it is waiting or running, and an event lies after its cursor below the horizon.
-// The job key makes this safe with any number of instances: a second add only replaces a waiting job.
+// organization's plan has auditStreaming and its billing does not pause paid features, no run holds
+// its lease and no job of it waits, and an event lies after its cursor below the horizon. The job
+// key makes this safe with any number of instances: a second add only replaces a waiting job. A
+// job left locked by a process that died does not count: its lease ends and the stream is due again.
 import type { Logger } from "pino";
 import { billingBlocksPaidFeatures } from "~/access/billing-pause";
 import { pool } from "~/db.server";
@@ -31,8 +32,9 @@ const PUMP_SQL = `
     WHERE NOT s.paused
       AND (s.next_attempt_at IS NULL OR s.next_attempt_at <= now())
       AND o.plan_id = ANY($1::text[]) AND NOT (o.billing_state::text = ANY($2::text[]))
+      AND (s.delivery_lease_until IS NULL OR s.delivery_lease_until < now())
       AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j
-                      WHERE j.key = 'audit-stream:' || s.id::text AND j.attempts < j.max_attempts)
+                      WHERE j.key = 'audit-stream:' || s.id::text AND j.locked_at IS NULL AND j.attempts < j.max_attempts)
       AND EXISTS (
         SELECT 1 FROM audit_events e
         WHERE e.organization_id = s.organization_id

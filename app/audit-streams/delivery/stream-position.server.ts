@@ -9,6 +9,7 @@ import { queryPrepared } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
 import type { BillingState } from "~/generated/prisma/enums";
 import { planHas } from "~/plans/catalog";
+import { LEASE_UNTIL } from "./delivery-lease.server";
 import type { StreamPosition } from "./read-batch.server";
 
 export interface DeliverableStream {
@@ -41,15 +42,20 @@ interface StreamRow {
   billingState: BillingState;
 }
 
-/** The stream, or null when it (or its organization) is gone. */
-export async function loadStream(organizationId: string, streamId: string): Promise<DeliverableStream | null> {
+/**
+ * The stream as it is now, its lease renewed in the same statement (delivery-lease.server.ts); null
+ * when it (or its organization) is gone, or the lease is no longer this run's.
+ */
+export async function loadStream(organizationId: string, streamId: string, lease: string): Promise<DeliverableStream | null> {
   const [row] = await queryPrepared<StreamRow>(Prisma.sql`
-    SELECT s.name, s.kind, s.settings, s.credentials, s.paused, s.version,
+    UPDATE audit_streams s SET delivery_lease_until = ${LEASE_UNTIL}
+    FROM organizations o
+    WHERE s.organization_id = ${organizationId}::uuid AND s.id = ${streamId}::uuid AND s.delivery_lease = ${lease}::uuid
+      AND o.id = ${organizationId}::uuid
+    RETURNING s.name, s.kind, s.settings, s.credentials, s.paused, s.version,
            s.cursor_transaction_id::text AS "cursorTransactionId", s.cursor_event_id AS "cursorEventId",
            s.deliver_from AS "deliverFrom", s.next_attempt_at AS "nextAttemptAt",
-           s.consecutive_failures AS "consecutiveFailures", o.plan_id AS "planId", o.billing_state AS "billingState"
-    FROM audit_streams s JOIN organizations o ON o.id = s.organization_id
-    WHERE s.organization_id = ${organizationId}::uuid AND s.id = ${streamId}::uuid AND o.id = ${organizationId}::uuid`);
+           s.consecutive_failures AS "consecutiveFailures", o.plan_id AS "planId", o.billing_state AS "billingState"`);
   if (!row) return null;
   const blockedBy = row.paused
     ? "paused"

@@ -38,6 +38,11 @@ CREATE TABLE "audit_streams" (
     "consecutive_failures" INTEGER NOT NULL DEFAULT 0,
     "failing_since" TIMESTAMPTZ(3),
     "failing_notified_at" TIMESTAMPTZ(3),
+    -- The run delivering now holds the stream until then (renewed each batch): one run at a time,
+    -- and a run whose process died gives the stream up when its lease ends, not when graphile-worker
+    -- takes back a dead worker's job (hours later). docs/decisions/0053-stream-delivery.md.
+    "delivery_lease" UUID,
+    "delivery_lease_until" TIMESTAMPTZ(3),
     CONSTRAINT "audit_streams_pkey" PRIMARY KEY ("organization_id", "id"),
     CONSTRAINT "audit_streams_kind_check" CHECK ("kind" IN ('webhook', 'splunk', 'datadog', 's3')),
     CONSTRAINT "audit_streams_organization_id_fkey" FOREIGN KEY ("organization_id")
