@@ -120,9 +120,9 @@ describe("owners' changes (billing.checkout, billing.cancel, billing.resume)", (
     const org = await organization();
     const answer = await call("billing/checkout", org.token, { organizationId: org.id, planId: "team" });
     expect(answer.status).toBe(200);
-    expect(answer.json).toEqual({ planId: "team", state: "active", features: { auditExport: false } });
+    expect(answer.json).toEqual({ planId: "team", state: "active", features: { auditExport: false, auditStreaming: false } });
     const up = await call("billing/checkout", org.token, { organizationId: org.id, planId: "enterprise" });
-    expect(up.json).toEqual({ planId: "enterprise", state: "active", features: { auditExport: true } });
+    expect(up.json).toEqual({ planId: "enterprise", state: "active", features: { auditExport: true, auditStreaming: true } });
     expect(await billingRow(org.id)).toEqual({ planId: "enterprise", billingState: "active" });
     expect(await billingEvents(org.id)).toEqual([
       {
@@ -179,12 +179,12 @@ describe("owners' changes (billing.checkout, billing.cancel, billing.resume)", (
       "Only a canceled subscription can be resumed.",
     );
     const canceled = await call("billing/cancel", org.token, { organizationId: org.id });
-    expect(canceled.json).toEqual({ planId: "team", state: "canceled", features: { auditExport: false } });
+    expect(canceled.json).toEqual({ planId: "team", state: "canceled", features: { auditExport: false, auditStreaming: false } });
     const again = await call("billing/cancel", org.token, { organizationId: org.id });
     expect(again.status).toBe(409);
     expect(again.json.message).toBe("The subscription is already canceled.");
     const resumed = await call("billing/resume", org.token, { organizationId: org.id });
-    expect(resumed.json).toEqual({ planId: "team", state: "active", features: { auditExport: false } });
+    expect(resumed.json).toEqual({ planId: "team", state: "active", features: { auditExport: false, auditStreaming: false } });
     expect((await billingEvents(org.id)).map((e) => [e.action, e.actorKind, e.actorId, e.details])).toEqual([
       ["billing.canceled", "user", org.ownerId, { plan: "team", state: { from: "active", to: "canceled" } }],
       ["billing.resumed", "user", org.ownerId, { plan: "team", state: { from: "canceled", to: "active" } }],
@@ -242,7 +242,10 @@ describe("provider events", () => {
   it("payment_failed: active → past_due → past_due_blocked, then nothing; payment_recovered → active; each change one system event", async () => {
     const org = await organization("enterprise");
     const first = await deliver(embedded, event(org.id, "payment_failed", "evt_fail_1_" + org.id.slice(0, 8)));
-    expect(first).toEqual({ outcome: "applied", billing: { planId: "enterprise", state: "past_due", features: { auditExport: true } } });
+    expect(first).toEqual({
+      outcome: "applied",
+      billing: { planId: "enterprise", state: "past_due", features: { auditExport: true, auditStreaming: true } },
+    });
     expect((await deliver(embedded, event(org.id, "payment_failed"))).billing.state).toBe("past_due_blocked");
     expect((await deliver(embedded, event(org.id, "payment_failed"))).outcome).toBe("unchanged");
     expect(await deliver(embedded, event(org.id, "payment_recovered"))).toMatchObject({ outcome: "applied", billing: { state: "active" } });
@@ -262,7 +265,7 @@ describe("provider events", () => {
     await deliver(embedded, event(refunded.id, "payment_failed"));
     expect(await deliver(embedded, event(refunded.id, "refund"))).toMatchObject({
       outcome: "applied",
-      billing: { planId: "free", state: "active", features: { auditExport: false } },
+      billing: { planId: "free", state: "active", features: { auditExport: false, auditStreaming: false } },
     });
     expect((await billingEvents(refunded.id)).at(-1)).toMatchObject({
       ...system,
@@ -306,7 +309,7 @@ describe("provider events", () => {
     const after = await snapshot(org.id);
     expect(await deliver(embedded, replayed)).toEqual({
       outcome: "already_processed",
-      billing: { planId: "team", state: "past_due", features: { auditExport: false } },
+      billing: { planId: "team", state: "past_due", features: { auditExport: false, auditStreaming: false } },
     });
     expect(await snapshot(org.id)).toEqual(after);
     expect(await refusal(deliver(embedded, { ...replayed, type: "refund" }))).toMatchObject({
@@ -409,7 +412,7 @@ describe("POST /api/billing/provider-events over HTTP", () => {
     expect(await first.json()).toEqual({
       outcome: "applied",
       message: "The event was applied.",
-      billing: { planId: "team", state: "past_due", features: { auditExport: false } },
+      billing: { planId: "team", state: "past_due", features: { auditExport: false, auditStreaming: false } },
     });
     const replay = await post(body, { "content-type": "application/json", "accept-language": "de" });
     expect(replay.status).toBe(200);
@@ -463,7 +466,11 @@ describe("who may read and change billing", () => {
     const unknown = "00000000-0000-4000-8000-000000000000";
 
     const get = (token: string, organizationId = org.id) => call("billing/get", token, { organizationId });
-    expect((await get(org.token)).json).toEqual({ planId: "team", state: "active", features: { auditExport: false } });
+    expect((await get(org.token)).json).toEqual({
+      planId: "team",
+      state: "active",
+      features: { auditExport: false, auditStreaming: false },
+    });
     expect((await get(admin.token)).status).toBe(200);
     expect((await get(member.token)).status).toBe(403);
     expect((await get(other.token)).status).toBe(403);
@@ -523,7 +530,9 @@ describe("the export gate", () => {
     const flags = PLANS.team.flags as { auditExport: boolean };
     flags.auditExport = true;
     try {
-      expect((await call("billing/get", org.token, { organizationId: org.id })).json).toMatchObject({ features: { auditExport: true } });
+      expect((await call("billing/get", org.token, { organizationId: org.id })).json).toMatchObject({
+        features: { auditExport: true, auditStreaming: false },
+      });
     } finally {
       flags.auditExport = false;
     }
