@@ -11,7 +11,7 @@ export interface StreamEvent {
   /** ISO 8601 with milliseconds, UTC. */
   createdAt: string;
   action: string;
-  actorKind: "user" | "api_key" | "system";
+  actorKind: "user" | "api_key" | "job" | "agent" | "system";
   actorId: string;
   /** The actor's name when the batch was sent (null for a deleted person, a system actor, or a name not known). */
   actorName: string | null;
