@@ -26,10 +26,15 @@ export type RunOutcome = "caught-up" | "more" | "failed" | "waiting" | "blocked"
 
 export type Sender = (destination: Parameters<typeof sendBatch>[0], batch: StreamBatch) => Promise<SendResult>;
 
-/** One run for one stream. `send` is the outbound sender (tests may wrap it). */
-export async function deliverStream(organizationId: string, streamId: string, send: Sender = sendBatch): Promise<RunOutcome> {
-  const deadline = Date.now() + RUN_MS;
-  for (let batches = 0; batches < RUN_BATCHES && Date.now() < deadline; batches++) {
+/** One run for one stream. `send` is the outbound sender and `bound` the run's limits (tests pass their own). */
+export async function deliverStream(
+  organizationId: string,
+  streamId: string,
+  send: Sender = sendBatch,
+  bound = { batches: RUN_BATCHES, ms: RUN_MS },
+): Promise<RunOutcome> {
+  const deadline = Date.now() + bound.ms;
+  for (let batches = 0; batches < bound.batches && Date.now() < deadline; batches++) {
     const stream = await loadStream(organizationId, streamId);
     if (!stream) return "gone";
     if (stream.blockedBy) return "blocked";
