@@ -4,7 +4,7 @@
 // version is stale and is refused whole (409), nothing of it written.
 import { z } from "zod";
 import { destinationLabel, streamNameSchema, type Destination, type StreamKind } from "~/audit-streams/destinations";
-import { checkDestinationAddress } from "~/audit-streams/outbound/send-batch.server";
+import { checkDestinationAddress, sendBatch } from "~/audit-streams/outbound/send-batch.server";
 import { changedDestination, parseOrRefuse, sameJson } from "~/audit-streams/stream-input.server";
 import { startLabel, streamStartSchema, type StreamStart } from "~/audit-streams/stream-start";
 import { lockOrganization } from "~/access/organization-lock.server";
@@ -23,6 +23,14 @@ export interface StreamChange {
   paused?: boolean;
   start?: StreamStart;
 }
+
+/** What the service reaches the network with: the outbound module (part B of issue 32). The demo
+ * story passes a receiver of its own, so seeding never sends anything anywhere. */
+export interface Outbound {
+  checkDestinationAddress: typeof checkDestinationAddress;
+  sendBatch: typeof sendBatch;
+}
+export const OUTBOUND: Outbound = { checkDestinationAddress, sendBatch };
 
 const changeSchema = z.object({
   version: z.number().int().min(1).max(2_147_483_647),
@@ -76,7 +84,7 @@ function changedSettingNames(from: Destination, to: Destination): string[] {
  * and its address (so nothing slow runs under the locks). Returns what applies it inside the
  * transaction, given the stream as locked there.
  */
-export async function changeStream(organizationId: string, streamId: string, rawChange: StreamChange) {
+export async function changeStream(organizationId: string, streamId: string, rawChange: StreamChange, outbound: Outbound) {
   const change = parseOrRefuse(changeSchema, rawChange);
   if (!isUuid(streamId)) throw new DomainError("NOT_FOUND", "auditStreamChange.notFound");
   const stored = await prisma.$queryRaw<StoredRow[]>`
@@ -86,7 +94,7 @@ export async function changeStream(organizationId: string, streamId: string, raw
   const before = toLocked(stored[0]);
   if (before.version !== change.version) throw staleVersion();
   const destination = change.destination ? changedDestination(before.destination, change.destination) : before.destination;
-  if (change.destination) await requireSendableAddress(destination);
+  if (change.destination) await requireSendableAddress(destination, outbound);
 
   return async (tx: Tx, current: LockedStream, record: ReturnType<typeof recordAs>): Promise<void> => {
     // The version changes with every edit, so an equal version means the destination merged above
@@ -140,8 +148,8 @@ export async function changeStream(organizationId: string, streamId: string, raw
 }
 
 /** Refuses an address the outbound policy will not send to, before anything is written (400). */
-export async function requireSendableAddress(destination: Destination): Promise<void> {
-  const refusal = await checkDestinationAddress(destination);
+export async function requireSendableAddress(destination: Destination, outbound: Outbound): Promise<void> {
+  const refusal = await outbound.checkDestinationAddress(destination);
   if (refusal) throw new DomainError("BAD_REQUEST", refusal);
 }
 

@@ -11,9 +11,16 @@ import { billingBlocksPaidFeatures } from "~/access/billing-pause";
 import { lockOrganization } from "~/access/organization-lock.server";
 import { recordAs } from "~/audit/record.server";
 import { destinationLabel, splitDestination, streamInputSchema, type Destination } from "~/audit-streams/destinations";
-import { sendBatch } from "~/audit-streams/outbound/send-batch.server";
 import type { SendResult } from "~/audit-streams/outbound/send-result";
-import { changeStream, lockStream, requireSendableAddress, startColumns, type StreamChange } from "~/audit-streams/stream-change.server";
+import {
+  changeStream,
+  lockStream,
+  OUTBOUND,
+  requireSendableAddress,
+  startColumns,
+  type Outbound,
+  type StreamChange,
+} from "~/audit-streams/stream-change.server";
 import { newWebhookSecret, parseOrRefuse } from "~/audit-streams/stream-input.server";
 import { startLabel, streamStartSchema, type StreamStart } from "~/audit-streams/stream-start";
 import { readRecentFailures, readStreamViews, type StreamDetail, type StreamView } from "~/audit-streams/stream-views.server";
@@ -22,7 +29,7 @@ import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
 import { planHas } from "~/plans/catalog";
 
-export type { StreamChange, StreamDetail, StreamStart, StreamView };
+export type { Outbound, StreamChange, StreamDetail, StreamStart, StreamView };
 export type { StreamFailureView } from "~/audit-streams/stream-views.server";
 
 /** Access that may manage the organization's audit streams (owners and admins). */
@@ -66,7 +73,11 @@ export async function getStream(access: StreamManager, streamId: string): Promis
  * Creates a stream, delivering from now unless a replay date is given. For a webhook, the Standard
  * Webhooks signing secret (generated when not given) is returned here and never again.
  */
-export async function createStream(access: StreamManager, input: StreamCreation): Promise<{ stream: StreamView; secret: string | null }> {
+export async function createStream(
+  access: StreamManager,
+  input: StreamCreation,
+  outbound: Outbound = OUTBOUND,
+): Promise<{ stream: StreamView; secret: string | null }> {
   requireStreaming(access);
   const { start: rawStart, ...fields } = input;
   const start = parseOrRefuse(streamStartSchema, rawStart ?? { from: "now" });
@@ -76,7 +87,7 @@ export async function createStream(access: StreamManager, input: StreamCreation)
   const destination = splitDestination(
     destinationFields.kind === "webhook" ? { ...destinationFields, secret: secret ?? undefined } : destinationFields,
   );
-  await requireSendableAddress(destination);
+  await requireSendableAddress(destination, outbound);
   const organizationId = access.organization.id;
   const id = uuidv7();
   const stream = await prisma.$transaction(async (tx) => {
@@ -106,10 +117,15 @@ async function viewIn(tx: Tx, organizationId: string, streamId: string): Promise
 }
 
 /** Edits a stream made from `change.version`; a stale version is a 409 and changes nothing. */
-export async function updateStream(access: StreamManager, streamId: string, change: StreamChange): Promise<StreamView> {
+export async function updateStream(
+  access: StreamManager,
+  streamId: string,
+  change: StreamChange,
+  outbound: Outbound = OUTBOUND,
+): Promise<StreamView> {
   requireStreaming(access);
   const organizationId = access.organization.id;
-  const apply = await changeStream(organizationId, streamId, change);
+  const apply = await changeStream(organizationId, streamId, change, outbound);
   return prisma.$transaction(async (tx) => {
     const current = await lockStream(tx, organizationId, streamId);
     await apply(tx, current, recordAs(access));
@@ -135,7 +151,7 @@ export async function deleteStream(access: StreamManager, streamId: string): Pro
  * Sends one synthetic event (action `audit_stream.test`, never stored in the log) to the stream's
  * destination in a batch of type `audit.test`, and records the attempt and its outcome.
  */
-export async function testStream(access: StreamManager, streamId: string): Promise<SendResult> {
+export async function testStream(access: StreamManager, streamId: string, outbound: Outbound = OUTBOUND): Promise<SendResult> {
   requireStreaming(access);
   const organizationId = access.organization.id;
   if (!isUuid(streamId)) throw new DomainError("NOT_FOUND", "auditStreamChange.notFound");
@@ -145,7 +161,7 @@ export async function testStream(access: StreamManager, streamId: string): Promi
   });
   if (!stored) throw new DomainError("NOT_FOUND", "auditStreamChange.notFound");
   const destination = { kind: stored.kind, settings: stored.settings, credentials: stored.credentials } as Destination;
-  const result = await sendBatch(destination, {
+  const result = await outbound.sendBatch(destination, {
     organizationId,
     streamId,
     type: "audit.test",

@@ -16,9 +16,10 @@ interface StreamCounters {
 const shared = globalThis as typeof globalThis & { __auditStreamCounters?: StreamCounters };
 
 /**
- * Every stream's state (as the page shows it: paused; failing once its run of failures is older
- * than STREAMING_FAILING_AFTER_SECONDS; else active) and lag: the age of its oldest event not yet
- * delivered (in stream order, from deliver_from on), 0 when it has none. Reads every
+ * Every stream's state and lag as its page shows them (app/audit-streams/stream-views.server.ts):
+ * paused; failing once its run of failures is older than STREAMING_FAILING_AFTER_SECONDS; else
+ * active. The lag is the age of the first event after the cursor in stream order (one index step),
+ * a replay's day standing for the history it still passes over; 0 when nothing waits. Reads every
  * organization's streams (tests/statements/allowed-scatter.ts).
  */
 const STREAMS_SQL = `
@@ -26,13 +27,12 @@ const STREAMS_SQL = `
          CASE WHEN s.paused THEN 'paused'
               WHEN s.failing_since <= now() - make_interval(secs => $1::int) THEN 'failing'
               ELSE 'active' END AS state,
-         COALESCE(GREATEST(EXTRACT(EPOCH FROM clock_timestamp() - oldest.created_at), 0), 0)::float8 AS lag
+         COALESCE(GREATEST(0, EXTRACT(EPOCH FROM now() - GREATEST(oldest.created_at, s.deliver_from))), 0)::float8 AS lag
   FROM audit_streams s
   LEFT JOIN LATERAL (
     SELECT e.created_at FROM audit_events e
     WHERE e.organization_id = s.organization_id
       AND (COALESCE(e.transaction_id, '0'::xid8), e.id) > (s.cursor_transaction_id, s.cursor_event_id)
-      AND e.created_at >= COALESCE(s.deliver_from, '-infinity')
     ORDER BY COALESCE(e.transaction_id, '0'::xid8), e.id
     LIMIT 1) oldest ON true`;
 

@@ -73,6 +73,34 @@ export function planAcme(world: DemoWorld, random: () => number): void {
     t.plan(moment, () => world.exportLog(OWNER, ACME, `?format=csv&from=${from}&to=${isoDay(t.day(daysAgo + 1))}`));
   }
 
+  // Audit log streaming (Enterprise): the security team's Splunk, tested, its token replaced,
+  // paused over a maintenance window, replayed after an index mix-up, and retired for Datadog,
+  // which is set up and paused until its contract is signed. Nothing in the story is live: the
+  // demo's destinations are made-up hosts, and a paused stream sends nothing.
+  const splunk = { kind: "splunk" as const, url: "https://splunk.acme.example:8088", token: "8c5e1f2a-3b4d-4c6e-9f70-1a2b3c4d5e6f" };
+  at(79, 10, 0, () => world.createStream(ADMIN, ACME, { name: "Splunk (SOC)", ...splunk, index: "keyledger" }));
+  at(79, 10, 4, () => world.testStream(ADMIN, ACME, "Splunk (SOC)"));
+  at(61, 9, 30, () => world.updateStream(DIEGO, ACME, "Splunk (SOC)", { destination: { token: "0f9e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f" } }));
+  at(47, 22, 0, () => world.updateStream(ADMIN, ACME, "Splunk (SOC)", { paused: true }));
+  at(47, 23, 30, () => world.updateStream(ADMIN, ACME, "Splunk (SOC)", { paused: false }));
+  at(33, 11, 0, () =>
+    world.updateStream(DIEGO, ACME, "Splunk (SOC)", {
+      destination: { index: "security" },
+      start: { from: "date", date: isoDay(t.day(40)) },
+    }),
+  );
+  at(9, 15, 0, () =>
+    world.createStream(OWNER, ACME, {
+      name: "Datadog",
+      kind: "datadog",
+      url: "https://http-intake.logs.datadoghq.eu",
+      apiKey: "3f2b9c1d7e6a5f4b3c2d1e0f9a8b7c6d",
+      service: "keyledger",
+    }),
+  );
+  at(9, 15, 20, () => world.updateStream(OWNER, ACME, "Datadog", { paused: true }));
+  at(8, 10, 0, () => world.deleteStream(OWNER, ACME, "Splunk (SOC)"));
+
   // Contractors invited for a project and never taken on: the invitation canceled a few days later.
   const contractors = ["design@studio.example", "qa@testers.example", "sre@oncall.example", "docs@writers.example", "audit@kpmg.example"];
   contractors.forEach((email, n) => {

@@ -9,6 +9,15 @@ import { issueKey, revokeKey, rotateKey } from "../../app/api-keys/api-keys.serv
 import { parseAuditExportQuery } from "../../app/audit/audit-query.ts";
 import { exportAuditLog } from "../../app/audit/export/export-audit-log.server.ts";
 import { cancelSubscription, checkout, receiveProviderEvent, resumeSubscription } from "../../app/billing/billing.server.ts";
+import {
+  createStream,
+  deleteStream,
+  testStream,
+  updateStream,
+  type Outbound,
+  type StreamChange,
+  type StreamCreation,
+} from "../../app/audit-streams/streams.server.ts";
 import { billingSetupFrom } from "../../app/billing/provider.server.ts";
 import { createSession, validateSessionToken, type Auth } from "../../app/auth/session.server.ts";
 import { prisma } from "../../app/db.server.ts";
@@ -25,6 +34,13 @@ import type { Timeline } from "./timeline.ts";
 
 /** The demo runs on the development payment provider, whatever this process's configuration. */
 const DEMO_BILLING = billingSetupFrom({ embeddedDatabase: true });
+
+/** The story's receivers: every address is accepted and every test event arrives, and nothing is
+ * sent anywhere (the demo's destinations are made-up hosts). */
+const DEMO_OUTBOUND: Outbound = {
+  checkDestinationAddress: async () => null,
+  sendBatch: async () => ({ ok: true, status: 200 }),
+};
 
 /** What backdate.ts needs to know about a key beyond its events. */
 export interface KeyFacts {
@@ -202,6 +218,36 @@ export class DemoWorld {
     // The story's exports are its own moments, not today's: they must not spend today's budget.
     await reset("audit.export.user", access.user.id);
     await reset("audit.export.organization", access.organization.id);
+  }
+
+  private streamManager = async (email: string, slug: string) =>
+    authorizeOrganization(await this.member(email, slug), this.organizationId(slug), "auditStream:manage");
+  private readonly streams = new Map<string, { id: string; version: number }>();
+
+  /** Adds an audit log destination under `label` (its name). */
+  async createStream(email: string, slug: string, input: StreamCreation) {
+    const { stream } = await createStream(await this.streamManager(email, slug), input, DEMO_OUTBOUND);
+    this.streams.set(input.name, { id: stream.id, version: stream.version });
+  }
+
+  /** Edits the destination named `label` as its page would, from the version last seen. */
+  async updateStream(email: string, slug: string, label: string, change: Omit<StreamChange, "version">) {
+    const known = this.streams.get(label)!;
+    const stream = await updateStream(
+      await this.streamManager(email, slug),
+      known.id,
+      { ...change, version: known.version },
+      DEMO_OUTBOUND,
+    );
+    this.streams.set(label, { id: stream.id, version: stream.version });
+  }
+
+  async testStream(email: string, slug: string, label: string) {
+    await testStream(await this.streamManager(email, slug), this.streams.get(label)!.id, DEMO_OUTBOUND);
+  }
+
+  async deleteStream(email: string, slug: string, label: string) {
+    await deleteStream(await this.streamManager(email, slug), this.streams.get(label)!.id);
   }
 
   /** Signs out the sessions the story opened (only its own: another lane may still be running

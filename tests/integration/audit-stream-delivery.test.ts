@@ -13,6 +13,7 @@ const { runDueJobs } = await import("~/jobs/queue.server");
 const { deliverStream } = await import("~/audit-streams/delivery/deliver-stream.server");
 const { sendBatch } = await import("~/audit-streams/outbound/send-batch.server");
 const { pumpOnce } = await import("~/audit-streams/delivery/pump.server");
+const { queueDelivery } = await import("~/audit-streams/delivery/delivery-jobs.server");
 const { auditStreamTasks } = await import("~/audit-streams/delivery/tasks.server");
 const { BATCH_SIZE } = await import("~/audit-streams/delivery/read-batch.server");
 const { createOrganizationWith, createUser, signedIn } = await import("../factories");
@@ -360,6 +361,19 @@ describe("the pump", () => {
     const [row] = await prisma.$queryRaw<{ lease: string | null }[]>`SELECT delivery_lease::text AS lease FROM audit_streams
       WHERE organization_id = ${organization.id}::uuid AND id = ${streamId}::uuid`;
     expect(row?.lease).toBeNull();
+  });
+
+  it("a run that reaches its bound with events left queues the next run, which delivers the rest", async () => {
+    const { owner, organization } = await enterpriseOrganization();
+    const streamId = await streams.createWebhookStream(organization.id, receiver.url);
+    await streams.recordChanges(organization.id, owner.id, BATCH_SIZE + 3);
+    expect(await deliverStream(organization.id, streamId, sendBatch, { batches: 1, ms: 60_000 })).toBe("more");
+    await queueDelivery(organization.id, streamId);
+    const jobs = await prisma.$queryRaw<{ key: string }[]>`SELECT key FROM graphile_worker.jobs`;
+    expect(jobs).toEqual([{ key: `audit-stream:${streamId}` }]);
+    await runDueJobs(auditStreamTasks);
+    expect(receivedOnce()).toEqual(await streamOrder(organization.id));
+    expect(receiver.bodies.map((body) => body.data.length)).toEqual([BATCH_SIZE, 3]);
   });
 
   it("waits for a stream's retry pause before queueing it again", async () => {

@@ -163,6 +163,28 @@ describe("creating a stream", () => {
     }
   });
 
+  it("gives the lag as the age of the oldest event still to deliver, a replay's day standing for what it passes over", async () => {
+    const { org, user, access } = await enterprise();
+    const DAY = 24 * 60 * 60;
+    // An event written before streaming existed (no transaction id), five days old.
+    await queryOnce(
+      process.env.DATABASE_URL!,
+      `INSERT INTO audit_events (id, organization_id, action, actor_kind, actor_id, target_type, target_id, details, content_hash, created_at, transaction_id)
+       VALUES ($1, $2::uuid, 'organization.created', 'user', $3, 'organization', $2::text, '{"name":"x","slug":"x"}', 'h', now() - interval '5 days', NULL)`,
+      [randomUUID(), org.id, user.id],
+    );
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY * 1000).toISOString().slice(0, 10);
+    const now = await streams.createStream(access, { name: "Now", ...webhook });
+    const tenDays = await streams.createStream(access, { name: "Ten days", ...webhook, start: { from: "date", date: day(10) } });
+    const twoDays = await streams.createStream(access, { name: "Two days", ...webhook, start: { from: "date", date: day(2) } });
+    const lag = new Map((await streams.listStreams(access)).map((s) => [s.id, s.lagSeconds!]));
+    expect(lag.get(now.stream.id)).toBeLessThan(DAY);
+    expect(lag.get(tenDays.stream.id)).toBeGreaterThan(5 * DAY - 60);
+    expect(lag.get(tenDays.stream.id)).toBeLessThan(6 * DAY);
+    expect(lag.get(twoDays.stream.id)).toBeGreaterThan(2 * DAY - 60);
+    expect(lag.get(twoDays.stream.id)).toBeLessThan(3 * DAY);
+  });
+
   it("refuses an address the outbound policy will not send to, and writes nothing", async () => {
     const { org, access } = await enterprise();
     const refused = await failure(streams.createStream(access, { name: "Inside", kind: "webhook", url: "https://10.0.0.1/hook" }));

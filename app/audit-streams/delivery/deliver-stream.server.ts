@@ -27,24 +27,35 @@ export type RunOutcome = "caught-up" | "more" | "failed" | "waiting" | "blocked"
 
 export type Sender = (destination: Parameters<typeof sendBatch>[0], batch: StreamBatch) => Promise<SendResult>;
 
+/** A run's limits: the defaults, or a test's own. */
+export interface RunBound {
+  batches: number;
+  ms: number;
+}
+
 /**
- * One run for one stream, under its lease: `busy` when another live run holds the stream (or it is
- * gone). `send` is the outbound sender (tests may wrap it).
+ * One run for one stream, under its lease: `busy` when another live run holds the stream. `send`
+ * is the outbound sender and `bound` the run's limits (tests pass their own).
  */
-export async function deliverStream(organizationId: string, streamId: string, send: Sender = sendBatch): Promise<RunOutcome> {
+export async function deliverStream(
+  organizationId: string,
+  streamId: string,
+  send: Sender = sendBatch,
+  bound: RunBound = { batches: RUN_BATCHES, ms: RUN_MS },
+): Promise<RunOutcome> {
   const claim = await claimLease(organizationId, streamId);
   if (claim === "gone") return "gone";
   if (claim === "held") return "busy";
   try {
-    return await deliverBatches(organizationId, streamId, claim.lease, send);
+    return await deliverBatches(organizationId, streamId, claim.lease, send, bound);
   } finally {
     await releaseLease(organizationId, streamId, claim.lease);
   }
 }
 
-async function deliverBatches(organizationId: string, streamId: string, lease: string, send: Sender): Promise<RunOutcome> {
-  const deadline = Date.now() + RUN_MS;
-  for (let batches = 0; batches < RUN_BATCHES && Date.now() < deadline; batches++) {
+async function deliverBatches(organizationId: string, streamId: string, lease: string, send: Sender, bound: RunBound): Promise<RunOutcome> {
+  const deadline = Date.now() + bound.ms;
+  for (let batches = 0; batches < bound.batches && Date.now() < deadline; batches++) {
     const stream = await loadStream(organizationId, streamId, lease);
     if (!stream) return "gone";
     if (stream.blockedBy) return "blocked";

@@ -181,7 +181,7 @@ export default {
     plan: "Tarif",
     state: "Abrechnungsstatus",
     kind: "Art",
-    destination: "Ziel",
+    destination: "Zieladresse",
     start: "Zustellung ab",
     changedSettings: "Geänderte Einstellungen",
     credentialsReplaced: "Neue Zugangsdaten gespeichert",
