@@ -46,7 +46,8 @@ declare module "autocannon" {
     duration: number;
   }
 
-  function autocannon(options: Options): Promise<Result> & EventEmitter;
+  /** A run in progress: awaitable for its result; `stop()` ends it early (the result covers what ran). */
+  function autocannon(options: Options): Promise<Result> & EventEmitter & { stop(): void };
   export default autocannon;
   export type { Options, Result };
 }

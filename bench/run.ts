@@ -3,6 +3,7 @@
 import { runApiKeyAuthBench } from "./api-key-auth.ts";
 import { runAuthenticateRoutingBench } from "./authenticate-routing.ts";
 import { runAuditExportBench } from "./audit-export.ts";
+import { runAuditStreamDeliveryBench } from "./audit-stream-delivery.ts";
 import { runAuditViewBench } from "./audit-view.ts";
 import { runAuditedWritesBench } from "./audited-writes.ts";
 import { runMetricsOverheadBench } from "./metrics-overhead.ts";
@@ -24,6 +25,7 @@ const benches: { name: string; run: () => Promise<{ passed: boolean; report: str
     name: "audited writes: triggers vs the recorder, and without vs with the stream order (bench/audited-writes.ts)",
     run: () => runAuditedWritesBench(),
   },
+  { name: "audit streaming: sustained delivery and lag (bench/audit-stream-delivery.ts)", run: runAuditStreamDeliveryBench },
 ];
 
 let allPassed = true;
