@@ -150,6 +150,16 @@ test.describe("audit streams as the owner of an Enterprise organization", () => 
     await expect(page.getByText("Delivery resumed from where it stopped.")).toBeVisible();
     await expect(page.getByTestId("stream-state")).toHaveText("Delivering");
 
+    // Restart: replay from today (UTC), confirmed in the dialog.
+    await page.getByRole("link", { name: "Restart delivery…" }).click();
+    const restart = page.getByRole("dialog", { name: "Restart delivery of “Security SIEM”?" });
+    await restart.getByRole("radio", { name: "Replay from a date" }).check();
+    await restart.getByLabel("Day (UTC)").fill(new Date().toISOString().slice(0, 10));
+    await restart.getByRole("button", { name: "Restart delivery" }).click();
+    await expect(restart).toBeHidden();
+    await expect(page.getByText("Delivery restarted.")).toBeVisible();
+    await expect(page.getByText("Replaying from")).toBeVisible();
+
     // Edit: a new name and path, the secret left empty (it says a value is stored): kept.
     const edit = page.locator("form#edit-stream");
     await expect(edit.getByLabel("Signing secret (optional)")).toHaveValue("");
