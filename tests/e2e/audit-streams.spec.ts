@@ -9,7 +9,9 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { BrowserContext, BrowserContextOptions, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { createOrganization, demo, signIn, signUp } from "./helpers";
+import pg from "pg";
+import { e2eDatabaseUrl } from "./database";
+import { createOrganization, demo, organizationIdByName, signIn, signUp } from "./helpers";
 
 const STREAMS_PATH = "/dashboard/organization-settings/audit-streams";
 
@@ -29,7 +31,8 @@ test.beforeAll(async () => {
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       received.push({ path: request.url ?? "", headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
-      response.writeHead(204).end();
+      // Paths under /failing answer 503, as a receiver that is down would.
+      response.writeHead(request.url?.startsWith("/failing") ? 503 : 204).end();
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
@@ -147,6 +150,16 @@ test.describe("audit streams as the owner of an Enterprise organization", () => 
     await expect(page.getByText("Delivery resumed from where it stopped.")).toBeVisible();
     await expect(page.getByTestId("stream-state")).toHaveText("Delivering");
 
+    // Restart: replay from today (UTC), confirmed in the dialog.
+    await page.getByRole("link", { name: "Restart delivery…" }).click();
+    const restart = page.getByRole("dialog", { name: "Restart delivery of “Security SIEM”?" });
+    await restart.getByRole("radio", { name: "Replay from a date" }).check();
+    await restart.getByLabel("Day (UTC)").fill(new Date().toISOString().slice(0, 10));
+    await restart.getByRole("button", { name: "Restart delivery" }).click();
+    await expect(restart).toBeHidden();
+    await expect(page.getByText("Delivery restarted.")).toBeVisible();
+    await expect(page.getByText("Replaying from")).toBeVisible();
+
     // Edit: a new name and path, the secret left empty (it says a value is stored): kept.
     const edit = page.locator("form#edit-stream");
     await expect(edit.getByLabel("Signing secret (optional)")).toHaveValue("");
@@ -235,6 +248,61 @@ test.describe("audit streams as the owner of an Enterprise organization", () => 
     expect((await page.request.post(href!, { form: { intent: "delete", version: "1" }, maxRedirects: 0 })).status()).toBe(404);
     expect((await page.goto(`${STREAMS_PATH}/${randomUUID()}`))?.status()).toBe(404);
     expect((await page.goto(`${STREAMS_PATH}/not-a-uuid`))?.status()).toBe(404);
+  });
+
+  test("a receiver that answers 503: the test says why, and the delivery page shows the failing state and its failures", async ({
+    page,
+  }) => {
+    const organizationName = `Streams Failing ${randomUUID().slice(0, 8)}`;
+    await createOrganization(page, organizationName);
+    await switchToEnterprise(page);
+    await gotoStreams(page);
+    const form = page.locator("form#create-stream");
+    await form.getByLabel("Name", { exact: true }).fill("Down");
+    await form.getByRole("textbox", { name: "URL" }).fill(`${receiverUrl}/failing`);
+    await form.getByRole("button", { name: "Add stream" }).click();
+    await page.getByRole("link", { name: "Delivery of Down" }).click();
+    await expect(page.getByTestId("audit-stream-page")).toHaveAttribute("data-hydrated", "true");
+    await expect(page.getByTestId("stream-failures-empty")).toBeVisible();
+    await page.getByRole("button", { name: "Send a test event" }).click();
+    const outcome = page.getByTestId("stream-test-outcome");
+    await expect(outcome).toContainText("The test event was not delivered: The receiver answered with an error status.");
+    await expect(outcome).toContainText("Receiver's status: 503.");
+
+    // What the delivery job records when it fails (its own tests cover how): failures and a run
+    // of failures older than the failing threshold, written here as the job would.
+    const streamId = new URL(page.url()).pathname.split("/").pop()!;
+    const organizationId = await organizationIdByName(page.request, organizationName);
+    const client = new pg.Client({ connectionString: e2eDatabaseUrl() });
+    await client.connect();
+    try {
+      await client.query(
+        `UPDATE audit_streams SET failing_since = now() - interval '2 hours', next_attempt_at = now() + interval '10 minutes',
+                consecutive_failures = 12 WHERE organization_id = $1 AND id = $2`,
+        [organizationId, streamId],
+      );
+      await client.query(
+        `INSERT INTO audit_stream_failures (organization_id, stream_id, id, at, failure, status, detail)
+         VALUES ($1, $2, $3, now() - interval '1 minute', 'http_status', 503, 'answered 503'),
+                ($1, $2, $4, now() - interval '2 minutes', 'timeout', NULL, 'no answer within 10000 ms')`,
+        [organizationId, streamId, randomUUID(), randomUUID()],
+      );
+    } finally {
+      await client.end();
+    }
+    await page.reload();
+    await expect(page.getByTestId("stream-state")).toHaveText("Failing");
+    await expect(page.getByTestId("stream-next-attempt")).toBeVisible();
+    const failures = page.getByTestId("stream-failures");
+    await expect(failures.getByRole("row")).toHaveCount(3);
+    await expect(failures.getByRole("row").nth(1)).toContainText("503");
+    await expect(failures.getByRole("row").nth(1)).toContainText("The receiver answered with an error status.");
+    await expect(failures.getByRole("row").nth(2)).toContainText("None");
+    await expect(failures.getByRole("row").nth(2)).toContainText("The receiver did not answer in time.");
+    if (process.env.SCREENSHOTS)
+      await page.screenshot({ path: "test-results/screens/audit-streams-failing-en-desktop.png", fullPage: true });
+    await gotoStreams(page);
+    await expect(page.getByTestId("stream-state")).toHaveText("Failing");
   });
 
   test("two people editing one stream: the second save is a conflict and shows what is stored now", async ({ page, context }) => {
