@@ -27,7 +27,8 @@ const STREAMS_SQL = `
          CASE WHEN s.paused THEN 'paused'
               WHEN s.failing_since <= now() - make_interval(secs => $1::int) THEN 'failing'
               ELSE 'active' END AS state,
-         COALESCE(GREATEST(0, EXTRACT(EPOCH FROM now() - GREATEST(oldest.created_at, s.deliver_from))), 0)::float8 AS lag
+         COALESCE(GREATEST(0, EXTRACT(EPOCH FROM now() - GREATEST(oldest.created_at, s.deliver_from))), 0)::float8 AS lag,
+         EXTRACT(EPOCH FROM s.last_delivered_at)::float8 AS "lastDelivered"
   FROM audit_streams s
   LEFT JOIN LATERAL (
     SELECT e.created_at FROM audit_events e
@@ -36,10 +37,14 @@ const STREAMS_SQL = `
     ORDER BY COALESCE(e.transaction_id, '0'::xid8), e.id
     LIMIT 1) oldest ON true`;
 
+const STATES = ["active", "paused", "failing"] as const;
+
 interface StreamFigures {
   id: string;
-  state: "active" | "paused" | "failing";
+  state: (typeof STATES)[number];
   lag: number;
+  /** Unix seconds of the last accepted delivery, null before the first. */
+  lastDelivered: number | null;
 }
 
 let inFlight: Promise<StreamFigures[] | null> | null = null;
@@ -87,6 +92,29 @@ export function registerAuditStreamMetrics(registry: Registry): void {
     },
   });
   new Gauge({
+    name: "keyledger_audit_stream_state",
+    help: "Each audit stream's state as its page shows it: 1 for the state it is in (active, paused, failing), 0 for the others.",
+    labelNames: ["stream", "state"],
+    registers: [registry],
+    async collect() {
+      const streams = await readStreams();
+      this.reset();
+      for (const stream of streams ?? [])
+        for (const state of STATES) this.set({ stream: stream.id, state }, stream.state === state ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: "keyledger_audit_stream_last_success_timestamp_seconds",
+    help: "When each audit stream's receiver last accepted a delivery (Unix seconds); absent before the first.",
+    labelNames: ["stream"],
+    registers: [registry],
+    async collect() {
+      const streams = await readStreams();
+      this.reset();
+      for (const stream of streams ?? []) if (stream.lastDelivered !== null) this.set({ stream: stream.id }, stream.lastDelivered);
+    },
+  });
+  new Gauge({
     name: "keyledger_audit_streams",
     help: "Audit streams by state: active, paused, failing. Absent when the database did not answer.",
     labelNames: ["state"],
@@ -95,7 +123,7 @@ export function registerAuditStreamMetrics(registry: Registry): void {
       const streams = await readStreams();
       this.reset();
       if (!streams) return;
-      for (const state of ["active", "paused", "failing"] as const) this.set({ state }, streams.filter((s) => s.state === state).length);
+      for (const state of STATES) this.set({ state }, streams.filter((s) => s.state === state).length);
     },
   });
 }

@@ -12,7 +12,7 @@ const { prisma } = await import("~/db.server");
 const { runDueJobs } = await import("~/jobs/queue.server");
 const { deliverStream } = await import("~/audit-streams/delivery/deliver-stream.server");
 const { sendBatch } = await import("~/audit-streams/outbound/send-batch.server");
-const { pumpOnce } = await import("~/audit-streams/delivery/pump.server");
+const { pumpOnce, streamsAheadOfDatabase } = await import("~/audit-streams/delivery/pump.server");
 const { queueDelivery } = await import("~/audit-streams/delivery/delivery-jobs.server");
 const { auditStreamTasks } = await import("~/audit-streams/delivery/tasks.server");
 const { BATCH_SIZE } = await import("~/audit-streams/delivery/read-batch.server");
@@ -258,6 +258,39 @@ describe("streams made through the service", () => {
     // The restart's own audit event, then what came after it.
     expect(receivedOnce().at(-1)).toBe(after[0]);
     expect(receivedOnce()).toHaveLength(2);
+  });
+});
+
+describe("after a logical restore", () => {
+  it("cursors ahead of the database's transaction ids are found, and the README's repair delivers every event again", async () => {
+    const { owner, organization } = await enterpriseOrganization();
+    const access = await authorizeOrganization((await signedIn(owner.id, organization.id)).auth, organization.id, "auditStream:manage");
+    const { stream } = await service.createStream(access, { name: "restored", kind: "webhook", url: receiver.url, start: { from: "now" } });
+    const before = await streams.recordChanges(organization.id, owner.id, 3);
+    await deliverAll(organization.id, stream.id);
+    const aheadBefore = await streamsAheadOfDatabase();
+    // A pg_dump restored into a new server: the rows keep the old server's transaction ids, far
+    // above what this one gives out (as the owner: the app may not change the log).
+    const owner_ = (text: string) => queryOnce(process.env.DATABASE_URL!, text, [organization.id]);
+    await owner_(`UPDATE audit_events SET transaction_id = (pg_snapshot_xmax(pg_current_snapshot())::text::bigint + 1000000)::text::xid8
+                   WHERE organization_id = $1`);
+    await owner_(`UPDATE audit_streams SET cursor_transaction_id = (SELECT max(transaction_id) FROM audit_events WHERE organization_id = $1)
+                   WHERE organization_id = $1`);
+    expect(await streamsAheadOfDatabase()).toBe(aheadBefore + 1);
+    const after = await streams.recordChanges(organization.id, owner.id, 1);
+    receiver.reset();
+    await deliverAll(organization.id, stream.id);
+    expect(receivedOnce()).toEqual([]);
+    // The repair: forget the restored ids, then replay from the dump's day (receivers drop what they have by id).
+    await owner_(`UPDATE audit_events SET transaction_id = NULL WHERE organization_id = $1 AND transaction_id IS NOT NULL`);
+    const current = await service.getStream(access, stream.id);
+    await service.updateStream(access, stream.id, {
+      version: current.version,
+      start: { from: "date", date: new Date().toISOString().slice(0, 10) },
+    });
+    await deliverAll(organization.id, stream.id);
+    expect(receivedOnce()).toEqual(expect.arrayContaining([...before, after[0]!]));
+    expect(await streamsAheadOfDatabase()).toBe(aheadBefore);
   });
 });
 

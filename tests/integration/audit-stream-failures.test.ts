@@ -138,6 +138,10 @@ describe("a receiver answering 500, then healthy", () => {
     expect(await failuresOf(organization.id, streamId)).toHaveLength(FAILURES_KEPT);
     let metrics = await scrape();
     expect(metrics).toContain('keyledger_audit_streams{state="failing"} 1');
+    expect(metrics).toContain(`keyledger_audit_stream_state{stream="${streamId}",state="failing"} 1`);
+    expect(metrics).toContain(`keyledger_audit_stream_state{stream="${streamId}",state="active"} 0`);
+    // Nothing was ever accepted: no last success yet.
+    expect(metrics).not.toContain(`keyledger_audit_stream_last_success_timestamp_seconds{stream="${streamId}"}`);
     const lag = new RegExp(`keyledger_audit_stream_lag_seconds\\{stream="${streamId}"\\} (\\S+)`).exec(metrics);
     // The oldest undelivered event's age: above 0 while the receiver fails.
     expect(Number(lag?.[1])).toBeGreaterThan(0);
@@ -156,6 +160,11 @@ describe("a receiver answering 500, then healthy", () => {
     });
     metrics = await scrape();
     expect(metrics).toContain('keyledger_audit_streams{state="active"} 1');
+    expect(metrics).toContain(`keyledger_audit_stream_state{stream="${streamId}",state="active"} 1`);
+    const lastSuccess = new RegExp(`keyledger_audit_stream_last_success_timestamp_seconds\\{stream="${streamId}"\\} (\\S+)`).exec(
+      metrics,
+    )?.[1];
+    expect(Math.abs(Number(lastSuccess) - Date.now() / 1000)).toBeLessThan(600);
     expect(metrics).toContain(`keyledger_audit_stream_lag_seconds{stream="${streamId}"} 0`);
     expect(metrics).toContain('keyledger_audit_stream_events_delivered_total{kind="webhook"} 3');
 

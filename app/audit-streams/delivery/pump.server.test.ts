@@ -2,7 +2,11 @@
 // draining process queues nothing, and stop() waits for the tick in progress.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { beginDraining, resetLifecycleForTests } from "~/lib/lifecycle.server";
-import { startPump } from "./pump.server";
+import { AHEAD_CHECK_MS, startPump as startPumpWith } from "./pump.server";
+
+/** The pump with the restore check finding nothing (its own test below passes one that does). */
+const startPump = (logger: { warn: () => void; error: () => void }, intervalMs: number, pump: () => Promise<number>) =>
+  startPumpWith(logger, intervalMs, pump, async () => 0);
 
 const quietLogger = () => ({ warn: vi.fn(), error: vi.fn() });
 const until = async (condition: () => boolean) => {
@@ -65,5 +69,26 @@ describe("startPump", () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     await stop();
     expect(pump).not.toHaveBeenCalled();
+  });
+
+  it("logs an error while streams' cursors are ahead of the database's transaction ids, at most once per check interval", async () => {
+    const logger = quietLogger();
+    let checks = 0;
+    let ticks = 0;
+    const stop = startPumpWith(
+      logger,
+      1,
+      async () => ++ticks,
+      async () => {
+        checks++;
+        return 2;
+      },
+    );
+    await until(() => ticks >= 5);
+    await stop();
+    expect(checks).toBe(1);
+    expect(AHEAD_CHECK_MS).toBeGreaterThan(60_000);
+    expect(logger.error).toHaveBeenCalledTimes(1);
+    expect(logger.error).toHaveBeenCalledWith({ streams: 2 }, expect.stringContaining("restored from a logical dump"));
   });
 });

@@ -43,6 +43,22 @@ const PUMP_SQL = `
     LIMIT ${PUMP_LIMIT}
   ) due`;
 
+/**
+ * How many streams' cursors lie at or past the next transaction id this database will give out.
+ * That happens after a logical restore (pg_dump into a new server): transaction ids are not carried
+ * over, so every new event sorts behind those cursors and nothing is delivered until an operator
+ * repairs the stream order (README, Backups). A physical restore keeps the ids.
+ */
+export async function streamsAheadOfDatabase(): Promise<number> {
+  const { rows } = await pool().query<{ ahead: number }>(
+    `SELECT count(*)::int AS ahead FROM audit_streams WHERE cursor_transaction_id >= pg_snapshot_xmax(pg_current_snapshot())`,
+  );
+  return rows[0]?.ahead ?? 0;
+}
+
+/** How often the pump looks for cursors ahead of the database (and logs an error while there are). */
+export const AHEAD_CHECK_MS = 10 * 60_000;
+
 /** One tick: queues the due streams' jobs; how many. */
 export async function pumpOnce(): Promise<number> {
   const { rows } = await pool().query<{ queued: number }>(PUMP_SQL, [streamingPlans(), pausingStates()]);
@@ -52,19 +68,31 @@ export async function pumpOnce(): Promise<number> {
 /**
  * Starts the pump; the returned function stops it (and waits for a tick in progress). A failed
  * tick is logged (a database outage as a warning) and the next one runs as usual: the pump never
- * ends the process. `pump` is the tick's work (tests pass their own).
+ * ends the process. `pump` is the tick's work and `aheadOfDatabase` the restore check (tests pass their own).
  */
 export function startPump(
   logger: Pick<Logger, "warn" | "error">,
   intervalMs = PUMP_INTERVAL_MS,
   pump: () => Promise<number> = pumpOnce,
+  aheadOfDatabase: () => Promise<number> = streamsAheadOfDatabase,
 ): () => Promise<void> {
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
+  let checkedAt = -Infinity;
+  const checkOrder = async () => {
+    if (Date.now() - checkedAt < AHEAD_CHECK_MS) return;
+    checkedAt = Date.now();
+    const ahead = await aheadOfDatabase();
+    if (ahead > 0)
+      logger.error(
+        { streams: ahead },
+        "audit streams' cursors are ahead of this database's transaction ids (restored from a logical dump?): they deliver nothing until the stream order is repaired (README, Backups)",
+      );
+  };
   const tick = () => {
     // A draining process queues nothing more; the other instances' pumps carry on.
-    running = (isDraining() ? Promise.resolve(0) : pump()).then(
+    running = (isDraining() ? Promise.resolve(0) : Promise.all([pump(), checkOrder()])).then(
       () => undefined,
       (error: unknown) => {
         const { message, code } = error as { message?: string; code?: string };
