@@ -1,21 +1,25 @@
 // auditStream.* at /rpc (docs/contract.md): the answers' shapes, who is refused (members, other
 // organizations, plans without streaming, paused billing), the bad input of issue 32 refused with a
-// translated 400 that writes nothing, and no credential in any answer, stored detail or log line.
-// The outbound side is a fake receiver (part B of issue 32 tests the real one).
+// translated 400 that writes nothing, and no credential in any answer, stored detail, log line or
+// request sent. Nothing is mocked: the test event goes through the real outbound module to real
+// receivers on this machine (tests/receivers/), so this process allows private networks, as a
+// server started with STREAMING_ALLOW_PRIVATE_NETWORKS=true does; the refusal with the setting off
+// is proven on the production server started without it, at the end.
+import { randomBytes } from "node:crypto";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { SendResult } from "~/audit-streams/outbound/send-result";
-import { prisma } from "~/db.server";
-import { logger } from "~/lib/logger.server";
-import { createOrganizationWith, createUser, signedIn } from "../factories";
-import { call } from "../rpc";
-import { exportedRows } from "../domain-calls";
+import { testCertificates, trustTestCa } from "../receivers/certificates";
+import { startDatadogReceiver } from "../receivers/datadog-receiver";
+import { startWebhookReceiver, type WebhookReceiver } from "../receivers/webhook-receiver";
+import { startProductionServer, type ProductionServer } from "../production/production-server";
 
-vi.mock("~/audit-streams/outbound/send-batch.server", () => ({
-  outboundPolicy: () => ({ allowPrivateNetworks: false, timeoutMs: 1000, maxResponseBytes: 1024 }),
-  checkDestinationAddress: async () => null,
-  sendBatch: async (): Promise<SendResult> => ({ ok: false, failure: "http_status", status: 401, detail: "answered 401" }),
-}));
+// env() reads the environment once, on first use: set before any of the app's modules load.
+process.env.STREAMING_ALLOW_PRIVATE_NETWORKS = "true";
+const { prisma } = await import("~/db.server");
+const { logger } = await import("~/lib/logger.server");
+const { createOrganizationWith, createUser, signedIn } = await import("../factories");
+const { call } = await import("../rpc");
+const { exportedRows } = await import("../domain-calls");
 
 /** Every line the app logs while these tests run (the level opened to trace, nothing printed). */
 const logged: string[] = [];
@@ -29,10 +33,21 @@ beforeAll(() => {
     return true;
   });
 });
-afterAll(() => {
+afterAll(async () => {
   logger.level = level;
   vi.restoreAllMocks();
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.stop()));
 });
+
+const receivers: { stop(): Promise<void> }[] = [];
+beforeAll(() => trustTestCa());
+
+/** An HTTPS Standard Webhooks receiver verifying with `secret` (a fresh one unless given). */
+async function webhookReceiver(secret = `whsec_${randomBytes(32).toString("base64")}`): Promise<WebhookReceiver> {
+  const receiver = await startWebhookReceiver(secret);
+  receivers.push(receiver);
+  return receiver;
+}
 
 async function organization(role: "owner" | "admin" | "member" = "owner", planId = "enterprise") {
   const user = await createUser();
@@ -53,13 +68,16 @@ const webhookInput = (organizationId: string, extra: Record<string, unknown> = {
 const streamEvents = (organizationId: string) =>
   prisma.auditEvent.findMany({
     where: { organizationId, action: { startsWith: "audit_stream." } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     select: { action: true, details: true },
   });
 
 describe("auditStream procedures", () => {
   it("create answers {stream, secret}; list answers exactly the listed fields; the secret appears nowhere else", async () => {
     const { org, token } = await organization("admin");
-    const created = await call("auditStream/create", token, webhookInput(org.id));
+    // A receiver that verifies with another secret: the test event arrives and is refused for its signature.
+    const stranger = await webhookReceiver();
+    const created = await call("auditStream/create", token, webhookInput(org.id, { url: `${stranger.url}/keyledger` }));
     expect(created.status).toBe(200);
     const { stream, secret } = created.json as { stream: Record<string, unknown>; secret: string };
     expect(secret).toMatch(/^whsec_/);
@@ -77,30 +95,63 @@ describe("auditStream procedures", () => {
         lagSeconds: expect.any(Number),
       },
     ]);
+    const refusedTest = await call("auditStream/test", token, { organizationId: org.id, streamId: stream.id });
+    expect(refusedTest.json).toEqual({ ok: false, failure: "http_status", status: 401, detail: "answered 401" });
+    expect([stranger.requests.length, stranger.refused.length, stranger.deliveries.length]).toEqual([1, 1, 0]);
+    // The customer's receiver, holding the secret the create gave once, verifies the same test event.
+    const own = await webhookReceiver(secret);
+    const moved = await call("auditStream/update", token, {
+      organizationId: org.id,
+      streamId: stream.id,
+      version: 1,
+      url: `${own.url}/keyledger`,
+    });
+    expect(moved.json).toMatchObject({ version: 2, destination: `${own.url}/keyledger` });
     const tested = await call("auditStream/test", token, { organizationId: org.id, streamId: stream.id });
-    expect(tested.json).toEqual({ ok: false, failure: "http_status", status: 401, detail: "answered 401" });
-    const updated = await call("auditStream/update", token, { organizationId: org.id, streamId: stream.id, version: 1, paused: true });
-    expect(updated.json).toMatchObject({ state: "paused", version: 2 });
-    const stale = await call("auditStream/update", token, { organizationId: org.id, streamId: stream.id, version: 1, name: "x" }, DE);
+    expect(tested.json).toEqual({ ok: true, status: 204 });
+    expect(own.refused).toEqual([]);
+    expect(own.deliveries.map((d) => d.payload)).toMatchObject([
+      { type: "audit.test", version: 1, data: [{ action: "audit_stream.test", targetType: "audit_stream", targetId: stream.id }] },
+    ]);
+    const updated = await call("auditStream/update", token, { organizationId: org.id, streamId: stream.id, version: 2, paused: true });
+    expect(updated.json).toMatchObject({ state: "paused", version: 3 });
+    const stale = await call("auditStream/update", token, { organizationId: org.id, streamId: stream.id, version: 2, name: "x" }, DE);
     expect(stale).toMatchObject({ status: 409, json: { code: "CONFLICT" } });
     expect(stale.json.message).toContain("Jemand anderes hat dieses Ziel geändert");
+    expect((await streamEvents(org.id)).filter((e) => e.action === "audit_stream.tested").map((e) => e.details)).toEqual([
+      { name: "SIEM", outcome: "http_status", status: 401 },
+      { name: "SIEM", outcome: "delivered", status: 204 },
+    ]);
     expect((await call("auditStream/delete", token, { organizationId: org.id, streamId: stream.id })).json).toEqual({});
-    const answers = JSON.stringify([listed.json, tested.json, updated.json, stream]);
+    const answers = JSON.stringify([listed.json, refusedTest.json, tested.json, moved.json, updated.json, stream]);
     const details = JSON.stringify(await streamEvents(org.id));
-    for (const place of [answers, details, logged.join("")]) expect(place).not.toContain(secret.slice(6));
+    const wire = JSON.stringify([...stranger.requests, ...own.requests].map((r) => [r.path, r.headers, r.body.toString("utf8")]));
+    for (const place of [answers, details, wire, logged.join("")]) expect(place).not.toContain(secret.slice(6));
   });
 
   it("keeps every credential out of answers, details and log lines, through edits and refusals", async () => {
     const { org, token } = await organization();
     const credentials = ["0123456789abcdef0123456789abcdef", "fedcba9876543210fedcba9876543210", "S3cret+Access/Key=42", "AKIAEXAMPLE42"];
+    // Datadog's intake as a receiver that knows only the replacement key.
+    const intake = await startDatadogReceiver(credentials[1]!);
+    receivers.push(intake);
     const datadog = await call("auditStream/create", token, {
       organizationId: org.id,
       name: "DD",
       kind: "datadog",
+      url: intake.url,
       apiKey: credentials[0],
     });
     const id = (datadog.json.stream as { id: string }).id;
+    const before = await call("auditStream/test", token, { organizationId: org.id, streamId: id });
+    expect(before.json).toMatchObject({ ok: false, failure: "http_status", status: 403 });
     await call("auditStream/update", token, { organizationId: org.id, streamId: id, version: 1, apiKey: credentials[1], service: "kl" });
+    const after = await call("auditStream/test", token, { organizationId: org.id, streamId: id });
+    expect(after.json).toEqual({ ok: true, status: 202 });
+    // The key crossed the wire in its header alone, and the entry carries the new service name.
+    expect(intake.requests.map((r) => r.headers["dd-api-key"])).toEqual([credentials[0], credentials[1]]);
+    expect(intake.entries).toMatchObject([{ service: "kl" }]);
+    for (const request of intake.requests) for (const value of credentials) expect(request.body.toString("utf8")).not.toContain(value);
     // A refused edit carrying a credential: neither the answer nor the log repeats it.
     const refused = await call("auditStream/update", token, {
       organizationId: org.id,
@@ -122,12 +173,15 @@ describe("auditStream procedures", () => {
       call("auditStream/list", token, { organizationId: org.id }),
       call("auditLog/list", token, { organizationId: org.id }),
     ]);
-    const everything = [JSON.stringify([datadog.json, refused.json, s3.json, ...reads.map((r) => r.json)]), logged.join("")];
+    const answers = [datadog.json, before.json, after.json, refused.json, s3.json, ...reads.map((r) => r.json)];
+    const everything = [JSON.stringify(answers), logged.join("")];
     everything.push(JSON.stringify(await streamEvents(org.id)));
     for (const place of everything) for (const value of credentials) expect(place).not.toContain(value);
     expect((await streamEvents(org.id)).map((e) => e.action)).toEqual([
       "audit_stream.created",
+      "audit_stream.tested",
       "audit_stream.updated",
+      "audit_stream.tested",
       "audit_stream.created",
     ]);
   });
@@ -275,5 +329,61 @@ describe("auditStream procedures", () => {
     expect(deleted.status).toBe(200);
     expect(await prisma.auditStream.count({ where: { organizationId: org.id } })).toBe(0);
     expect(await prisma.auditStreamFailure.count({ where: { organizationId: org.id } })).toBe(0);
+  });
+});
+
+describe("auditStream procedures on a server started without STREAMING_ALLOW_PRIVATE_NETWORKS", () => {
+  let server: ProductionServer;
+  beforeAll(async () => {
+    // The production build as deployed, the setting off (this process's own is on, so say so).
+    server = await startProductionServer(process.env.DATABASE_URL!, {
+      STREAMING_ALLOW_PRIVATE_NETWORKS: "false",
+      NODE_EXTRA_CA_CERTS: testCertificates().caPath,
+    });
+  }, 90_000);
+  afterAll(() => server?.stop(), 30_000);
+
+  const create = async (token: string, input: unknown, language: "en" | "de") => {
+    const response = await fetch(`${server.origin}/rpc/auditStream/create`, {
+      method: "POST",
+      headers: {
+        Origin: server.origin,
+        "Sec-Fetch-Site": "same-origin",
+        "Content-Type": "application/json",
+        "Accept-Language": language,
+        Cookie: `session=${token}`,
+      },
+      body: JSON.stringify({ json: input }),
+    });
+    return { status: response.status, json: ((await response.json()) as { json: { code?: string; message?: string } }).json };
+  };
+
+  it("refuses a loopback, private or metadata address and http:// with a translated 400, and writes nothing", async () => {
+    const { org, token } = await organization();
+    // A real receiver listening where the refused address points: nothing may reach it.
+    const receiver = await webhookReceiver();
+    const PRIVATE = {
+      en: "This address leads to a loopback, private, link-local or cloud metadata network, which KeyLedger does not send to.",
+      de: "Diese Adresse führt in ein Loopback-, privates, link-lokales oder Cloud-Metadaten-Netz, an das KeyLedger nicht sendet.",
+    };
+    const HTTPS = { en: "Destinations must use https://.", de: "Ziele müssen https:// verwenden." };
+    const refusals: [string, typeof PRIVATE][] = [
+      [receiver.url, PRIVATE],
+      [`https://localhost:${receiver.port}/hook`, PRIVATE],
+      ["https://169.254.169.254/latest/meta-data/", PRIVATE],
+      ["https://10.0.0.1/hook", PRIVATE],
+      ["http://siem.example.test/hook", HTTPS],
+    ];
+    for (const [url, message] of refusals) {
+      for (const language of ["en", "de"] as const) {
+        const answer = await create(token, webhookInput(org.id, { url }), language);
+        expect(answer, `${url} ${language}`).toMatchObject({ status: 400, json: { code: "BAD_REQUEST", message: message[language] } });
+      }
+    }
+    expect(receiver.requests).toEqual([]);
+    expect(await prisma.auditStream.count({ where: { organizationId: org.id } })).toBe(0);
+    expect(await streamEvents(org.id)).toEqual([]);
+    // The same server takes a public name (one that does not resolve here passes, docs/decisions).
+    expect((await create(token, webhookInput(org.id), "en")).status).toBe(200);
   });
 });

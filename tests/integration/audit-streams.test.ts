@@ -1,40 +1,45 @@
 // The audit streams service (app/audit-streams/streams.server.ts): every change recorded once with
 // the right details and never a credential, the version rule under two editors at once, the limit,
-// the start positions, the test event, and deletion. The outbound side (part B of issue 32) is
-// replaced by a fake receiver here: what is tested is what the service does with its answers.
-import { randomUUID } from "node:crypto";
+// the start positions, the test event, and deletion. Nothing is mocked: the real outbound module
+// checks addresses and sends the test event to real receivers on this machine (tests/receivers/),
+// whose own signature check says what crossed the wire.
+import { randomBytes, randomUUID } from "node:crypto";
 import pg from "pg";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { authorizeOrganization } from "~/access/organization-access.server";
-import type { Destination } from "~/audit-streams/destinations";
-import type { SendResult } from "~/audit-streams/outbound/send-result";
-import type { StreamBatch } from "~/audit-streams/stream-event";
+import { checkDestinationAddress, outboundPolicy, sendBatch } from "~/audit-streams/outbound/send-batch.server";
+import type { OutboundPolicy } from "~/audit-streams/outbound/send-result";
 import * as streams from "~/audit-streams/streams.server";
 import { prisma } from "~/db.server";
 import { createOrganizationWith, createUser, signedIn } from "../factories";
 import { failure } from "../failure";
+import { trustTestCa } from "../receivers/certificates";
+import { startWebhookReceiver, type WebhookReceiver } from "../receivers/webhook-receiver";
 import { queryOnce } from "../../scripts/lib/pg-client";
 
-const receiver = vi.hoisted(() => ({
-  sent: [] as { destination: unknown; batch: unknown }[],
-  answer: { ok: true, status: 200 } as unknown,
-}));
-vi.mock("~/audit-streams/outbound/send-batch.server", () => ({
-  outboundPolicy: () => ({ allowPrivateNetworks: false, timeoutMs: 1000, maxResponseBytes: 1024 }),
-  checkDestinationAddress: async (destination: Destination) => {
-    const url = destination.kind === "s3" ? destination.settings.endpoint : destination.settings.url;
-    return url && new URL(url).hostname === "10.0.0.1" ? "auditStream.privateAddress" : null;
-  },
-  sendBatch: async (destination: Destination, batch: StreamBatch): Promise<SendResult> => {
-    receiver.sent.push({ destination, batch });
-    return receiver.answer as SendResult;
-  },
-}));
-
-beforeEach(() => {
-  receiver.sent.length = 0;
-  receiver.answer = { ok: true, status: 200 };
+/** The real outbound module under a given policy, as the service takes it. */
+const outboundWith = (policy: OutboundPolicy): streams.Outbound => ({
+  checkDestinationAddress: (destination) => checkDestinationAddress(destination, policy),
+  sendBatch: (destination, batch) => sendBatch(destination, batch, policy),
 });
+/** The receivers listen on 127.0.0.1: private networks allowed, every other limit the real one. */
+const LOOPBACK = outboundWith({ ...outboundPolicy(), allowPrivateNetworks: true });
+/** The default, off: loopback, private and metadata addresses and http:// refused. */
+const GUARDED = outboundWith({ ...outboundPolicy(), allowPrivateNetworks: false });
+
+const receivers: WebhookReceiver[] = [];
+beforeAll(() => trustTestCa());
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.stop()));
+});
+
+/** A Standard Webhooks secret and an HTTPS receiver that verifies deliveries with it. */
+async function webhookReceiver() {
+  const secret = `whsec_${randomBytes(32).toString("base64")}`;
+  const receiver = await startWebhookReceiver(secret);
+  receivers.push(receiver);
+  return { secret, receiver };
+}
 
 async function enterprise(role: "owner" | "admin" = "admin", planId = "enterprise") {
   const user = await createUser({ name: "Stream Admin" });
@@ -185,12 +190,34 @@ describe("creating a stream", () => {
     expect(lag.get(twoDays.stream.id)).toBeLessThan(3 * DAY);
   });
 
-  it("refuses an address the outbound policy will not send to, and writes nothing", async () => {
+  it("refuses at save time, with the setting off, every address the outbound policy will not send to, and writes nothing", async () => {
     const { org, access } = await enterprise();
-    const refused = await failure(streams.createStream(access, { name: "Inside", kind: "webhook", url: "https://10.0.0.1/hook" }));
-    expect(refused).toMatchObject({ code: "BAD_REQUEST", messageKey: "auditStream.privateAddress" });
-    expect(await prisma.auditStream.count({ where: { organizationId: org.id } })).toBe(0);
-    expect(await eventsOf(org.id)).toEqual([]);
+    const refusals: [string, string][] = [
+      ["https://10.0.0.1/hook", "auditStream.privateAddress"],
+      ["https://127.0.0.1:8443/hook", "auditStream.privateAddress"],
+      ["https://169.254.169.254/latest/meta-data/", "auditStream.privateAddress"],
+      ["https://[::1]/hook", "auditStream.privateAddress"],
+      ["https://localhost/hook", "auditStream.privateAddress"],
+      ["http://siem.example.test/hook", "auditStream.httpsRequired"],
+    ];
+    for (const [url, messageKey] of refusals) {
+      const refused = await failure(streams.createStream(access, { name: "Inside", kind: "webhook", url }, GUARDED));
+      expect(refused, url).toMatchObject({ code: "BAD_REQUEST", messageKey });
+    }
+    const splunk = await failure(
+      streams.createStream(access, { name: "Inside", kind: "splunk", url: "https://192.168.1.10:8088", token: SPLUNK_TOKEN }, GUARDED),
+    );
+    expect(splunk).toMatchObject({ code: "BAD_REQUEST", messageKey: "auditStream.privateAddress" });
+    // An edit pointing an existing stream inside is refused the same way, and changes nothing.
+    const { stream } = await streams.createStream(access, { name: "Outside", ...webhook }, GUARDED);
+    const edit = await failure(
+      streams.updateStream(access, stream.id, { version: 1, destination: { url: "https://169.254.169.254/" } }, GUARDED),
+    );
+    expect(edit).toMatchObject({ code: "BAD_REQUEST", messageKey: "auditStream.privateAddress" });
+    expect(await prisma.auditStream.findMany({ where: { organizationId: org.id }, select: { settings: true, version: true } })).toEqual([
+      { settings: { url: webhook.url }, version: 1 },
+    ]);
+    expect((await eventsOf(org.id)).map((e) => e.action)).toEqual(["audit_stream.created"]);
   });
 
   it("refuses the 11th stream of an organization, and writes nothing for it", async () => {
@@ -299,25 +326,60 @@ describe("editing a stream", () => {
 describe("testing and deleting a stream", () => {
   it("sends one synthetic audit.test event, records the outcome, and stores no test event in the log", async () => {
     const { org, user, access } = await enterprise();
-    const { stream, secret } = await streams.createStream(access, { name: "Hook", ...webhook });
-    expect(await streams.testStream(access, stream.id)).toEqual({ ok: true, status: 200 });
-    const [sent] = receiver.sent;
-    expect(sent!.destination).toEqual({ kind: "webhook", settings: { url: webhook.url }, credentials: { secret } });
-    expect(sent!.batch).toMatchObject({
-      organizationId: org.id,
-      streamId: stream.id,
+    const { secret, receiver } = await webhookReceiver();
+    const url = `${receiver.url}/hooks/keyledger?token=query-secret`;
+    const { stream } = await streams.createStream(access, { name: "Hook", kind: "webhook", url, secret }, LOOPBACK);
+    expect(await streams.testStream(access, stream.id, LOOPBACK)).toEqual({ ok: true, status: 204 });
+    // What crossed the wire: one POST to the stored URL, query included, whose signature the
+    // receiver verified with the stream's secret; the body names the event, never the secret.
+    expect(receiver.refused).toEqual([]);
+    expect(receiver.requests.map((r) => [r.method, r.path])).toEqual([["POST", "/hooks/keyledger?token=query-secret"]]);
+    expect(receiver.deliveries).toHaveLength(1);
+    expect(receiver.deliveries[0]!.payload).toMatchObject({
       type: "audit.test",
-      events: [
-        { action: "audit_stream.test", actorId: user.id, actorName: "Stream Admin", targetType: "audit_stream", targetName: "Hook" },
+      version: 1,
+      data: [
+        {
+          action: "audit_stream.test",
+          actorId: user.id,
+          actorName: "Stream Admin",
+          targetType: "audit_stream",
+          targetId: stream.id,
+          targetName: "Hook",
+        },
       ],
     });
-    receiver.answer = { ok: false, failure: "http_status", status: 503, detail: "answered 503" };
-    expect(await streams.testStream(access, stream.id)).toMatchObject({ ok: false, status: 503 });
-    expect((await eventsOf(org.id)).filter((e) => e.action === "audit_stream.tested").map((e) => e.details)).toEqual([
-      { name: "Hook", outcome: "delivered", status: 200 },
+    expect(receiver.deliveries[0]!.payload.data).toHaveLength(1);
+    expect(receiver.requests[0]!.body.toString("utf8")).not.toContain(secret.slice(6));
+
+    receiver.answer = () => ({ status: 503, body: '{"error":"maintenance"}' });
+    expect(await streams.testStream(access, stream.id, LOOPBACK)).toEqual({
+      ok: false,
+      failure: "http_status",
+      status: 503,
+      detail: "answered 503",
+    });
+    expect(receiver.requests).toHaveLength(2);
+    const tested = (await eventsOf(org.id)).filter((e) => e.action === "audit_stream.tested").map((e) => e.details);
+    expect(tested).toEqual([
+      { name: "Hook", outcome: "delivered", status: 204 },
       { name: "Hook", outcome: "http_status", status: 503 },
     ]);
+    expect(JSON.stringify(await eventsOf(org.id))).not.toContain(secret.slice(6));
     expect(await prisma.auditEvent.count({ where: { organizationId: org.id, action: "audit_stream.test" } })).toBe(0);
+  });
+
+  it("records a receiver that cannot be reached as the failure it was, with no status", async () => {
+    const { org, access } = await enterprise();
+    const { secret, receiver } = await webhookReceiver();
+    const { stream } = await streams.createStream(access, { name: "Gone soon", kind: "webhook", url: receiver.url, secret }, LOOPBACK);
+    await receiver.stop();
+    receivers.splice(receivers.indexOf(receiver), 1);
+    expect(await streams.testStream(access, stream.id, LOOPBACK)).toMatchObject({ ok: false, failure: "network", status: null });
+    expect((await eventsOf(org.id)).at(-1)).toMatchObject({
+      action: "audit_stream.tested",
+      details: { name: "Gone soon", outcome: "network" },
+    });
   });
 
   it("deletes a stream with its failures, records its name and kind, and answers 404 after", async () => {
@@ -342,17 +404,18 @@ describe("testing and deleting a stream", () => {
   it("answers 404 for another organization's stream, whatever the call", async () => {
     const mine = await enterprise();
     const theirs = await enterprise();
-    const { stream } = await streams.createStream(theirs.access, { name: "Theirs", ...webhook });
+    const { secret, receiver } = await webhookReceiver();
+    const { stream } = await streams.createStream(theirs.access, { name: "Theirs", kind: "webhook", url: receiver.url, secret }, LOOPBACK);
     const calls = [
       () => streams.getStream(mine.access, stream.id),
       () => streams.updateStream(mine.access, stream.id, { version: 1, name: "Mine now" }),
       () => streams.deleteStream(mine.access, stream.id),
-      () => streams.testStream(mine.access, stream.id),
+      () => streams.testStream(mine.access, stream.id, LOOPBACK),
     ];
     for (const call of calls) {
       expect(await failure(call())).toMatchObject({ code: "NOT_FOUND", messageKey: "auditStreamChange.notFound" });
     }
     expect(await streams.listStreams(mine.access)).toEqual([]);
-    expect(receiver.sent).toEqual([]);
+    expect(receiver.requests).toEqual([]);
   });
 });
