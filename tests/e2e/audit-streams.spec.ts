@@ -123,7 +123,8 @@ test.describe("audit streams as the owner of an Enterprise organization", () => 
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]{32,}$/);
     await expect(page.getByTestId("streams").getByText("Security SIEM")).toBeVisible();
     await expect(form.getByLabel("Name", { exact: true })).toHaveValue("");
-    await expect(page.getByTestId("stream-destination")).toHaveText(`${receiverUrl}${path}`);
+    // Named by its origin: a hook's path can carry a secret.
+    await expect(page.getByTestId("stream-destination")).toHaveText(`${receiverUrl}/…`);
     await page.reload();
     await expect(page.getByTestId("stream-secret-panel")).toHaveCount(0);
     expect(await page.content()).not.toContain(secret);

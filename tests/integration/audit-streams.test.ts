@@ -63,14 +63,14 @@ describe("creating a stream", () => {
     expect(Buffer.from(secret!.slice(6), "base64")).toHaveLength(32);
     expect(stream).toMatchObject({ name: "SIEM", kind: "webhook", state: "active", credentialsSet: ["secret"], version: 1 });
     // The label keeps the origin and path, never the query string (which may carry a token).
-    expect(stream.destination).toBe("https://siem.example.test/hooks/keyledger");
+    expect(stream.destination).toBe("https://siem.example.test/…");
     expect(JSON.stringify(await streams.listStreams(access))).not.toContain(secret!.slice(6));
     expect(JSON.stringify(await streams.getStream(access, stream.id))).not.toContain(secret!.slice(6));
     expect(await eventsOf(org.id)).toEqual([
       {
         action: "audit_stream.created",
         targetId: stream.id,
-        details: { name: "SIEM", kind: "webhook", destination: "https://siem.example.test/hooks/keyledger", start: "now" },
+        details: { name: "SIEM", kind: "webhook", destination: "https://siem.example.test/…", start: "now" },
       },
     ]);
     const stored = await prisma.auditStream.findUniqueOrThrow({ where: { organizationId_id: { organizationId: org.id, id: stream.id } } });
@@ -229,7 +229,7 @@ describe("editing a stream", () => {
     expect(updates).toEqual([
       {
         name: { from: "Splunk", to: "Splunk EU" },
-        destination: { from: "https://splunk.example.test", to: "https://eu.splunk.example.test/services/collector" },
+        destination: { from: "https://splunk.example.test", to: "https://eu.splunk.example.test/…" },
         changedSettings: ["index", "url"],
       },
       { credentialsReplaced: true },
