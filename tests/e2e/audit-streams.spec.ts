@@ -194,7 +194,9 @@ test.describe("audit streams as the owner of an Enterprise organization", () => 
     await expect(page.getByTestId("streams-empty")).toBeVisible();
   });
 
-  test("without JavaScript: a Splunk stream from the grouped form, a replay day, delete on the confirm view", async ({ browser }) => {
+  test("without JavaScript: a Splunk stream from the grouped form, a replay day, a new host needing the token again, delete on the confirm view", async ({
+    browser,
+  }) => {
     const context = await browser.newContext({ storageState, javaScriptEnabled: false });
     const page = await context.newPage();
     await createOrganization(page, `Streams NoJS ${randomUUID().slice(0, 8)}`);
@@ -223,6 +225,22 @@ test.describe("audit streams as the owner of an Enterprise organization", () => 
 
     await page.getByRole("link", { name: "Delivery of Splunk" }).click();
     await expect(page.getByText("Replaying from")).toBeVisible();
+
+    // A new host needs the token again: refused in the edit form, the typed address kept, nothing saved.
+    const edit = page.locator("form#edit-stream");
+    await expect(edit.getByText("A new address needs it typed again.")).toBeVisible();
+    const movedUrl = `${receiverUrl.replace("127.0.0.1", "localhost")}/splunk`;
+    await edit.getByLabel("URL").fill(movedUrl);
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    await expect(
+      page.locator("form#edit-stream").getByText("The destination's address changed, so enter its credentials again."),
+    ).toBeVisible();
+    await expect(page.locator("form#edit-stream").getByLabel("URL")).toHaveValue(movedUrl);
+    await expect(page.getByText("Changes saved.")).toHaveCount(0);
+    await page.locator("form#edit-stream").getByLabel("HEC token").fill(randomUUID());
+    await page.locator("form#edit-stream").getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByText("Changes saved.")).toBeVisible();
+    await expect(page.locator("form#edit-stream").getByLabel("URL")).toHaveValue(movedUrl);
     await page.getByRole("link", { name: "Delete stream…" }).click();
     await expect(page).toHaveURL(/\?confirm=delete$/);
     const confirm = page.getByTestId("stream-confirm-panel");
