@@ -204,9 +204,11 @@ export function splitDestination(input: DestinationInput): Destination {
 }
 
 /**
- * Where a destination sends, without anything that could carry a secret: the URL's origin and
- * path (no query string, no fragment), or `s3://bucket/prefix`. This is what audit details, logs
- * and the page's list name.
+ * Where a destination sends, without anything that could carry a secret: the URL's origin, with
+ * `/…` when it has a path (hooks such as Zapier's or Slack's carry their secret in the path; the
+ * query string and fragment are left out too), or `s3://bucket/prefix`. This is what audit
+ * details (append-only, exported, streamed), logs, the owners' mail and the page's list name; the
+ * `/…` still tells two destinations on one host apart from one at the host's root.
  */
 export function destinationLabel(destination: Pick<Destination, "kind" | "settings">): string {
   if (destination.kind === "s3") {
@@ -214,5 +216,5 @@ export function destinationLabel(destination: Pick<Destination, "kind" | "settin
     return `s3://${settings.bucket}/${settings.prefix ?? ""}`;
   }
   const url = URL.parse((destination.settings as { url: string }).url);
-  return url ? `${url.origin}${url.pathname === "/" ? "" : url.pathname}` : "";
+  return url ? `${url.origin}${url.pathname === "/" ? "" : "/…"}` : "";
 }

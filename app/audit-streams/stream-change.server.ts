@@ -18,7 +18,8 @@ export interface StreamChange {
   /** The version the editor saw (StreamView.version). */
   version: number;
   name?: string;
-  /** The kind's fields; a credential left out or "" keeps the stored one. */
+  /** The kind's fields; a credential left out or "" keeps the stored one, unless the edit moves it
+   * to another receiver (movesCredentials: then every credential must be given again). */
   destination?: Record<string, unknown>;
   paused?: boolean;
   start?: StreamStart;

@@ -40,7 +40,8 @@ export function newWebhookSecret(): string {
  * The destination an edit leads to: the stored settings and credentials with the given fields laid
  * over them, checked whole by the kind's schema. A credential left out or given as "" keeps the
  * stored one (the page never shows it, so it cannot send it back); a setting left out keeps its
- * value and one given as "" is cleared. The kind cannot change.
+ * value and one given as "" is cleared. The kind cannot change. An edit that sends the stored
+ * credentials somewhere else (`movesCredentials`) must enter every one of them again.
  */
 export function changedDestination(stored: Destination, fields: Record<string, unknown>): Destination {
   if (fields.kind !== undefined && fields.kind !== stored.kind) throw new DomainError("BAD_REQUEST", "auditStreamChange.kindFixed");
@@ -52,7 +53,36 @@ export function changedDestination(stored: Destination, fields: Record<string, u
     if (value !== undefined) merged[field] = value;
   }
   const schema: z.ZodType<DestinationInput> = destinationSchemas[stored.kind as StreamKind];
-  return splitDestination(parseOrRefuse(schema, { ...merged, kind: stored.kind }));
+  const changed = splitDestination(parseOrRefuse(schema, { ...merged, kind: stored.kind }));
+  const allEntered = credentialFields.every((field) => typeof fields[field] === "string" && fields[field] !== "");
+  if (movesCredentials(stored, changed) && !allEntered) throw new DomainError("BAD_REQUEST", "auditStreamChange.credentialsRequired");
+  return changed;
+}
+
+/** A URL's origin (scheme, host, port), or the value itself when it is not a URL (or not set). */
+const originOf = (value: unknown) => (typeof value === "string" ? (URL.parse(value)?.origin ?? value) : value);
+
+/**
+ * Whether the stored credentials would go to another party after this edit: a Splunk token or a
+ * Datadog key is sent in a header to the URL's origin, so a new origin (another host, port or
+ * scheme) would hand it over; S3 keys sign requests for one endpoint, bucket and region. Anyone who
+ * can edit a stream (or a stolen admin session) could otherwise read a write-only credential by
+ * pointing the stream at a host of theirs. A new path on the same origin, an index, a prefix or a
+ * tag stays with the same receiver. A webhook's secret only signs (the secret never leaves), so
+ * its URL may change freely.
+ */
+export function movesCredentials(from: Destination, to: Destination): boolean {
+  const a = from.settings as Record<string, unknown>;
+  const b = to.settings as Record<string, unknown>;
+  switch (from.kind) {
+    case "webhook":
+      return false;
+    case "splunk":
+    case "datadog":
+      return originOf(a.url) !== originOf(b.url);
+    case "s3":
+      return a.endpoint !== b.endpoint || a.bucket !== b.bucket || a.region !== b.region;
+  }
 }
 
 /** Whether two values stored as JSON are the same (key order aside). */

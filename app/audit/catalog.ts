@@ -24,8 +24,8 @@ const keyPrefix = z.string().regex(/^sk_[0-9A-Za-z]{8}$/);
 // Audit streams (app/audit-streams/, docs/decisions/0052-audit-streams.md). The lists are spelled
 // here because the audit layer sits below audit-streams; tests/integration/audit-streams-catalog.test.ts
 // holds them equal to STREAM_KINDS and DELIVERY_FAILURES. A destination is named by its label
-// (destinationLabel: origin and path, or s3://bucket/prefix), never by anything that could carry a
-// credential.
+// (destinationLabel: the origin, `/…` for a path, or s3://bucket/prefix), never by anything that
+// could carry a credential (a hook's path can).
 const streamKind = z.enum(["webhook", "splunk", "datadog", "s3"]);
 const streamName = text(100);
 const streamDestination = text(2100);

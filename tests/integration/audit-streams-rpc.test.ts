@@ -283,6 +283,39 @@ describe("auditStream procedures", () => {
     expect((await streamEvents(org.id)).map((e) => e.action)).toEqual(["audit_stream.created"]);
   });
 
+  it("refuses to move a Splunk token to a new host unless it is entered again: a translated 400, nothing written", async () => {
+    const { org, token } = await organization("admin");
+    const hecToken = "8f2a6c1e-5b4d-4e3f-9a7b-1c2d3e4f5a6b";
+    const created = await call("auditStream/create", token, {
+      organizationId: org.id,
+      name: "Splunk",
+      kind: "splunk",
+      url: "https://splunk.example.test:8088",
+      token: hecToken,
+    });
+    const streamId = (created.json.stream as { id: string }).id;
+    const move = { organizationId: org.id, streamId, version: 1, url: "https://attacker.example.test" };
+    const english = await call("auditStream/update", token, move);
+    expect(english).toMatchObject({ status: 400 });
+    expect(english.json.message).toBe(
+      "The destination's address changed, so enter its credentials again. Stored credentials are never sent to a new address.",
+    );
+    const german = await call("auditStream/update", token, { ...move, token: "" }, DE);
+    expect(german).toMatchObject({ status: 400 });
+    expect(german.json.message).toBe(
+      "Die Adresse des Ziels hat sich geändert: Geben Sie seine Zugangsdaten erneut ein. Gespeicherte Zugangsdaten werden nie an eine neue Adresse gesendet.",
+    );
+    const stored = await prisma.auditStream.findFirstOrThrow({
+      where: { organizationId: org.id },
+      select: { settings: true, version: true },
+    });
+    expect(stored).toEqual({ settings: { url: "https://splunk.example.test:8088" }, version: 1 });
+    expect((await streamEvents(org.id)).map((e) => e.action)).toEqual(["audit_stream.created"]);
+    // Typed again, the token goes along.
+    const moved = await call("auditStream/update", token, { ...move, token: hecToken });
+    expect(moved).toMatchObject({ status: 200, json: { destination: "https://attacker.example.test", version: 2 } });
+  });
+
   it("names a stream in the audit log by its name, and a deleted one by the name its events recorded", async () => {
     const { org, token } = await organization();
     const { stream } = (await call("auditStream/create", token, webhookInput(org.id, { name: "Splunk prod" }))).json as {

@@ -68,14 +68,14 @@ describe("creating a stream", () => {
     expect(Buffer.from(secret!.slice(6), "base64")).toHaveLength(32);
     expect(stream).toMatchObject({ name: "SIEM", kind: "webhook", state: "active", credentialsSet: ["secret"], version: 1 });
     // The label keeps the origin and path, never the query string (which may carry a token).
-    expect(stream.destination).toBe("https://siem.example.test/hooks/keyledger");
+    expect(stream.destination).toBe("https://siem.example.test/…");
     expect(JSON.stringify(await streams.listStreams(access))).not.toContain(secret!.slice(6));
     expect(JSON.stringify(await streams.getStream(access, stream.id))).not.toContain(secret!.slice(6));
     expect(await eventsOf(org.id)).toEqual([
       {
         action: "audit_stream.created",
         targetId: stream.id,
-        details: { name: "SIEM", kind: "webhook", destination: "https://siem.example.test/hooks/keyledger", start: "now" },
+        details: { name: "SIEM", kind: "webhook", destination: "https://siem.example.test/…", start: "now" },
       },
     ]);
     const stored = await prisma.auditStream.findUniqueOrThrow({ where: { organizationId_id: { organizationId: org.id, id: stream.id } } });
@@ -231,7 +231,7 @@ describe("creating a stream", () => {
 });
 
 describe("editing a stream", () => {
-  it("records a name, an address, other settings and new credentials as one change; a credential left empty is kept", async () => {
+  it("records a name, a path, other settings and new credentials as one change; a credential left empty is kept", async () => {
     const { org, access } = await enterprise();
     const { stream } = await streams.createStream(access, {
       name: "Splunk",
@@ -242,12 +242,12 @@ describe("editing a stream", () => {
     const renamed = await streams.updateStream(access, stream.id, {
       version: 1,
       name: "Splunk EU",
-      destination: { url: "https://eu.splunk.example.test/services/collector", index: "audit", token: "" },
+      destination: { url: "https://splunk.example.test/services/collector", index: "audit", token: "" },
     });
     expect(renamed).toMatchObject({
       name: "Splunk EU",
       version: 2,
-      settings: { url: "https://eu.splunk.example.test/services/collector", index: "audit" },
+      settings: { url: "https://splunk.example.test/services/collector", index: "audit" },
     });
     const stored = await prisma.auditStream.findUniqueOrThrow({ where: { organizationId_id: { organizationId: org.id, id: stream.id } } });
     expect(stored.credentials).toEqual({ token: SPLUNK_TOKEN });
@@ -256,12 +256,88 @@ describe("editing a stream", () => {
     expect(updates).toEqual([
       {
         name: { from: "Splunk", to: "Splunk EU" },
-        destination: { from: "https://splunk.example.test", to: "https://eu.splunk.example.test/services/collector" },
+        destination: { from: "https://splunk.example.test", to: "https://splunk.example.test/…" },
         changedSettings: ["index", "url"],
       },
       { credentialsReplaced: true },
     ]);
     expect(JSON.stringify(updates)).not.toContain("new-token-1234");
+  });
+
+  it("refuses to send stored credentials to a new Splunk or Datadog origin unless they are entered again (400, nothing written)", async () => {
+    const { org, access } = await enterprise();
+    const { stream } = await streams.createStream(access, {
+      name: "Splunk",
+      kind: "splunk",
+      url: "https://splunk.example.test:8088",
+      token: SPLUNK_TOKEN,
+    });
+    const refusal = { code: "BAD_REQUEST", messageKey: "auditStreamChange.credentialsRequired" };
+    // Another host, another port, another scheme: each is another receiver for the token.
+    for (const url of ["https://attacker.example.test", "https://splunk.example.test:9088", "http://splunk.example.test:8088"])
+      for (const token of [undefined, ""])
+        expect(await failure(streams.updateStream(access, stream.id, { version: 1, destination: { url, token } }))).toMatchObject(refusal);
+    const stored = await prisma.auditStream.findUniqueOrThrow({ where: { organizationId_id: { organizationId: org.id, id: stream.id } } });
+    expect(stored).toMatchObject({
+      version: 1,
+      settings: { url: "https://splunk.example.test:8088" },
+      credentials: { token: SPLUNK_TOKEN },
+    });
+    expect((await eventsOf(org.id)).map((e) => e.action)).toEqual(["audit_stream.created"]);
+    // Nothing was sent for the refused edits.
+    expect(receiver.sent).toHaveLength(0);
+
+    // With the token typed again the move goes through (the same token: nothing new stored).
+    const moved = await streams.updateStream(access, stream.id, {
+      version: 1,
+      destination: { url: "https://splunk.eu.example.test", token: SPLUNK_TOKEN },
+    });
+    expect(moved).toMatchObject({ version: 2, destination: "https://splunk.eu.example.test" });
+    expect((await eventsOf(org.id)).at(-1)!.details).toEqual({
+      destination: { from: "https://splunk.example.test:8088", to: "https://splunk.eu.example.test" },
+      changedSettings: ["url"],
+    });
+
+    const { stream: datadog } = await streams.createStream(access, { name: "Datadog", kind: "datadog", apiKey: DATADOG_KEY });
+    expect(
+      await failure(
+        streams.updateStream(access, datadog.id, { version: 1, destination: { url: "https://http-intake.logs.datadoghq.eu" } }),
+      ),
+    ).toMatchObject(refusal);
+    // Another path on the same origin keeps the key.
+    expect(
+      await streams.updateStream(access, datadog.id, { version: 1, destination: { url: "https://http-intake.logs.datadoghq.com/intake" } }),
+    ).toMatchObject({ version: 2, credentialsSet: ["apiKey"] });
+  });
+
+  it("refuses a new S3 endpoint, bucket or region unless both keys are entered again; a new prefix keeps them", async () => {
+    const { org, access } = await enterprise();
+    const { stream } = await streams.createStream(access, {
+      name: "Archive",
+      kind: "s3",
+      region: "eu-west-1",
+      bucket: "audit-archive",
+      accessKeyId: "AKIAEXAMPLE123",
+      secretAccessKey: S3_SECRET,
+    });
+    const refusal = { code: "BAD_REQUEST", messageKey: "auditStreamChange.credentialsRequired" };
+    for (const moved of [{ endpoint: "https://minio.example.test" }, { bucket: "someone-elses-bucket" }, { region: "us-east-1" }]) {
+      expect(await failure(streams.updateStream(access, stream.id, { version: 1, destination: moved }))).toMatchObject(refusal);
+      // One key of the two is not enough: the other would still go along.
+      expect(
+        await failure(streams.updateStream(access, stream.id, { version: 1, destination: { ...moved, accessKeyId: "AKIAOTHER123" } })),
+      ).toMatchObject(refusal);
+    }
+    expect((await eventsOf(org.id)).map((e) => e.action)).toEqual(["audit_stream.created"]);
+    expect(await streams.updateStream(access, stream.id, { version: 1, destination: { prefix: "keyledger/" } })).toMatchObject({
+      version: 2,
+    });
+    const rekeyed = await streams.updateStream(access, stream.id, {
+      version: 2,
+      destination: { bucket: "new-archive", accessKeyId: "AKIANEW12345", secretAccessKey: "new-secret-value" },
+    });
+    expect(rekeyed).toMatchObject({ version: 3, destination: "s3://new-archive/keyledger/" });
+    expect((await eventsOf(org.id)).at(-1)!.details).toMatchObject({ changedSettings: ["bucket"], credentialsReplaced: true });
   });
 
   it("pauses, resumes and starts again, each recorded; a change that changes nothing records nothing", async () => {

@@ -2,7 +2,8 @@
 // kind). Inputs are named `<group>.<field>` (`webhook.url`, `destination.token`), which conform
 // reads as nested values (stream-forms.ts). No `required` attributes: without JavaScript the create
 // form carries every kind's group, and the browser would refuse to submit the ones not chosen.
-// Credentials are password inputs: when editing, they start empty and say that a value is stored.
+// Credentials are password inputs: when editing, they start empty and say that a value is stored
+// (and, where a new address needs them again, that too).
 import { useTranslation } from "~/i18n/use-translation";
 import { Field, cx } from "~/components/ui";
 import { CREDENTIAL_FIELDS, type StreamKind } from "~/audit-streams/destinations";
@@ -44,6 +45,11 @@ const KIND_FIELDS: { [K in StreamKind]: FieldSpec[] } = {
 
 const isCredential = (kind: StreamKind, field: string) => (CREDENTIAL_FIELDS[kind] as readonly string[]).includes(field);
 
+/** A stored credential's hint. Splunk's, Datadog's and S3's go only to the address they were
+ * entered for, so a new one needs them typed again (stream-input.server.ts, movesCredentials); a
+ * webhook's secret only signs and stays. */
+const storedHint = (kind: StreamKind) => (kind === "webhook" ? "fields.storedHint" : "fields.storedAddressHint");
+
 export function DestinationFields({
   kind,
   group,
@@ -78,7 +84,7 @@ export function DestinationFields({
               name={name}
               id={`${idPrefix}-${field.name}`}
               errors={errors[name]}
-              hint={stored ? t("fields.storedHint") : field.hint ? t(field.hint) : undefined}
+              hint={stored ? t(storedHint(kind)) : field.hint ? t(field.hint) : undefined}
               type={credential ? "password" : field.type === "url" ? "url" : "text"}
               // A credential is never sent back to the page; "new-password" keeps browsers from
               // filling in the person's own sign-in password.

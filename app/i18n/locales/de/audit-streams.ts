@@ -63,6 +63,8 @@ export default {
     accessKeyId: "Access Key ID",
     secretAccessKey: "Secret Access Key",
     storedHint: "Ein Wert ist gespeichert. Leer lassen, um ihn zu behalten; einen neuen eingeben, um ihn zu ersetzen.",
+    storedAddressHint:
+      "Ein Wert ist gespeichert. Leer lassen, um ihn zu behalten; einen neuen eingeben, um ihn zu ersetzen. Eine neue Adresse braucht ihn erneut.",
   },
   start: {
     legend: "Zustellung beginnen",

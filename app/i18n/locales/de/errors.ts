@@ -192,6 +192,8 @@ export default {
     startDateInvalid: "Geben Sie das Datum für die erneute Zustellung als JJJJ-MM-TT ein, höchstens heute.",
     kindUnknown: "Die Art des Ziels muss webhook, splunk, datadog oder s3 sein.",
     kindFixed: "Die Art eines Ziels lässt sich nicht ändern. Legen Sie stattdessen ein neues Ziel an.",
+    credentialsRequired:
+      "Die Adresse des Ziels hat sich geändert: Geben Sie seine Zugangsdaten erneut ein. Gespeicherte Zugangsdaten werden nie an eine neue Adresse gesendet.",
   },
   auditStream: {
     urlInvalid: "Geben Sie die vollständige Adresse des Ziels ein, beginnend mit https://.",

@@ -62,6 +62,8 @@ export default {
     accessKeyId: "Access key ID",
     secretAccessKey: "Secret access key",
     storedHint: "A value is stored. Leave empty to keep it; type a new one to replace it.",
+    /** Splunk, Datadog and S3 credentials: they go only to the address they were entered for. */
+    storedAddressHint: "A value is stored. Leave empty to keep it; type a new one to replace it. A new address needs it typed again.",
   },
   start: {
     legend: "Start delivery",

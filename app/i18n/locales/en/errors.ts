@@ -174,6 +174,8 @@ export default {
     startDateInvalid: "Enter the replay date as YYYY-MM-DD, no later than today.",
     kindUnknown: "The kind of destination must be webhook, splunk, datadog or s3.",
     kindFixed: "A destination's kind cannot be changed. Create a new destination instead.",
+    credentialsRequired:
+      "The destination's address changed, so enter its credentials again. Stored credentials are never sent to a new address.",
   },
   auditStream: {
     urlInvalid: "Enter the destination's full address, starting with https://.",
