@@ -65,7 +65,10 @@ async function deliverBatches(organizationId: string, streamId: string, lease: s
     // Events before deliver_from are passed over: the cursor moves, nothing is sent.
     const sent = batch.events.length > 0;
     if (sent) {
-      const result = await send(stream.destination, { organizationId, streamId, type: "audit.events", events: batch.events });
+      // The version as generation: a retry sends the same webhook-ids, a restart or edit new ones.
+      const generation = stream.version;
+      const outgoing = { organizationId, streamId, type: "audit.events" as const, events: batch.events, generation };
+      const result = await send(stream.destination, outgoing);
       countStreamDelivery(stream.destination.kind, result.ok ? "ok" : result.failure, result.ok ? batch.events.length : 0);
       if (!result.ok) return (await recordFailure(stream, result)) ? "failed" : "overtaken";
     }
