@@ -11,6 +11,7 @@ process.env.STREAMING_ALLOW_PRIVATE_NETWORKS = "true";
 const { prisma } = await import("~/db.server");
 const { deliverStream } = await import("~/audit-streams/delivery/deliver-stream.server");
 const { BATCH_SIZE } = await import("~/audit-streams/delivery/read-batch.server");
+const { sendBatch } = await import("~/audit-streams/outbound/send-batch.server");
 const { REQUEST_MAX_BYTES } = await import("~/audit-streams/outbound/request-bodies");
 const { createOrganizationWith, createUser, signedIn } = await import("../factories");
 const { authorizeOrganization } = await import("~/access/organization-access.server");
@@ -107,6 +108,28 @@ describe("a batch larger than the receiver's body limit", () => {
     expect(retry[0]).toEqual(firstAttempt[0]);
     expect(retry.flatMap((d) => d.events)).toEqual(await streamOrder(organization.id));
     expect((await streams.streamRow(organization.id, streamId))!.cursorEventId).toBe(ids.at(-1));
+  });
+  it("renews the stream's lease while the batch's requests are out, which together can outlast it", async () => {
+    const { owner, organization } = await enterpriseOrganization();
+    const streamId = await streams.createWebhookStream(organization.id, `${receiver.url}/hook`);
+    await recordLargeChanges(organization.id, owner.id, 2);
+    const leaseUntil = async () => {
+      const [row] = await prisma.$queryRaw<{ until: Date }[]>`SELECT delivery_lease_until AS until FROM audit_streams
+        WHERE organization_id = ${organization.id}::uuid AND id = ${streamId}::uuid`;
+      return row!.until.getTime();
+    };
+    let renewed = false;
+    // A receiver slow enough for a renewal to come while the batch is out (every 10 ms here).
+    const slow = (async (destination, batch) => {
+      const before = await leaseUntil();
+      for (let tries = 0; tries < 200 && !renewed; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        renewed = (await leaseUntil()) > before;
+      }
+      return sendBatch(destination, batch);
+    }) satisfies Parameters<typeof deliverStream>[2];
+    expect(await deliverStream(organization.id, streamId, slow, { batches: 40, ms: 60_000, renewMs: 10 })).toBe("caught-up");
+    expect(renewed).toBe(true);
   });
 });
 
