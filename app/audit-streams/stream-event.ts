@@ -28,6 +28,12 @@ export interface StreamBatch {
   /** `audit.events` for the log, `audit.test` for the "send a test event" button. */
   type: "audit.events" | "audit.test";
   events: StreamEvent[];
+  /**
+   * The stream's version when the batch was read: a retry of the batch keeps it, an edit or a
+   * restart ("start from now", "replay from a date") moves it on, so a replay's webhooks are new
+   * messages (webhook-id) rather than repeats. Left out for the test event (its id is new each time).
+   */
+  generation?: number;
 }
 
 /** The webhook body (docs/contract.md): `{"type":"audit.events","version":1,"data":[event,…]}`. */

@@ -5,8 +5,9 @@ import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/clien
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Destination } from "~/audit-streams/destinations";
 import { datadogBodies } from "~/audit-streams/outbound/datadog.server";
+import { REQUEST_MAX_BYTES } from "~/audit-streams/outbound/request-bodies";
 import { sendBatch } from "~/audit-streams/outbound/send-batch.server";
-import { guardedPolicy, ORGANIZATION_ID, sampleBatch, testPolicy } from "../receivers/batches.ts";
+import { EXPRESS_BODY_LIMIT, guardedPolicy, largeBatch, ORGANIZATION_ID, sampleBatch, testPolicy } from "../receivers/batches.ts";
 import { trustTestCa } from "../receivers/certificates.ts";
 import { startDatadogReceiver, type DatadogReceiver } from "../receivers/datadog-receiver.ts";
 import { S3RVER_CREDENTIALS, startS3Receiver, type S3Receiver } from "../receivers/s3-receiver.ts";
@@ -69,6 +70,37 @@ describe("Splunk HTTP Event Collector", () => {
       });
     } finally {
       splunk.answerCode = null;
+    }
+  });
+
+  it("gets every event of a 500-event batch of large details past a collector refusing bodies over 100 kB, in order", async () => {
+    const limited = await startSplunkReceiver(HEC_TOKEN, { bodyLimit: EXPRESS_BODY_LIMIT });
+    try {
+      const batch = largeBatch(500);
+      expect(await sendBatch(destination(limited.url), batch, testPolicy())).toEqual({ ok: true, status: 200 });
+      expect(limited.events.map((e) => e.event)).toEqual(batch.events);
+      expect(limited.requests.length).toBeGreaterThan(5);
+      for (const request of limited.requests) expect(request.body.length).toBeLessThanOrEqual(REQUEST_MAX_BYTES);
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it("fails the batch at the first request the collector refuses, sending nothing after it", async () => {
+    const limited = await startSplunkReceiver(HEC_TOKEN, { bodyLimit: EXPRESS_BODY_LIMIT });
+    try {
+      const batch = largeBatch(300);
+      batch.events[150] = { ...batch.events[150]!, details: { note: "z".repeat(EXPRESS_BODY_LIMIT) } };
+      expect(await sendBatch(destination(limited.url), batch, testPolicy())).toEqual({
+        ok: false,
+        failure: "http_status",
+        status: 413,
+        detail: "answered 413",
+      });
+      // Everything before the oversized event arrived, in order; nothing after it was sent.
+      expect(limited.events.map((e) => e.event)).toEqual(batch.events.slice(0, 150));
+    } finally {
+      await limited.stop();
     }
   });
 

@@ -5,8 +5,9 @@ import dns from "node:dns";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Destination } from "~/audit-streams/destinations";
 import { checkDestinationAddress, sendBatch } from "~/audit-streams/outbound/send-batch.server";
+import { REQUEST_MAX_BYTES } from "~/audit-streams/outbound/request-bodies";
 import { webhookMessageId } from "~/audit-streams/outbound/webhook.server";
-import { guardedPolicy, sampleBatch, testPolicy } from "../receivers/batches.ts";
+import { EXPRESS_BODY_LIMIT, guardedPolicy, largeBatch, sampleBatch, testPolicy } from "../receivers/batches.ts";
 import { trustTestCa } from "../receivers/certificates.ts";
 import { startReceiver, type TestReceiver } from "../receivers/http-receiver.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../receivers/webhook-receiver.ts";
@@ -52,6 +53,59 @@ describe("the webhook sender", () => {
     const ids = receiver.deliveries.slice(-3).map((d) => d.id);
     expect(ids[0]).toBe(ids[1]);
     expect(ids[2]).not.toBe(ids[0]);
+  });
+
+  it("sends a new webhook-id for the same events in a new generation (a replay), the same id within one", async () => {
+    const batch = sampleBatch(2);
+    await sendBatch(webhook(receiver.url), { ...batch, generation: 4 }, testPolicy());
+    await sendBatch(webhook(receiver.url), { ...batch, generation: 4 }, testPolicy());
+    await sendBatch(webhook(receiver.url), { ...batch, generation: 5 }, testPolicy());
+    const [first, retry, replay] = receiver.deliveries.slice(-3).map((d) => d.id);
+    expect(retry).toBe(first);
+    expect(replay).not.toBe(first);
+  });
+
+  it("gets every event of a 500-event batch of large details past a receiver refusing bodies over 100 kB, in order", async () => {
+    const limited = await startWebhookReceiver(SECRET, { tls: false, bodyLimit: EXPRESS_BODY_LIMIT });
+    try {
+      const batch = largeBatch(500);
+      expect(await sendBatch(webhook(limited.url), batch, testPolicy())).toEqual({ ok: true, status: 204 });
+      expect(limited.deliveries.flatMap((d) => d.payload.data)).toEqual(batch.events);
+      expect(limited.requests.length).toBeGreaterThan(5);
+      for (const request of limited.requests) expect(request.body.length).toBeLessThanOrEqual(REQUEST_MAX_BYTES);
+      expect(new Set(limited.deliveries.map((d) => d.id)).size).toBe(limited.requests.length);
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it("fails the batch when one of its requests fails, and sends the same requests with the same ids again", async () => {
+    const batch = { ...largeBatch(200), generation: 2 };
+    let answered = 0;
+    receiver.answer = () => (++answered === 2 ? { status: 503 } : null);
+    const before = receiver.deliveries.length;
+    expect(await sendBatch(webhook(receiver.url), batch, testPolicy())).toEqual({
+      ok: false,
+      failure: "http_status",
+      status: 503,
+      detail: "answered 503",
+    });
+    // The first request was taken, the second refused, none sent after it.
+    expect(answered).toBe(2);
+    const firstAttempt = receiver.deliveries.slice(before).map((d) => d.id);
+    expect(firstAttempt).toHaveLength(1);
+    expect(await sendBatch(webhook(receiver.url), batch, testPolicy())).toEqual({ ok: true, status: 204 });
+    const retry = receiver.deliveries.slice(before + 1);
+    expect(retry[0]!.id).toBe(firstAttempt[0]);
+    expect(retry.flatMap((d) => d.payload.data)).toEqual(batch.events);
+  });
+
+  it("sends an event larger than the cap alone, the others around it in their own requests", async () => {
+    const batch = sampleBatch(3);
+    batch.events[1] = { ...batch.events[1]!, details: { note: "y".repeat(REQUEST_MAX_BYTES) } };
+    const before = receiver.deliveries.length;
+    expect(await sendBatch(webhook(receiver.url), batch, testPolicy())).toEqual({ ok: true, status: 204 });
+    expect(receiver.deliveries.slice(before).map((d) => d.payload.data.map((e) => e.id))).toEqual(batch.events.map((e) => [e.id]));
   });
 
   it("is refused by the receiver when signed with another secret", async () => {

@@ -27,6 +27,15 @@ export function sampleBatch(count = 3, start?: Date): StreamBatch {
   return { organizationId: ORGANIZATION_ID, streamId: STREAM_ID, type: "audit.events", events: sampleEvents(count, start) };
 }
 
+/** Express's default JSON body limit (body-parser's `100kb`): the smallest limit receivers commonly have. */
+export const EXPRESS_BODY_LIMIT = 100 * 1024;
+
+/** `count` events whose details carry `detailBytes` of text each: a batch far above a body limit. */
+export function largeBatch(count: number, detailBytes = 1200): StreamBatch {
+  const events = sampleEvents(count).map((event, index) => ({ ...event, details: { index, note: "x".repeat(detailBytes) } }));
+  return { ...sampleBatch(0), events };
+}
+
 /** Loopback receivers need private networks allowed; the limits are the real ones unless a test shortens them. */
 export function testPolicy(overrides: Partial<OutboundPolicy> = {}): OutboundPolicy {
   return { allowPrivateNetworks: true, timeoutMs: 10_000, maxResponseBytes: 64 * 1024, ...overrides };

@@ -36,6 +36,11 @@ export interface ReceiverOptions {
   /** Without a handler every request is answered 200 `{}`. */
   handler?: Handler;
   raw?: RawHandler;
+  /**
+   * Refuses a body longer than this many bytes with 413 before the handler sees it, as Express's
+   * body-parser does past its limit (default `100kb`, 102,400 bytes).
+   */
+  bodyLimit?: number;
   /** Listens on this port (a receiver started again where a stopped one was); a free one otherwise. */
   port?: number;
 }
@@ -50,7 +55,8 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Test
     req.on("end", () => {
       const request = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks) };
       requests.push(request);
-      const answer = handler(request);
+      const tooLarge = options.bodyLimit !== undefined && request.body.length > options.bodyLimit;
+      const answer = tooLarge ? { status: 413, body: '{"error":"request entity too large"}' } : handler(request);
       res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers });
       res.end(answer.body ?? "");
     });

@@ -43,9 +43,10 @@ function parseEvents(body: string): HecEvent[] | null {
   return events.length > 0 ? events : null;
 }
 
-export async function startSplunkReceiver(token: string): Promise<SplunkReceiver> {
+export async function startSplunkReceiver(token: string, options: { bodyLimit?: number } = {}): Promise<SplunkReceiver> {
   const own: Pick<SplunkReceiver, "events" | "answerCode"> = { events: [], answerCode: null };
   const receiver = await startReceiver({
+    bodyLimit: options.bodyLimit,
     handler(request) {
       if (request.method !== "POST" || request.path !== "/services/collector/event")
         return hec(404, 404, "The requested URL was not found on this server.");

@@ -20,12 +20,16 @@ export interface WebhookReceiver extends TestReceiver {
   answer: ((payload: WebhookPayload) => ReceiverAnswer | null) | null;
 }
 
-export async function startWebhookReceiver(secret: string, options: { tls?: "valid" | false } = {}): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+  secret: string,
+  options: { tls?: "valid" | false; bodyLimit?: number } = {},
+): Promise<WebhookReceiver> {
   const verifier = new Webhook(secret);
   // What the handler reads and the test sets; the server's own fields are added once it listens.
   const own: Pick<WebhookReceiver, "deliveries" | "refused" | "answer"> = { deliveries: [], refused: [], answer: null };
   const receiver = await startReceiver({
     tls: options.tls ?? "valid",
+    bodyLimit: options.bodyLimit,
     handler(request) {
       let payload: WebhookPayload;
       try {

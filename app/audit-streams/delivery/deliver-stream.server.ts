@@ -12,7 +12,7 @@ import type { SendResult } from "~/audit-streams/outbound/send-result";
 import type { StreamBatch } from "~/audit-streams/stream-event";
 import { taskWithPayload } from "~/jobs/queue.server";
 import { countStreamDelivery } from "~/metrics/audit-stream-metrics.server";
-import { claimLease, releaseLease } from "./delivery-lease.server";
+import { claimLease, releaseLease, whileHoldingLease } from "./delivery-lease.server";
 import { queueDelivery } from "./delivery-jobs.server";
 import { readBatch } from "./read-batch.server";
 import { recordFailure } from "./record-failure.server";
@@ -31,6 +31,8 @@ export type Sender = (destination: Parameters<typeof sendBatch>[0], batch: Strea
 export interface RunBound {
   batches: number;
   ms: number;
+  /** How often the lease is renewed while a batch is out (LEASE_RENEW_MS unless a test sets it). */
+  renewMs?: number;
 }
 
 /**
@@ -65,7 +67,10 @@ async function deliverBatches(organizationId: string, streamId: string, lease: s
     // Events before deliver_from are passed over: the cursor moves, nothing is sent.
     const sent = batch.events.length > 0;
     if (sent) {
-      const result = await send(stream.destination, { organizationId, streamId, type: "audit.events", events: batch.events });
+      // The version as generation: a retry sends the same webhook-ids, a restart or edit new ones.
+      const generation = stream.version;
+      const outgoing = { organizationId, streamId, type: "audit.events" as const, events: batch.events, generation };
+      const result = await whileHoldingLease(organizationId, streamId, lease, () => send(stream.destination, outgoing), bound.renewMs);
       countStreamDelivery(stream.destination.kind, result.ok ? "ok" : result.failure, result.ok ? batch.events.length : 0);
       if (!result.ok) return (await recordFailure(stream, result)) ? "failed" : "overtaken";
     }

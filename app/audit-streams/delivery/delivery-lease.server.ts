@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import { queryPrepared } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
 
-/** How long a run holds its stream without renewing: longer than one batch can take (a 10 s request, the reads around it). */
+/** How long a run holds its stream without renewing: longer than a request (10 s) and the reads around it; renewed each batch and while a batch's requests are out. */
 export const LEASE_SECONDS = 30;
 
 /** `delivery_lease_until`'s new value whenever the lease is taken or renewed. */
@@ -36,4 +36,33 @@ export async function releaseLease(organizationId: string, streamId: string, lea
   await queryPrepared(Prisma.sql`
     UPDATE audit_streams SET delivery_lease = NULL, delivery_lease_until = NULL
     WHERE organization_id = ${organizationId}::uuid AND id = ${streamId}::uuid AND delivery_lease = ${lease}::uuid`);
+}
+
+/** How often a run renews its lease while a batch is out. */
+export const LEASE_RENEW_MS = (LEASE_SECONDS * 1000) / 3;
+
+/**
+ * Runs `work` (a batch's requests) while renewing the lease every `everyMs`: a batch larger than the
+ * request cap goes as several requests of up to 10 s each, which together can outlast the lease.
+ */
+export async function whileHoldingLease<T>(
+  organizationId: string,
+  streamId: string,
+  lease: string,
+  work: () => Promise<T>,
+  everyMs = LEASE_RENEW_MS,
+): Promise<T> {
+  const renew = () =>
+    queryPrepared(Prisma.sql`
+      UPDATE audit_streams SET delivery_lease_until = ${LEASE_UNTIL}
+      WHERE organization_id = ${organizationId}::uuid AND id = ${streamId}::uuid AND delivery_lease = ${lease}::uuid`).catch(() => {
+      // Tried again at the next tick; should the lease end meanwhile, another run may send the
+      // batch again (at least once), and the cursor's compare-and-set keeps the order.
+    });
+  const timer = setInterval(() => void renew(), everyMs);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
 }

@@ -3,6 +3,7 @@
 // 5 MB per request, so a larger batch goes as several requests, in order; when one fails the batch
 // fails and is sent again whole (receivers drop duplicates by the event's `id`).
 import { failed } from "~/audit-streams/outbound/failure-of-error.server";
+import { splitIntoBodies } from "~/audit-streams/outbound/request-bodies";
 import { safeRequest } from "~/audit-streams/outbound/safe-request.server";
 import type { DestinationCredentials, DestinationSettings } from "~/audit-streams/destinations";
 import type { OutboundPolicy, SendResult } from "~/audit-streams/outbound/send-result";
@@ -10,7 +11,7 @@ import type { StreamBatch, StreamEvent } from "~/audit-streams/stream-event";
 
 export const DATADOG_LOGS_PATH = "/api/v2/logs";
 export const DATADOG_MAX_ENTRIES = 1000;
-/** Datadog's 5 MB, less room for the array's brackets and commas. */
+/** Datadog's 5 MB, less a margin (the splitter counts the array's brackets and commas itself). */
 export const DATADOG_MAX_BYTES = 5 * 1024 * 1024 - 64 * 1024;
 export const DATADOG_SOURCE = "keyledger";
 export const DATADOG_DEFAULT_SERVICE = "keyledger";
@@ -35,23 +36,10 @@ export function datadogEntry(event: StreamEvent, settings: DestinationSettings<"
   };
 }
 
-/** The entries, serialized, in requests within Datadog's limits, in order. */
+/** The entries, serialized, in requests within Datadog's limits, in order (the shared splitter). */
 export function datadogBodies(entries: string[]): string[] {
-  const bodies: string[] = [];
-  let current: string[] = [];
-  let size = 0;
-  for (const entry of entries) {
-    const bytes = Buffer.byteLength(entry) + 1;
-    if (current.length > 0 && (current.length === DATADOG_MAX_ENTRIES || size + bytes > DATADOG_MAX_BYTES)) {
-      bodies.push(`[${current.join(",")}]`);
-      current = [];
-      size = 0;
-    }
-    current.push(entry);
-    size += bytes;
-  }
-  if (current.length > 0) bodies.push(`[${current.join(",")}]`);
-  return bodies;
+  const limit = { maxBytes: DATADOG_MAX_BYTES, maxEntries: DATADOG_MAX_ENTRIES, envelopeBytes: 2, separatorBytes: 1 };
+  return splitIntoBodies(entries, (entry) => Buffer.byteLength(entry), limit).map((group) => `[${group.join(",")}]`);
 }
 
 export async function sendDatadog(

@@ -1,7 +1,9 @@
-// The Splunk HTTP Event Collector destination: one POST of the batch's events to
-// `<url>/services/collector/event`, each a HEC event object (docs/audit-stream-format.md). HEC
-// answers 200 `{"text":"Success","code":0}`; a 2xx whose `code` is not 0 is a refusal.
+// The Splunk HTTP Event Collector destination: one POST of the batch's events (several in order
+// when larger than the request cap) to `<url>/services/collector/event`, each a HEC event object
+// (docs/audit-stream-format.md). HEC answers 200 `{"text":"Success","code":0}`; a 2xx whose `code`
+// is not 0 is a refusal.
 import { failed } from "~/audit-streams/outbound/failure-of-error.server";
+import { REQUEST_MAX_BYTES, splitIntoBodies } from "~/audit-streams/outbound/request-bodies";
 import { safeRequest } from "~/audit-streams/outbound/safe-request.server";
 import type { DestinationCredentials, DestinationSettings } from "~/audit-streams/destinations";
 import type { OutboundPolicy, SendResult } from "~/audit-streams/outbound/send-result";
@@ -56,24 +58,31 @@ export async function sendSplunk(
 ): Promise<SendResult> {
   if (!credentials.token) return failed("rejected", "no HEC token stored");
   if (batch.events.length === 0) return { ok: true, status: null };
-  // HEC takes events one after another in one body (its "batched" form), each a JSON object.
-  const body = batch.events.map((event) => JSON.stringify(splunkEvent(event, settings))).join("\n");
-  const answer = await safeRequest(
-    {
-      url: splunkEndpoint(settings.url),
-      method: "POST",
-      headers: {
-        authorization: `Splunk ${credentials.token}`,
-        "content-type": "application/json",
-        // Needed by collectors with indexer acknowledgement on, ignored by the others: one channel per stream.
-        "x-splunk-request-channel": batch.streamId,
+  // HEC takes events one after another in one body (its "batched" form), each a JSON object; a
+  // batch larger than the request cap goes as several bodies, in order, and the first that fails
+  // fails the batch (sent again whole: HEC keeps what it took, so some events arrive twice).
+  const lines = batch.events.map((event) => JSON.stringify(splunkEvent(event, settings)));
+  const limit = { maxBytes: REQUEST_MAX_BYTES, envelopeBytes: 0, separatorBytes: 1 };
+  let status: number | null = null;
+  for (const group of splitIntoBodies(lines, (line) => Buffer.byteLength(line), limit)) {
+    const answer = await safeRequest(
+      {
+        url: splunkEndpoint(settings.url),
+        method: "POST",
+        headers: {
+          authorization: `Splunk ${credentials.token}`,
+          "content-type": "application/json",
+          // Needed by collectors with indexer acknowledgement on, ignored by the others: one channel per stream.
+          "x-splunk-request-channel": batch.streamId,
+        },
+        body: group.join("\n"),
       },
-      body,
-    },
-    policy,
-  );
-  if (!answer.ok) return answer;
-  const hec = hecCode(answer.body);
-  if (hec && hec.code !== 0) return failed("rejected", `HEC code ${hec.code}${hec.text ? ` (${hec.text})` : ""}`, answer.status);
-  return { ok: true, status: answer.status };
+      policy,
+    );
+    if (!answer.ok) return answer;
+    const hec = hecCode(answer.body);
+    if (hec && hec.code !== 0) return failed("rejected", `HEC code ${hec.code}${hec.text ? ` (${hec.text})` : ""}`, answer.status);
+    status = answer.status;
+  }
+  return { ok: true, status };
 }
