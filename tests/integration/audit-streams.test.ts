@@ -284,8 +284,6 @@ describe("editing a stream", () => {
       credentials: { token: SPLUNK_TOKEN },
     });
     expect((await eventsOf(org.id)).map((e) => e.action)).toEqual(["audit_stream.created"]);
-    // Nothing was sent for the refused edits.
-    expect(receiver.sent).toHaveLength(0);
 
     // With the token typed again the move goes through (the same token: nothing new stored).
     const moved = await streams.updateStream(access, stream.id, {
