@@ -41,4 +41,10 @@ export const ALLOWED_SCATTER: AllowedScatter[] = [
       /^SELECT s\.id, CASE WHEN s\.paused THEN \$\d+ WHEN s\.failing_since <= now\(\) - make_interval\(secs => \$1::int\) THEN \$\d+/,
     reason: "the /metrics scrape reads every audit stream's state and lag (decision 0053), as it reads the job queue",
   },
+  {
+    statement:
+      /^SELECT count\(\*\)::int AS ahead FROM audit_streams WHERE cursor_transaction_id >= pg_snapshot_xmax\(pg_current_snapshot\(\)\)/,
+    reason:
+      "the pump's check for streams' cursors ahead of the database after a logical restore (README, Backups): every 10 minutes per instance",
+  },
 ];
