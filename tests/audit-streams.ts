@@ -8,6 +8,9 @@ import { prisma } from "~/db.server";
 import { recordAuditEvent } from "~/audit/record.server";
 import type { StreamEvent } from "~/audit-streams/stream-event";
 import type { Tx } from "~/db.server";
+import { deliverStream } from "~/audit-streams/delivery/deliver-stream.server";
+import { queryOnce } from "../scripts/lib/pg-client.ts";
+import { createOrganizationWith, createUser } from "./factories";
 
 export interface Receiver {
   url: string;
@@ -142,4 +145,32 @@ export async function streamRow(organizationId: string, streamId: string) {
 export async function endRetryPause(organizationId: string, streamId: string): Promise<void> {
   await prisma.$executeRaw`UPDATE audit_streams SET next_attempt_at = now() - interval '1 second'
     WHERE organization_id = ${organizationId}::uuid AND id = ${streamId}::uuid`;
+}
+
+/** An owner and a new Enterprise organization of theirs. */
+export async function enterpriseOrganization() {
+  const owner = await createUser({ name: "Olga Owner" });
+  const organization = await createOrganizationWith([{ userId: owner.id, role: "owner" }], { planId: "enterprise" });
+  return { owner, organization };
+}
+
+/** Runs the stream's job until it has caught up (or stops for another reason); the outcomes. */
+export async function deliverAll(organizationId: string, streamId: string) {
+  const outcomes = [];
+  for (let run = 0; run < 20; run++) {
+    const outcome = await deliverStream(organizationId, streamId);
+    outcomes.push(outcome);
+    if (outcome !== "more") break;
+  }
+  return outcomes;
+}
+
+/** The organization's events in stream order, as the owner reads them. */
+export async function streamOrder(organizationId: string): Promise<string[]> {
+  const { rows } = await queryOnce<{ id: string }>(
+    process.env.DATABASE_URL!,
+    `SELECT id FROM audit_events WHERE organization_id = $1 ORDER BY COALESCE(transaction_id, '0'::xid8), id`,
+    [organizationId],
+  );
+  return rows.map((row) => row.id);
 }

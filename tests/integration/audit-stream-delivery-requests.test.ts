@@ -4,7 +4,6 @@
 // taken; a retried batch keeps its webhook-ids; a replay from a date sends new ones
 // (docs/audit-stream-format.md, "Request size" and "Webhook").
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryOnce } from "../../scripts/lib/pg-client.ts";
 
 process.env.STREAMING_ALLOW_PRIVATE_NETWORKS = "true";
 
@@ -13,10 +12,11 @@ const { deliverStream } = await import("~/audit-streams/delivery/deliver-stream.
 const { BATCH_SIZE } = await import("~/audit-streams/delivery/read-batch.server");
 const { sendBatch } = await import("~/audit-streams/outbound/send-batch.server");
 const { REQUEST_MAX_BYTES } = await import("~/audit-streams/outbound/request-bodies");
-const { createOrganizationWith, createUser, signedIn } = await import("../factories");
+const { signedIn } = await import("../factories");
 const { authorizeOrganization } = await import("~/access/organization-access.server");
 const service = await import("~/audit-streams/streams.server");
 const streams = await import("../audit-streams");
+const { enterpriseOrganization, deliverAll, streamOrder } = streams;
 const { EXPRESS_BODY_LIMIT } = await import("../receivers/batches.ts");
 const { startWebhookReceiver } = await import("../receivers/webhook-receiver.ts");
 
@@ -28,12 +28,6 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.stop());
 
-async function enterpriseOrganization() {
-  const owner = await createUser({ name: "Olga Owner" });
-  const organization = await createOrganizationWith([{ userId: owner.id, role: "owner" }], { planId: "enterprise" });
-  return { owner, organization };
-}
-
 /** `count` audited renames to names of 200 characters, the longest the action's details take; their ids in order. */
 async function recordLargeChanges(organizationId: string, userId: string, count: number): Promise<string[]> {
   const ids: string[] = [];
@@ -42,25 +36,6 @@ async function recordLargeChanges(organizationId: string, userId: string, count:
     ids.push(await prisma.$transaction((tx) => streams.recordChange(tx, organizationId, userId, label)));
   }
   return ids;
-}
-
-async function deliverAll(organizationId: string, streamId: string) {
-  const outcomes = [];
-  for (let run = 0; run < 20; run++) {
-    const outcome = await deliverStream(organizationId, streamId);
-    outcomes.push(outcome);
-    if (outcome !== "more") break;
-  }
-  return outcomes;
-}
-
-async function streamOrder(organizationId: string): Promise<string[]> {
-  const { rows } = await queryOnce<{ id: string }>(
-    process.env.DATABASE_URL!,
-    `SELECT id FROM audit_events WHERE organization_id = $1 ORDER BY COALESCE(transaction_id, '0'::xid8), id`,
-    [organizationId],
-  );
-  return rows.map((row) => row.id);
 }
 
 /** The deliveries since `from`: each request's webhook-id and event ids. */

@@ -16,10 +16,11 @@ const { pumpOnce, streamsAheadOfDatabase } = await import("~/audit-streams/deliv
 const { queueDelivery } = await import("~/audit-streams/delivery/delivery-jobs.server");
 const { auditStreamTasks } = await import("~/audit-streams/delivery/tasks.server");
 const { BATCH_SIZE } = await import("~/audit-streams/delivery/read-batch.server");
-const { createOrganizationWith, createUser, signedIn } = await import("../factories");
+const { signedIn } = await import("../factories");
 const { authorizeOrganization } = await import("~/access/organization-access.server");
 const service = await import("~/audit-streams/streams.server");
 const streams = await import("../audit-streams");
+const { enterpriseOrganization, deliverAll, streamOrder } = streams;
 
 let receiver: Awaited<ReturnType<typeof streams.startReceiver>>;
 beforeAll(async () => {
@@ -31,37 +32,10 @@ beforeEach(async () => {
   await prisma.$executeRaw`DELETE FROM graphile_worker._private_jobs`;
 });
 
-async function enterpriseOrganization() {
-  const owner = await createUser({ name: "Olga Owner" });
-  const organization = await createOrganizationWith([{ userId: owner.id, role: "owner" }], { planId: "enterprise" });
-  return { owner, organization };
-}
-
-/** Runs the stream's job until it has caught up (or stops for another reason); the outcomes. */
-async function deliverAll(organizationId: string, streamId: string) {
-  const outcomes = [];
-  for (let run = 0; run < 20; run++) {
-    const outcome = await deliverStream(organizationId, streamId);
-    outcomes.push(outcome);
-    if (outcome !== "more") break;
-  }
-  return outcomes;
-}
-
 /** The ids the receiver got for this organization, duplicates dropped by id as a receiver does. */
 function receivedOnce(): string[] {
   const seen = new Set<string>();
   return receiver.acceptedIds().filter((id) => !seen.has(id) && seen.add(id));
-}
-
-/** The organization's events in stream order, as the owner reads them. */
-async function streamOrder(organizationId: string): Promise<string[]> {
-  const { rows } = await queryOnce<{ id: string }>(
-    process.env.DATABASE_URL!,
-    `SELECT id FROM audit_events WHERE organization_id = $1 ORDER BY COALESCE(transaction_id, '0'::xid8), id`,
-    [organizationId],
-  );
-  return rows.map((row) => row.id);
 }
 
 describe("stream order", () => {
