@@ -13,17 +13,25 @@ function childrenOf(pid: number): number[] {
   }
 }
 
+function commandLine(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return null;
+  }
+}
+
 /** The innermost Node process started for `child` (itself when it runs the server directly). */
 export function serverPid(child: ChildProcess): number {
   let pid = child.pid!;
   for (;;) {
+    const parent = commandLine(pid);
     const node = childrenOf(pid).find((candidate) => {
-      try {
-        // The program, not the thread name (Node names its main thread "MainThread").
-        return readFileSync(`/proc/${candidate}/cmdline`, "utf8").split("\0")[0] === process.execPath;
-      } catch {
-        return false;
-      }
+      const line = commandLine(candidate);
+      // The program, not the thread name (Node names its main thread "MainThread"). A child whose
+      // whole command line is its parent's is a fork that has not yet become its program (the server
+      // running `id -u postgres` for the embedded database): signalling it would kill that command.
+      return line !== null && line !== parent && line.split("\0")[0] === process.execPath;
     });
     if (node === undefined) return pid;
     pid = node;
