@@ -51,7 +51,8 @@ const keySelect = {
   createdBy: { select: { id: true, name: true, deletedAt: true } },
 } satisfies Prisma.ApiKeySelect;
 
-type KeyRow = Prisma.ApiKeyGetPayload<{ select: typeof keySelect }>;
+/** A key row as keySelect reads it (key-by-secret.server.ts reads the same columns in SQL). */
+export type KeyRow = Prisma.ApiKeyGetPayload<{ select: typeof keySelect }>;
 
 function keyState(key: { revokedAt: Date | null; expiresAt: Date | null }, now = new Date()): ApiKeyState {
   if (key.revokedAt) return "revoked";
@@ -59,7 +60,7 @@ function keyState(key: { revokedAt: Date | null; expiresAt: Date | null }, now =
   return "active";
 }
 
-function toView(row: KeyRow, now = new Date()): ApiKeyView {
+export function toView(row: KeyRow, now = new Date()): ApiKeyView {
   return {
     id: row.id,
     name: row.name,

@@ -41,6 +41,10 @@ const POLICIES = {
   /** Audit log exports (docs/product-rules.md, Limits rule 2): policy `audit.export`, per user and per organization. */
   "audit.export.user": { points: 5, durationSeconds: 60 },
   "audit.export.organization": { points: 10, durationSeconds: 60 },
+  /** Leaked-key lookups (apiKey.lookup and its page) per user and per organization: enough for a
+   * person checking a handful of pasted secrets, far too few to probe for keys by guessing. */
+  "apiKey.lookup.user": { points: 30, durationSeconds: 60 },
+  "apiKey.lookup.organization": { points: 100, durationSeconds: 60 },
 } satisfies Record<string, Policy>;
 
 export type PolicyName = keyof typeof POLICIES;

@@ -6,6 +6,8 @@ import { publicOrigin } from "~/env.server";
 import { z } from "zod";
 import { authorizePlatformAdmin, authorizeSupport, findSupportTarget } from "~/access/organization-access.server";
 import { issueKey, listKeys, revokeKey, rotateKey } from "~/api-keys/api-keys.server";
+import { findOwnKeyBySecret } from "~/api-keys/key-by-secret.server";
+import { lookupRpcInputSchema } from "~/api-keys/lookup-schema";
 import { decodeRevokedCursor } from "~/api-keys/revoked-cursor";
 import { issueKeyRpcInputSchema, requestedScopesSchema } from "~/api-keys/schemas";
 import { auditEventIdSchema, auditListInputSchema, parseAuditQuery } from "~/audit/audit-query";
@@ -133,6 +135,10 @@ const apiKey = {
   issue: keyManager.input(issueKeyRpcInputSchema).handler(({ context, input }) => issueKey(context.access, input)),
   rotate: keyManager.input(keyIdInput).handler(({ context, input }) => rotateKey(context.access, input.keyId)),
   revoke: keyManager.input(keyIdInput).handler(({ context, input }) => revokeKey(context.access, input.keyId)),
+  /** Which key of the organization a (leaked) secret is; {key: null} for every other secret alike (decision 0057). */
+  lookup: keyManager
+    .input(lookupRpcInputSchema)
+    .handler(async ({ context, input }) => ({ key: await findOwnKeyBySecret(context.access, input.secret) })),
 };
 
 const auditEventInput = z.object({ organizationId: z.string().max(64), eventId: auditEventIdSchema }).strict();

@@ -110,6 +110,10 @@ export default {
     unsafeCorrelationId: "Die Korrelations-ID muss eine kurze, nicht geheime Kennung sein.",
     idempotencyKeyReused: "Dieser Idempotenzschlüssel wurde bereits für ein anderes Ereignis verwendet.",
   },
+  keyLookup: {
+    required: "Fügen Sie das Geheimnis ein, das Sie nachschlagen möchten.",
+    tooLong: "Ein KeyLedger-Geheimnis hat weniger als {{max}} Zeichen, dies ist also keines. Fügen Sie nur das Geheimnis ein.",
+  },
   account: {
     wrongPassword: "Das aktuelle Passwort ist falsch.",
     samePassword: "Wählen Sie ein neues Passwort, das sich vom aktuellen unterscheidet.",

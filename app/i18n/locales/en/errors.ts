@@ -101,6 +101,11 @@ export default {
     unsafeCorrelationId: "The correlation ID must be a short, non-secret identifier.",
     idempotencyKeyReused: "This idempotency key was already used for a different event.",
   },
+  /** The leaked-key lookup (apiKey.lookup and its page). */
+  keyLookup: {
+    required: "Paste the secret you want to look up.",
+    tooLong: "A KeyLedger secret has fewer than {{max}} characters, so this is not one. Paste only the secret.",
+  },
   account: {
     wrongPassword: "The current password is incorrect.",
     samePassword: "Choose a new password that differs from the current one.",
