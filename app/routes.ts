@@ -26,6 +26,7 @@ export default [
     route("organization-settings", "routes/dashboard.organization-settings.tsx"),
     route("organization-settings/members", "routes/dashboard.organization-settings.members.tsx"),
     route("organization-settings/api-keys", "routes/dashboard.organization-settings.api-keys.tsx"),
+    route("organization-settings/api-keys/lookup", "routes/dashboard.organization-settings.api-keys.lookup.tsx"),
     route("organization-settings/audit-log", "routes/dashboard.organization-settings.audit-log.tsx"),
     route("organization-settings/billing", "routes/dashboard.organization-settings.billing.tsx"),
     route("organization-settings/audit-streams", "routes/dashboard.organization-settings.audit-streams.tsx"),

@@ -14,7 +14,7 @@ import { MAX_UNREVOKED_KEYS, issueKeyFormSchema, keyActionFormSchema } from "~/a
 import { IssueForm } from "~/api-keys/ui/issue-key-form";
 import { ConfirmPanel } from "~/api-keys/ui/key-confirmation";
 import { KeyList } from "~/api-keys/ui/key-list";
-import { ISSUE_KEY_HREF, KEYS_PAGE_PATH, type KeyActionData, type KeyActionOutcome } from "~/api-keys/ui/key-page";
+import { ISSUE_KEY_HREF, KEY_LOOKUP_PATH, KEYS_PAGE_PATH, type KeyActionData, type KeyActionOutcome } from "~/api-keys/ui/key-page";
 import { RevokedKeyList } from "~/api-keys/ui/revoked-key-list";
 import { SecretPanel } from "~/api-keys/ui/secret-panel";
 import { ErrorPanel } from "~/components/error-page";
@@ -82,11 +82,16 @@ export default function ApiKeysPage({ loaderData, actionData }: Route.ComponentP
         title={t("title")}
         description={t("description", { organization: loaderData.organizationName })}
         actions={
-          keys.length > 0 && !limitReached ? (
-            <a href={ISSUE_KEY_HREF} className={buttonClass("primary", "w-full sm:w-auto")}>
-              {t("issue.heading")}
+          <div className="flex w-full flex-col gap-2 sm:w-auto sm:flex-row">
+            <a href={KEY_LOOKUP_PATH} className={buttonClass("secondary", "w-full sm:w-auto")}>
+              {t("lookup.link")}
             </a>
-          ) : null
+            {keys.length > 0 && !limitReached ? (
+              <a href={ISSUE_KEY_HREF} className={buttonClass("primary", "w-full sm:w-auto")}>
+                {t("issue.heading")}
+              </a>
+            ) : null}
+          </div>
         }
       />
       {outcome && "secret" in outcome ? <SecretPanel result={outcome} /> : null}

@@ -5,6 +5,8 @@ import type { SubmissionResult } from "@conform-to/react";
 import type { ApiKeyScope } from "~/access/api-key-scopes";
 
 export const KEYS_PAGE_PATH = href("/dashboard/organization-settings/api-keys");
+/** The leaked-key lookup (a page of its own, linked from the keys page's header). */
+export const KEY_LOOKUP_PATH = href("/dashboard/organization-settings/api-keys/lookup");
 
 /**
  * The issue form's name field. "Issue a key" links here, not to the card: following a link to a

@@ -94,6 +94,28 @@ export default {
     confirm: "Schlüssel widerrufen",
     done: "Schlüssel „{{name}}“ widerrufen.",
   },
+  lookup: {
+    link: "Offengelegtes Geheimnis nachschlagen",
+    title: "Offengelegtes Geheimnis nachschlagen",
+    description:
+      "Fügen Sie ein Geheimnis ein, das offengelegt wurde (in ein Repository gepusht, in ein Ticket kopiert), um zu erfahren, welcher Schlüssel von {{organization}} es ist, und ihn zu widerrufen. Das Geheimnis wird über seinen Hash verglichen; es wird weder gespeichert noch protokolliert noch erneut angezeigt.",
+    secret: "Geheimnis",
+    secretHint: "Das ganze Geheimnis, beginnend mit sk_. Leerzeichen und Zeilenumbrüche davor und danach werden ignoriert.",
+    submit: "Nachschlagen",
+    notFound: "Dieses Geheimnis ist kein Schlüssel dieser Organisation.",
+    notFoundHint: "Es gehört vielleicht zu einer anderen Organisation oder ist gar kein KeyLedger-Geheimnis.",
+    foundHeading: "Dieses Geheimnis ist der Schlüssel „{{name}}“",
+    active:
+      "Der Schlüssel ist aktiv: Wer das Geheimnis hat, kann ihn verwenden. Widerrufen Sie ihn jetzt und stellen Sie dann für die betroffenen Integrationen einen neuen Schlüssel aus.",
+    expired:
+      "Der Schlüssel ist abgelaufen, das Geheimnis funktioniert also nicht mehr. Widerrufen Sie ihn, um ihn endgültig aus den verwendeten Schlüsseln zu entfernen.",
+    revoked: "Der Schlüssel ist bereits widerrufen: Das Geheimnis funktioniert nicht mehr. Es ist nichts weiter zu tun.",
+    state: "Status",
+    revokedAt: "Widerrufen",
+    expiry: "Ablauf",
+    revokeKey: "Diesen Schlüssel widerrufen",
+    backToKeys: "Zurück zu den Schlüsseln",
+  },
   confirmMissing: "Dieser Schlüssel ist nicht mehr in der Liste.",
   cancel: "Abbrechen",
 } satisfies typeof en;

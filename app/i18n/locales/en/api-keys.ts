@@ -88,6 +88,28 @@ export default {
     confirm: "Revoke key",
     done: "Key “{{name}}” revoked.",
   },
+  /** The leaked-key lookup page (/dashboard/organization-settings/api-keys/lookup). */
+  lookup: {
+    link: "Look up a leaked secret",
+    title: "Look up a leaked secret",
+    description:
+      "Paste a secret that was exposed (pushed to a repository, pasted into a ticket) to learn which key of {{organization}} it is, and revoke it. The secret is compared by its hash; it is not stored, logged or shown again.",
+    secret: "Secret",
+    secretHint: "The whole secret, starting with sk_. Spaces and line breaks around it are ignored.",
+    submit: "Look up",
+    notFound: "This secret is not a key of this organization.",
+    notFoundHint: "It may belong to another organization, or not be a KeyLedger secret at all.",
+    foundHeading: "This secret is the key “{{name}}”",
+    active:
+      "The key is active: anyone who holds the secret can use it. Revoke it now, then issue a new key for the integrations that used it.",
+    expired: "The key has expired, so the secret no longer works. Revoke it to take it off the keys in use for good.",
+    revoked: "The key is already revoked: the secret no longer works. Nothing more to do.",
+    state: "State",
+    revokedAt: "Revoked",
+    expiry: "Expiry",
+    revokeKey: "Revoke this key",
+    backToKeys: "Back to the keys",
+  },
   confirmMissing: "That key is not in the list any more.",
   cancel: "Cancel",
 };

@@ -1,0 +1,70 @@
+// The leaked-key lookup: paste a secret, learn which key of the organization it is, revoke it.
+// Thin: the rule is findOwnKeyBySecret (app/api-keys/key-by-secret.server.ts), the parts are in
+// app/api-keys/ui/key-lookup.tsx. A POST form, so the secret never enters a URL, a history entry or
+// a log line; works without JavaScript. Owners and admins (apiKey:manage), as on the keys page.
+import { data } from "react-router";
+import type { Route } from "./+types/dashboard.organization-settings.api-keys.lookup";
+import { roleHas } from "~/access/permissions";
+import { findOwnKeyBySecret } from "~/api-keys/key-by-secret.server";
+import { lookupFormSchema } from "~/api-keys/lookup-schema";
+import { BackToKeys, LookupForm, LookupResult, type LookupActionData } from "~/api-keys/ui/key-lookup";
+import { ErrorPanel } from "~/components/error-page";
+import { organizationTitleMeta } from "~/components/page-title";
+import { PageHeader } from "~/components/ui";
+import { translatorFor } from "~/i18n/i18next.server";
+import { useTranslation } from "~/i18n/use-translation";
+import { parseForm, withFormErrors } from "~/web/forms.server";
+import { requireActiveOrganization } from "~/web/guards.server";
+
+/** The pasted secret must not come back in any answer, valid or not. */
+const HIDDEN = ["secret"];
+
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  return organizationTitleMeta({ loaderData, matches });
+}
+
+/** An answer names a key found by its secret: keep it out of every cache. */
+export function headers() {
+  return { "Cache-Control": "no-store" };
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const access = await requireActiveOrganization(args, "apiKey:manage");
+  return {
+    title: translatorFor(args.context)("apiKeys:lookup.title"),
+    organizationName: access.organization.name,
+    /** The history link leads to the audit log: only for roles that may read it. */
+    canViewHistory: roleHas(access.role, "audit:view"),
+  };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const access = await requireActiveOrganization(args, "apiKey:manage");
+  const { submission } = await parseForm(args.request, lookupFormSchema);
+  const noStore = new Headers({ "Cache-Control": "no-store" });
+  if (submission.status !== "success")
+    return data<LookupActionData>({ reply: submission.reply({ hideFields: HIDDEN }), found: null }, { status: 400, headers: noStore });
+  const secret = submission.value.secret;
+  const result = await withFormErrors(args.context, submission, () => findOwnKeyBySecret(access, secret), { hideFields: HIDDEN });
+  if (!result.ok) return data<LookupActionData>({ reply: result.reply, found: null }, result.init);
+  return data<LookupActionData>({ reply: submission.reply({ resetForm: true }), found: { key: result.value } }, { headers: noStore });
+}
+
+export default function KeyLookupPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("apiKeys");
+  return (
+    <div className="space-y-6" data-testid="key-lookup-page">
+      <PageHeader
+        title={t("lookup.title")}
+        description={t("lookup.description", { organization: loaderData.organizationName })}
+        actions={<BackToKeys />}
+      />
+      <LookupForm lastResult={actionData?.reply} />
+      {actionData?.found ? <LookupResult found={actionData.found} canViewHistory={loaderData.canViewHistory} /> : null}
+    </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorPanel error={error} />;
+}
