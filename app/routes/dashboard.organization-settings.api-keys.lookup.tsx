@@ -2,6 +2,7 @@
 // Thin: the rule is findOwnKeyBySecret (app/api-keys/key-by-secret.server.ts), the parts are in
 // app/api-keys/ui/key-lookup.tsx. A POST form, so the secret never enters a URL, a history entry or
 // a log line; works without JavaScript. Owners and admins (apiKey:manage), as on the keys page.
+import { useState } from "react";
 import { data } from "react-router";
 import type { Route } from "./+types/dashboard.organization-settings.api-keys.lookup";
 import { roleHas } from "~/access/permissions";
@@ -11,6 +12,7 @@ import { BackToKeys, LookupForm, LookupResult, type LookupActionData } from "~/a
 import { ErrorPanel } from "~/components/error-page";
 import { organizationTitleMeta } from "~/components/page-title";
 import { PageHeader } from "~/components/ui";
+import { useHydrated } from "~/components/use-hydrated";
 import { translatorFor } from "~/i18n/i18next.server";
 import { useTranslation } from "~/i18n/use-translation";
 import { parseForm, withFormErrors } from "~/web/forms.server";
@@ -52,15 +54,21 @@ export async function action(args: Route.ActionArgs) {
 
 export default function KeyLookupPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("apiKeys");
+  const hydrated = useHydrated();
+  // The answer shown is the last submission's; once the field is edited it would sit under a
+  // secret it is not about (a new paste refused in the browser, say), so it is hidden until the next.
+  const [editedAfter, setEditedAfter] = useState<LookupActionData | undefined>(undefined);
+  const answer = actionData && editedAfter !== actionData ? actionData.found : null;
   return (
-    <div className="space-y-6" data-testid="key-lookup-page">
+    // data-hydrated: the browser tests wait for it before using the revoke dialog.
+    <div className="space-y-6" data-testid="key-lookup-page" data-hydrated={hydrated ? "true" : undefined}>
       <PageHeader
         title={t("lookup.title")}
         description={t("lookup.description", { organization: loaderData.organizationName })}
         actions={<BackToKeys />}
       />
-      <LookupForm lastResult={actionData?.reply} />
-      {actionData?.found ? <LookupResult found={actionData.found} canViewHistory={loaderData.canViewHistory} /> : null}
+      <LookupForm lastResult={actionData?.reply} onEdit={() => setEditedAfter(actionData)} />
+      {answer ? <LookupResult found={answer} canViewHistory={loaderData.canViewHistory} /> : null}
     </div>
   );
 }

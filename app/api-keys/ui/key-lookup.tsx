@@ -29,7 +29,8 @@ export interface LookupActionData {
   found: { key: ApiKeyView | null } | null;
 }
 
-export function LookupForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
+/** `onEdit`: the field changed after an answer, which then no longer answers what the field holds. */
+export function LookupForm({ lastResult, onEdit }: { lastResult: SubmissionResult<string[]> | undefined; onEdit: () => void }) {
   const { t } = useTranslation("apiKeys");
   const busy = useNavigation().state !== "idle";
   const [form, fields] = useForm<z.input<typeof lookupFormSchema>, z.output<typeof lookupFormSchema>, string[]>({
@@ -40,7 +41,7 @@ export function LookupForm({ lastResult }: { lastResult: SubmissionResult<string
   return (
     <Card>
       {/* Not replace: Back returns to the form; the browser resubmits a POST only when asked. */}
-      <Form method="post" className="max-w-2xl space-y-5" {...getFormProps(form)}>
+      <Form method="post" className="max-w-2xl space-y-5" {...getFormProps(form)} onInput={onEdit}>
         <FormErrors errors={form.errors} id={form.errorId} />
         <Field
           label={t("lookup.secret")}
