@@ -9,6 +9,7 @@ import { runAuditedWritesBench } from "./audited-writes.ts";
 import { runMetricsOverheadBench } from "./metrics-overhead.ts";
 import { runColdStartBench } from "./cold-start.ts";
 import { runReplicaReadsBench } from "./replica-reads.ts";
+import { runKeyLookupBench } from "./key-lookup.ts";
 
 const benches: { name: string; run: () => Promise<{ passed: boolean; report: string }> }[] = [
   { name: "apiKey.authenticate (bench/api-key-auth.ts)", run: runApiKeyAuthBench },
@@ -26,6 +27,7 @@ const benches: { name: string; run: () => Promise<{ passed: boolean; report: str
     run: () => runAuditedWritesBench(),
   },
   { name: "audit streaming: sustained delivery and lag (bench/audit-stream-delivery.ts)", run: runAuditStreamDeliveryBench },
+  { name: "leaked-key lookup: equal time for own, other organizations' and unknown secrets (bench/key-lookup.ts)", run: runKeyLookupBench },
 ];
 
 let allPassed = true;
