@@ -69,21 +69,28 @@ export function KeyFiltersForm({ filters, shortened, counts }: { filters: KeyFil
         action={KEYS_PAGE_PATH}
         autoComplete="off"
         onSubmit={submit}
-        className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)_minmax(0,2fr)_minmax(0,2fr)] lg:items-end"
+        // The search on its own row, the three choices below it: four in a row squeezed the selects
+        // to "Jede Berechtig…" in German at 1280 px, hiding what the URL applies.
+        className="grid gap-4 sm:grid-cols-3 sm:items-end"
         data-testid="key-filters"
       >
-        <label className={labelClass}>
-          <span>{t("filters.query")}</span>
-          <input
-            type="search"
-            name={KEY_FILTER_PARAMS.query}
-            defaultValue={filters.query ?? ""}
-            aria-describedby="key-filters-query-hint"
-            maxLength={KEY_QUERY_MAX}
-            spellCheck={false}
-            className={cx(controlClass, "pr-3")}
-          />
-        </label>
+        <div className="space-y-1.5 sm:col-span-3">
+          <label className={labelClass}>
+            <span>{t("filters.query")}</span>
+            <input
+              type="search"
+              name={KEY_FILTER_PARAMS.query}
+              defaultValue={filters.query ?? ""}
+              aria-describedby="key-filters-query-hint"
+              maxLength={KEY_QUERY_MAX}
+              spellCheck={false}
+              className={cx(controlClass, "pr-3 sm:max-w-md")}
+            />
+          </label>
+          <p id="key-filters-query-hint" className="text-sm text-slate-500">
+            {t("filters.queryHint")}
+          </p>
+        </div>
         <label className={labelClass}>
           <span>{t("filters.scope")}</span>
           <select name={KEY_FILTER_PARAMS.scope} defaultValue={filters.scope ?? ""} className={cx(controlClass, "truncate")}>
@@ -113,10 +120,7 @@ export function KeyFiltersForm({ filters, shortened, counts }: { filters: KeyFil
             <option value="lastUsed">{t("filters.sortLastUsed")}</option>
           </select>
         </label>
-        <p id="key-filters-query-hint" className="-mt-2 text-sm text-slate-500 sm:col-span-2 lg:col-span-4">
-          {t("filters.queryHint")}
-        </p>
-        <div className="flex flex-wrap items-center gap-x-4 gap-y-2 sm:col-span-2 lg:col-span-4">
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2 sm:col-span-3">
           <Button type="submit" className="whitespace-nowrap">
             {t("filters.apply")}
           </Button>
