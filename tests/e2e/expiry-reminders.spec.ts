@@ -60,7 +60,7 @@ test("the owner's reminder comes in their language, and its link asks before swi
   await page.goto(link.pathname + link.search);
   await expect(page.getByRole("heading", { name: `Die API-Schlüssel von ${keysOrganization} öffnen` })).toBeVisible();
   await expect(page.getByTestId("open-in-organization")).toContainText(`Sie arbeiten gerade in ${otherOrganization}.`);
-  expect(await activeOrganization(page)).toBe(otherOrganization);
+  await expect.poll(() => activeOrganization(page)).toBe(otherOrganization);
   // Keyboard only: Tab until the switch button has the focus, then Enter.
   const switchButton = page.getByRole("button", { name: `Zu ${keysOrganization} wechseln` });
   for (let i = 0; i < 40 && !(await switchButton.evaluate((button) => button === document.activeElement)); i++)
@@ -68,7 +68,7 @@ test("the owner's reminder comes in their language, and its link asks before swi
   await expect(switchButton).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(new RegExp(`/dashboard/organization-settings/api-keys\\?q=${prefix}$`));
-  expect(await activeOrganization(page)).toBe(keysOrganization);
+  await expect.poll(() => activeOrganization(page)).toBe(keysOrganization);
   await expect(page.locator("[data-key-id]").filter({ hasText: "nightly-export" })).toBeVisible();
 
   // The same link now that the organization is active: straight to the keys page.
