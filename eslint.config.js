@@ -30,6 +30,8 @@ export const LAYERS = {
   accounts: { files: ["app/accounts/**"], specifiers: ["~/accounts/*"] },
   // Streaming the audit log to each organization's destinations: settings, delivery, the page's parts.
   "audit-streams": { files: ["app/audit-streams/**"], specifiers: ["~/audit-streams/*"] },
+  // Mails to owners and admins before their keys expire: the planner's cron and the mail job.
+  "expiry-reminders": { files: ["app/expiry-reminders/**"], specifiers: ["~/expiry-reminders/*"] },
   web: { files: ["app/web/**"], specifiers: ["~/web/*"] },
   shell: { files: ["app/shell/**"], specifiers: ["~/shell/*"] },
   rpc: { files: ["app/rpc/**"], specifiers: ["~/rpc/*"] },
@@ -40,6 +42,9 @@ export const LAYERS = {
 };
 
 const domain = ["auth", "plans", "billing", "access", "audit", "organizations", "api-keys", "support", "accounts", "audit-streams"];
+
+/** The domains whose background jobs the entry hands to the worker. */
+const workerDomains = ["organizations", "accounts", "audit", "audit-streams", "expiry-reminders"];
 
 /** What each layer may import besides itself (docs/architecture.md). tests/architecture/layers.test.ts
  * proves the table has no cycle and that the files follow it. */
@@ -64,6 +69,8 @@ export const MAY_IMPORT = {
   accounts: ["access", "audit", "auth", "organizations", "components", "i18n", "jobs", "mail", "lib", "platform"],
   // Audit streaming: reads the log in commit order, sends it out, records its own changes, mails owners.
   "audit-streams": ["access", "audit", "auth", "plans", "components", "i18n", "jobs", "mail", "metrics", "lib", "platform"],
+  // Expiry reminders: plans from the keys' rows, mails in the recipient's language.
+  "expiry-reminders": ["i18n", "jobs", "mail", "lib", "platform"],
   web: [...domain, "i18n", "lib", "platform"],
   shell: [...domain, "components", "i18n", "lib"],
   rpc: [...domain, "web", "i18n", "metrics", "lib", "platform"],
@@ -72,7 +79,7 @@ export const MAY_IMPORT = {
   client: ["rpc", "lib"],
   routes: [...domain, "web", "shell", "components", "client", "i18n", "lib"],
   // The entry also starts the background worker with the domains' tasks.
-  entry: ["edge", "web", "components", "i18n", "jobs", "mail", "organizations", "accounts", "audit", "audit-streams", "lib", "platform"],
+  entry: ["edge", "web", "components", "i18n", "jobs", "mail", ...workerDomains, "lib", "platform"],
 };
 
 const noParentImports = { group: ["../*", "../**"], message: "Import through the ~/ alias, so the layer rules can see the edge." };

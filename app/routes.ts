@@ -23,6 +23,8 @@ export default [
   route("dashboard", "routes/dashboard.tsx", [
     index("routes/dashboard._index.tsx"),
     route("organizations/new", "routes/dashboard.organizations.new.tsx"),
+    // A mailed key link (expiry reminders): the key's organization, asked before switching to it.
+    route("organizations/:organizationId/api-keys", "routes/dashboard.organizations.$organizationId.api-keys.tsx"),
     route("organization-settings", "routes/dashboard.organization-settings.tsx"),
     route("organization-settings/members", "routes/dashboard.organization-settings.members.tsx"),
     route("organization-settings/api-keys", "routes/dashboard.organization-settings.api-keys.tsx"),

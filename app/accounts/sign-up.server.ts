@@ -12,6 +12,7 @@ import { signUpPolicy, type SignUpPolicy } from "~/env.server";
 import { hashPassword } from "~/auth/password.server";
 import { createSession, type SessionDevice } from "~/auth/session.server";
 import { enqueueJob } from "~/jobs/queue.server";
+import type { Language } from "~/i18n/config";
 import { DomainError } from "~/lib/domain-error";
 import { consumeEach } from "~/lib/rate-limit.server";
 import { safeRedirectPath } from "~/lib/safe-redirect";
@@ -80,11 +81,11 @@ export function checkSignUpPolicy(policy: SignUpPolicy, email: string, invited: 
 
 /** Inserts the account unless the address is taken; returns the new account's id, or the
  * existing account's id for a taken address. One statement either way. */
-async function insertUnlessTaken(tx: Tx, input: SignUpInput, passwordHash: string, verified: boolean) {
+async function insertUnlessTaken(tx: Tx, input: SignUpInput, passwordHash: string, verified: boolean, language: Language) {
   const [row] = await tx.$queryRaw<{ created: string | null; existing: string | null }[]>`
     WITH inserted AS (
-      INSERT INTO users (id, email, name, password_hash, email_verified_at)
-      VALUES (gen_random_uuid(), ${input.email}, ${input.name}, ${passwordHash}, ${verified ? new Date() : null}::timestamptz)
+      INSERT INTO users (id, email, name, password_hash, email_verified_at, language)
+      VALUES (gen_random_uuid(), ${input.email}, ${input.name}, ${passwordHash}, ${verified ? new Date() : null}::timestamptz, ${language})
       ON CONFLICT (email) DO NOTHING
       RETURNING id
     )
@@ -104,7 +105,7 @@ export async function signUp(input: SignUpInput, request: SignUpRequest): Promis
   const provenByInvitation = invited === input.email;
   const redirectTo = safeRedirectPath(input.redirectTo, "") || null;
   const created = await prisma.$transaction(async (tx) => {
-    const { created, existing } = await insertUnlessTaken(tx, input, passwordHash, provenByInvitation);
+    const { created, existing } = await insertUnlessTaken(tx, input, passwordHash, provenByInvitation, request.delivery.language);
     if (created) {
       if (!provenByInvitation) await enqueueVerificationMail(tx, created, request.delivery, redirectTo);
       return created;

@@ -8,7 +8,9 @@ import { prisma } from "~/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { consume, refund, reset } from "~/lib/rate-limit.server";
 import { dummyPasswordHash, verifyPassword } from "./password.server";
+import type { Language } from "~/i18n/config";
 import { createSession, invalidateSession, type SessionDevice } from "./session.server";
+import { rememberUserLanguage } from "./user-language.server";
 
 export interface SignedIn {
   token: string;
@@ -43,6 +45,8 @@ export async function signIn(
   clientAddress: string,
   previousSessionId?: string,
   device?: SessionDevice,
+  /** The page's language: remembered for the person's background mails. */
+  language?: Language,
 ): Promise<SignedIn> {
   await spendSignInAttempt(input.email, clientAddress);
   const user = await prisma.user.findUnique({
@@ -54,6 +58,7 @@ export async function signIn(
   await clearSignInFailures(input.email, clientAddress);
   // A new session id on every sign-in: whatever session the browser held before is ended.
   if (previousSessionId) await invalidateSession(previousSessionId);
+  if (language) await rememberUserLanguage(user.id, language);
   const { token } = await createSession(user.id, {
     twoFactorVerified: false,
     activeOrganizationId: await firstOrganizationOf(user.id),

@@ -15,7 +15,7 @@ import { AuthLayout } from "~/components/auth-layout";
 import { FormErrors } from "~/components/form-errors";
 import { Alert, Button, Field } from "~/components/ui";
 import { clientAddressContext, deviceOf } from "~/web/context.server";
-import { translatorFor } from "~/i18n/i18next.server";
+import { getLocale, translatorFor } from "~/i18n/i18next.server";
 import { safeRedirectPath } from "~/lib/safe-redirect";
 import { invalidForm, parseForm, withFormErrors } from "~/web/forms.server";
 import { validateOnSubmit } from "~/components/form-validation";
@@ -48,7 +48,7 @@ export async function action(args: Route.ActionArgs) {
   const result = await withFormErrors(
     context,
     submission,
-    () => signIn(submission.value, context.get(clientAddressContext), previous, deviceOf(request, context)),
+    () => signIn(submission.value, context.get(clientAddressContext), previous, deviceOf(request, context), getLocale(context)),
     {
       hideFields: ["password"],
     },

@@ -6,6 +6,7 @@ import { clearedSessionCookie, readSessionToken } from "~/auth/cookies.server";
 import { validateSessionToken } from "~/auth/session.server";
 import { shareMembershipReads } from "~/access/memberships.server";
 import { languageCookie, languageFromSearchParams } from "~/i18n/i18next.server";
+import { rememberUserLanguage } from "~/auth/user-language.server";
 
 /** ?lng=de also remembers the choice in the lng cookie. */
 export const rememberLanguage: MiddlewareFunction<Response> = async ({ request }, next) => {
@@ -23,6 +24,10 @@ export const loadSession: MiddlewareFunction<Response> = async ({ request, conte
   if (auth && (request.method === "GET" || request.method === "HEAD")) shareMembershipReads(auth);
   context.set(authContext, auth);
   noteRequest(context.get(requestLogContext), { userId: auth?.user.id });
+  // Switching language while signed in (?lng=, the language links) is also stored on the person,
+  // for the mails that answer no request; an ordinary page view writes nothing.
+  const chosen = auth ? await languageFromSearchParams(request) : null;
+  if (auth && chosen) await rememberUserLanguage(auth.user.id, chosen);
   const response = await next();
   if (token && !auth) appendCookie(response, clearedSessionCookie());
   return response;

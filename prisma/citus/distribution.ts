@@ -56,6 +56,7 @@ export const PLACEMENTS = {
   billing_provider_events: tenantData("payment events applied per organization"),
   audit_streams: tenantData("an organization's audit log destinations; the delivery job reads a stream with its organization's events"),
   audit_stream_failures: tenantData("a stream's recent delivery failures, kept beside their stream"),
+  api_key_expiry_reminders: tenantData("the expiry reminders planned for an organization's keys, beside their keys"),
   sessions: {
     kind: "local",
     why: "found by the cookie's token hash on every request and by person (their sessions, sign-out everywhere): on the coordinator, where every request starts, neither scatters",

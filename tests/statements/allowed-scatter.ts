@@ -47,4 +47,9 @@ export const ALLOWED_SCATTER: AllowedScatter[] = [
     reason:
       "the pump's check for streams' cursors ahead of the database after a logical restore (README, Backups): every 10 minutes per instance",
   },
+  {
+    statement: /^WITH kinds \(kind, opens, closes\) AS \(VALUES /,
+    reason:
+      "the expiry reminders' planner (decision 0058): every 15 minutes, one statement finds the keys of every organization whose expiry entered a reminder's window, through the partial index on unrevoked keys' expiry",
+  },
 ];

@@ -143,4 +143,12 @@ export default {
   },
   confirmMissing: "Dieser Schlüssel ist nicht mehr in der Liste.",
   cancel: "Abbrechen",
+  openInOrganization: {
+    title: "Die API-Schlüssel von {{organization}} öffnen",
+    body: "Dieser Link öffnet die API-Schlüssel von {{organization}}. Sie arbeiten gerade in {{current}}.",
+    bodyNoneActive: "Dieser Link öffnet die API-Schlüssel von {{organization}}.",
+    switch: "Zu {{organization}} wechseln",
+    stay: "In {{current}} bleiben",
+    dashboard: "Zurück zum Dashboard",
+  },
 } satisfies typeof en;

@@ -87,4 +87,15 @@ export default {
     },
     once: "Sie erhalten diese E-Mail einmal pro Ausfall, weil Sie Inhaber von {{organization}} sind.",
   },
+  apiKeyExpiry: {
+    subject_one: "API-Schlüssel „{{key}}“ von {{organization}} läuft in {{count}} Tag ab",
+    subject_other: "API-Schlüssel „{{key}}“ von {{organization}} läuft in {{count}} Tagen ab",
+    greeting: "Hallo {{person}},",
+    body: "Der API-Schlüssel „{{key}}“ ({{prefix}}…) von {{organization}} läuft am {{date}} UTC ab. Ab dann wird jeder Aufruf mit seinem Geheimnis als nicht autorisiert abgelehnt.",
+    advice:
+      "Damit Ihre Integrationen weiter funktionieren, stellen Sie einen neuen Schlüssel aus, setzen Sie sein Geheimnis überall dort ein, wo dieser Schlüssel verwendet wird, und widerrufen Sie dann diesen. Rotieren behält das Ablaufdatum bei.",
+    action: "Schlüssel öffnen",
+    linkIntro: "Öffnen Sie diesen Link, um den Schlüssel in KeyLedger zu sehen:",
+    once: "Sie erhalten diese E-Mail, weil Sie Inhaber oder Administrator von {{organization}} sind: einmal 7 Tage und einmal 1 Tag, bevor ein Schlüssel abläuft.",
+  },
 } satisfies typeof en;

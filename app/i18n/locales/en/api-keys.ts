@@ -137,4 +137,12 @@ export default {
   },
   confirmMissing: "That key is not in the list any more.",
   cancel: "Cancel",
+  openInOrganization: {
+    title: "Open the API keys of {{organization}}",
+    body: "This link opens the API keys of {{organization}}. You are working in {{current}} right now.",
+    bodyNoneActive: "This link opens the API keys of {{organization}}.",
+    switch: "Switch to {{organization}}",
+    stay: "Stay in {{current}}",
+    dashboard: "Back to the dashboard",
+  },
 };

@@ -85,4 +85,15 @@ export default {
     },
     once: "You receive this e-mail once per outage because you are an owner of {{organization}}.",
   },
+  apiKeyExpiry: {
+    subject_one: "API key “{{key}}” of {{organization}} expires in {{count}} day",
+    subject_other: "API key “{{key}}” of {{organization}} expires in {{count}} days",
+    greeting: "Hello {{person}},",
+    body: "The API key “{{key}}” ({{prefix}}…) of {{organization}} expires on {{date}} UTC. From then on, every call with its secret is refused as unauthorized.",
+    advice:
+      "To keep your integrations working, issue a new key, put its secret in place wherever this key is used, then revoke this one. Rotating keeps the expiry.",
+    action: "Open the key",
+    linkIntro: "Open this link to see the key in KeyLedger:",
+    once: "You receive this e-mail because you are an owner or administrator of {{organization}}: once 7 days and once 1 day before a key expires.",
+  },
 };
