@@ -30,6 +30,8 @@ export const LAYERS = {
   accounts: { files: ["app/accounts/**"], specifiers: ["~/accounts/*"] },
   // Streaming the audit log to each organization's destinations: settings, delivery, the page's parts.
   "audit-streams": { files: ["app/audit-streams/**"], specifiers: ["~/audit-streams/*"] },
+  // GitHub's secret scanning reports: matching reported tokens to keys, the leak reports, the owners' mail.
+  "secret-scanning": { files: ["app/secret-scanning/**"], specifiers: ["~/secret-scanning/*"] },
   web: { files: ["app/web/**"], specifiers: ["~/web/*"] },
   shell: { files: ["app/shell/**"], specifiers: ["~/shell/*"] },
   rpc: { files: ["app/rpc/**"], specifiers: ["~/rpc/*"] },
@@ -39,7 +41,7 @@ export const LAYERS = {
   entry: { files: ["app/entry.server.tsx"], specifiers: ["~/entry.server"] },
 };
 
-const domain = ["auth", "plans", "billing", "access", "audit", "organizations", "api-keys", "support", "accounts", "audit-streams"];
+const domain = ["auth", "plans", "billing", "access", "audit", "organizations", "api-keys", "support", "accounts", "audit-streams", "secret-scanning"];
 
 /** What each layer may import besides itself (docs/architecture.md). tests/architecture/layers.test.ts
  * proves the table has no cycle and that the files follow it. */
@@ -64,6 +66,8 @@ export const MAY_IMPORT = {
   accounts: ["access", "audit", "auth", "organizations", "components", "i18n", "jobs", "mail", "lib", "platform"],
   // Audit streaming: reads the log in commit order, sends it out, records its own changes, mails owners.
   "audit-streams": ["access", "audit", "auth", "plans", "components", "i18n", "jobs", "mail", "metrics", "lib", "platform"],
+  // Secret scanning reports: the keys' secrets (api-keys), the report recorded, the owners mailed.
+  "secret-scanning": ["api-keys", "access", "audit", "auth", "components", "i18n", "jobs", "mail", "lib", "platform"],
   web: [...domain, "i18n", "lib", "platform"],
   shell: [...domain, "components", "i18n", "lib"],
   rpc: [...domain, "web", "i18n", "metrics", "lib", "platform"],
@@ -72,7 +76,7 @@ export const MAY_IMPORT = {
   client: ["rpc", "lib"],
   routes: [...domain, "web", "shell", "components", "client", "i18n", "lib"],
   // The entry also starts the background worker with the domains' tasks.
-  entry: ["edge", "web", "components", "i18n", "jobs", "mail", "organizations", "accounts", "audit", "audit-streams", "lib", "platform"],
+  entry: ["edge", "web", "components", "i18n", "jobs", "mail", "organizations", "accounts", "audit", "audit-streams", "secret-scanning", "lib", "platform"],
 };
 
 const noParentImports = { group: ["../*", "../**"], message: "Import through the ~/ alias, so the layer rules can see the edge." };

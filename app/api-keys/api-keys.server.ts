@@ -14,6 +14,7 @@ import { splitPage } from "~/lib/keyset-cursor.server";
 import { MAX_UNREVOKED_KEYS, type ApiKeyState, type IssueKeyInput } from "./schemas";
 import { encodeRevokedCursor, REVOKED_PAGE_SIZE, type RevokedCursor } from "./revoked-cursor";
 import { generateSecret } from "./secret.server";
+import { LEAK_COLUMNS, LEAK_JOIN, reportedLeakOf, reportedLeaksOf, type LeakColumns, type ReportedLeak } from "./leak-reports.server";
 
 /** Access that may manage the organization's keys. */
 export type KeyManager = OrganizationAccess<"apiKey:manage">;
@@ -31,6 +32,8 @@ export interface ApiKeyView {
   expiresAt: string | null;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** A secret scanner found the key's current secret in public (decision 0060); null otherwise. */
+  reportedLeak: ReportedLeak | null;
 }
 
 export interface IssuedKey {
@@ -59,7 +62,7 @@ function keyState(key: { revokedAt: Date | null; expiresAt: Date | null }, now =
   return "active";
 }
 
-function toView(row: KeyRow, now = new Date()): ApiKeyView {
+function toView(row: KeyRow, now = new Date(), reportedLeak: ReportedLeak | null = null): ApiKeyView {
   return {
     id: row.id,
     name: row.name,
@@ -71,6 +74,7 @@ function toView(row: KeyRow, now = new Date()): ApiKeyView {
     expiresAt: row.expiresAt?.toISOString() ?? null,
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,
+    reportedLeak,
   };
 }
 
@@ -82,19 +86,23 @@ export async function listUnrevokedKeys(access: KeyManager): Promise<ApiKeyView[
   // One statement with the creator joined (Prisma would send a second one for the relation), as a
   // prepared statement: the keys page reads it on every view.
   const rows = await queryPrepared<
-    Omit<KeyRow, "createdBy"> & { creatorId: string | null; creatorName: string; creatorDeletedAt: Date | null }
+    Omit<KeyRow, "createdBy"> & { creatorId: string | null; creatorName: string; creatorDeletedAt: Date | null } & LeakColumns
   >(
     Prisma.sql`
       SELECT k.id::text AS id, k.name, k.prefix, k.scopes, k.created_at AS "createdAt", k.expires_at AS "expiresAt",
              k.last_used_at AS "lastUsedAt", k.revoked_at AS "revokedAt",
-             u.id::text AS "creatorId", u.name AS "creatorName", u.deleted_at AS "creatorDeletedAt"
-      FROM api_keys k LEFT JOIN users u ON u.id = k.created_by_id
+             u.id::text AS "creatorId", u.name AS "creatorName", u.deleted_at AS "creatorDeletedAt", ${LEAK_COLUMNS}
+      FROM api_keys k LEFT JOIN users u ON u.id = k.created_by_id ${LEAK_JOIN}
       WHERE k.organization_id = ${access.organization.id}::uuid AND k.revoked_at IS NULL
       ORDER BY k.created_at DESC, k.id DESC`,
   );
   const now = new Date();
-  return rows.map(({ creatorId, creatorName, creatorDeletedAt, ...row }) =>
-    toView({ ...row, createdBy: creatorId ? { id: creatorId, name: creatorName, deletedAt: creatorDeletedAt } : null }, now),
+  return rows.map(({ creatorId, creatorName, creatorDeletedAt, leakReportedAt, leakSource, leakUrl, leakCount, ...row }) =>
+    toView(
+      { ...row, createdBy: creatorId ? { id: creatorId, name: creatorName, deletedAt: creatorDeletedAt } : null },
+      now,
+      reportedLeakOf({ leakReportedAt, leakSource, leakUrl, leakCount }),
+    ),
   );
 }
 
@@ -129,7 +137,8 @@ export async function listKeys(access: KeyManager, revokedCursor?: RevokedCursor
   ]);
   const { page, lastBeforeMore } = splitPage(rows, REVOKED_PAGE_SIZE);
   const now = new Date();
-  const revoked: ListedKey[] = page.map((row) => toView(row, now));
+  const leaks = await reportedLeaksOf(organizationId, page.map((row) => row.id));
+  const revoked: ListedKey[] = page.map((row) => toView(row, now, leaks.get(row.id) ?? null));
   if (lastBeforeMore?.revokedAt) {
     revoked[revoked.length - 1]!.nextRevokedCursor = encodeRevokedCursor({ revokedAt: lastBeforeMore.revokedAt, id: lastBeforeMore.id });
   }
@@ -237,12 +246,14 @@ export async function revokeKey(access: KeyManager, keyId: string): Promise<ApiK
       data: { revokedAt: new Date() },
       select: keySelect,
     });
+    // A revoked key keeps its report: the list of revoked keys says the secret had leaked.
+    const leak = (await reportedLeaksOf(organizationId, [current.id], tx)).get(current.id) ?? null;
     await recordAs(access)(tx, {
       action: "api_key.revoked",
       target: { type: "api_key", id: current.id },
       details: { name: current.name },
     });
-    return updated;
+    return { updated, leak };
   });
-  return toView(key);
+  return toView(key.updated, new Date(), key.leak);
 }

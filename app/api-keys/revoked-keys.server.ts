@@ -8,6 +8,7 @@ import { readPrepared } from "~/lib/read-routing.server";
 import { splitPage } from "~/lib/keyset-cursor.server";
 import { Prisma } from "~/generated/prisma/client";
 import type { KeyManager } from "./api-keys.server";
+import { LEAK_COLUMNS, LEAK_JOIN, reportedLeakOf, type LeakColumns, type ReportedLeak } from "./leak-reports.server";
 import { encodeRevokedCursor, REVOKED_PAGE_SIZE, type RevokedCursor } from "./revoked-cursor";
 
 /** Who revoked a key, as the page shows it. */
@@ -24,6 +25,8 @@ export interface RevokedKeyView {
   prefix: string;
   revokedAt: string;
   revokedBy: Revoker;
+  /** The secret was reported leaked before the key was revoked (decision 0060). */
+  reportedLeak: ReportedLeak | null;
 }
 
 export interface RevokedKeysPage {
@@ -32,7 +35,7 @@ export interface RevokedKeysPage {
   nextCursor: string | null;
 }
 
-interface Row {
+interface Row extends LeakColumns {
   id: string;
   name: string;
   prefix: string;
@@ -65,13 +68,15 @@ export async function listRevokedKeys(access: KeyManager, cursor?: RevokedCursor
     : Prisma.empty;
   const rows = await readPrepared<Row>(Prisma.sql`
     SELECT k.id::text AS id, k.name, k.prefix, k.revoked_at AS "revokedAt",
-           e.actor_kind::text AS "actorKind", u.id::text AS "revokerId", u.name AS "revokerName", u.deleted_at AS "revokerDeletedAt"
+           e.actor_kind::text AS "actorKind", u.id::text AS "revokerId", u.name AS "revokerName", u.deleted_at AS "revokerDeletedAt",
+           ${LEAK_COLUMNS}
     FROM (
-      SELECT id, name, prefix, revoked_at FROM api_keys
+      SELECT organization_id, id, name, prefix, revoked_at, secret_hash FROM api_keys
       WHERE organization_id = ${organizationId}::uuid AND revoked_at IS NOT NULL ${after}
       ORDER BY revoked_at DESC, id DESC
       LIMIT ${Prisma.raw(String(Math.trunc(limit) + 1))}
     ) k
+    ${LEAK_JOIN}
     LEFT JOIN LATERAL (
       SELECT actor_kind, actor_id FROM audit_events
       WHERE organization_id = ${organizationId}::uuid
@@ -96,6 +101,7 @@ export async function listRevokedKeys(access: KeyManager, cursor?: RevokedCursor
       prefix: row.prefix,
       revokedAt: row.revokedAt.toISOString(),
       revokedBy: revoker(row),
+      reportedLeak: reportedLeakOf(row),
     })),
     nextCursor: last ? encodeRevokedCursor({ revokedAt: last.revokedAt, id: last.id }) : null,
   };

@@ -15,6 +15,7 @@ import { useRoutedClicks } from "~/components/routed-links";
 import { historyLink } from "./key-history-link";
 import { ISSUE_KEY_HREF } from "./key-page";
 import { useKeyListText, type KeyListText } from "./key-list-text";
+import { leakBadge, leakFacts } from "./leak-report";
 
 function stateTone(state: ApiKeyView["state"]) {
   return state === "active" ? "green" : state === "expired" ? "amber" : "slate";
@@ -66,7 +67,9 @@ function keyRow(key: ApiKeyView, { canViewHistory, text, formats, time, onConfir
           <span className={badgeClass(stateTone(key.state), "key-row-state")} data-testid="key-state">
             {text.states[key.state]}
           </span>
+          {leakBadge(key.reportedLeak, text)}
         </div>
+        {leakFacts(key.reportedLeak, text, formats, text.leak.advice)}
         <div className="key-row-facts">
           <code className="font-mono" data-testid="key-prefix" title={text.prefix}>
             {`${key.prefix}…`}

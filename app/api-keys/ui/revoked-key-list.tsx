@@ -10,6 +10,7 @@ import { useRoutedClicks } from "~/components/routed-links";
 import { historyLink } from "./key-history-link";
 import { KEYS_PAGE_PATH } from "./key-page";
 import { useKeyListText, type KeyListText } from "./key-list-text";
+import { leakBadge, leakFacts } from "./leak-report";
 
 export const REVOKED_SECTION_ID = "revoked-keys";
 
@@ -44,12 +45,14 @@ export function RevokedKeyList({ revoked, canViewHistory }: { revoked: KeysPageD
                   <code className="font-mono text-xs text-slate-500" data-testid="key-prefix" title={text.prefix}>
                     {`${key.prefix}…`}
                   </code>
+                  {leakBadge(key.reportedLeak, text)}
                 </p>
                 <p className="revoked-key-row-facts" data-testid="key-revoked">
                   {`${text.revokedOn} `}
                   <time dateTime={key.revokedAt} className="whitespace-nowrap">{`${formats.dateTime(key.revokedAt)} UTC`}</time>{" "}
                   {revokedBy(key.revokedBy, text)}
                 </p>
+                {leakFacts(key.reportedLeak, text, formats, text.leak.revokedAdvice)}
               </div>
               {canViewHistory ? historyLink(key, text, { iconOnlyOnPhones: true }) : null}
             </li>

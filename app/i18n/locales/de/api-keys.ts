@@ -96,4 +96,12 @@ export default {
   },
   confirmMissing: "Dieser Schlüssel ist nicht mehr in der Liste.",
   cancel: "Abbrechen",
+  leak: {
+    badge: "Als geleakt gemeldet",
+    found: "Geheimnis öffentlich gefunden am {{date}} UTC:",
+    count_one: "{{count}}-mal gemeldet",
+    count_other: "{{count}}-mal gemeldet",
+    advice: "Rotieren oder widerrufen Sie diesen Schlüssel.",
+    revokedAdvice: "Der Schlüssel ist widerrufen: Sein Geheimnis funktioniert nicht mehr.",
+  },
 } satisfies typeof en;

@@ -90,4 +90,12 @@ export default {
   },
   confirmMissing: "That key is not in the list any more.",
   cancel: "Cancel",
+  leak: {
+    badge: "Reported leaked",
+    found: "Secret found in public on {{date}} UTC:",
+    count_one: "reported {{count}} time",
+    count_other: "reported {{count}} times",
+    advice: "Rotate or revoke this key.",
+    revokedAdvice: "The key is revoked: its secret no longer works.",
+  },
 };
