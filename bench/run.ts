@@ -9,6 +9,7 @@ import { runAuditedWritesBench } from "./audited-writes.ts";
 import { runMetricsOverheadBench } from "./metrics-overhead.ts";
 import { runColdStartBench } from "./cold-start.ts";
 import { runReplicaReadsBench } from "./replica-reads.ts";
+import { runSecretScanningBench } from "./secret-scanning.ts";
 
 const benches: { name: string; run: () => Promise<{ passed: boolean; report: string }> }[] = [
   { name: "apiKey.authenticate (bench/api-key-auth.ts)", run: runApiKeyAuthBench },
@@ -26,6 +27,7 @@ const benches: { name: string; run: () => Promise<{ passed: boolean; report: str
     run: () => runAuditedWritesBench(),
   },
   { name: "audit streaming: sustained delivery and lag (bench/audit-stream-delivery.ts)", run: runAuditStreamDeliveryBench },
+  { name: "secret scanning: 1,000 reported tokens, 990 junk (bench/secret-scanning.ts)", run: runSecretScanningBench },
 ];
 
 let allPassed = true;
