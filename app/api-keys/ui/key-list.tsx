@@ -64,12 +64,13 @@ function keyRow(key: ApiKeyView, { canViewHistory, text, formats, time, onConfir
           <span className="key-row-name" data-testid="key-name">
             {key.name}
           </span>
-          <span className={badgeClass(stateTone(key.state), "key-row-state")} data-testid="key-state">
-            {text.states[key.state]}
+          <span className="key-row-badges">
+            <span className={badgeClass(stateTone(key.state), "key-row-state")} data-testid="key-state">
+              {text.states[key.state]}
+            </span>
+            {leakBadge(key.reportedLeak, text)}
           </span>
-          {leakBadge(key.reportedLeak, text)}
         </div>
-        {leakFacts(key.reportedLeak, text, formats, text.leak.advice)}
         <div className="key-row-facts">
           <code className="font-mono" data-testid="key-prefix" title={text.prefix}>
             {`${key.prefix}…`}
@@ -124,6 +125,7 @@ function keyRow(key: ApiKeyView, { canViewHistory, text, formats, time, onConfir
             </dl>
           </details>
         </div>
+        {leakFacts(key.reportedLeak, text, formats, text.leak.advice)}
       </div>
       <div className="key-row-actions">
         {key.state === "active" ? confirmLink("rotate", key, text, onConfirm) : null}
