@@ -41,7 +41,19 @@ export const LAYERS = {
   entry: { files: ["app/entry.server.tsx"], specifiers: ["~/entry.server"] },
 };
 
-const domain = ["auth", "plans", "billing", "access", "audit", "organizations", "api-keys", "support", "accounts", "audit-streams", "secret-scanning"];
+const domain = [
+  "auth",
+  "plans",
+  "billing",
+  "access",
+  "audit",
+  "organizations",
+  "api-keys",
+  "support",
+  "accounts",
+  "audit-streams",
+  "secret-scanning",
+];
 
 /** What each layer may import besides itself (docs/architecture.md). tests/architecture/layers.test.ts
  * proves the table has no cycle and that the files follow it. */
@@ -76,7 +88,21 @@ export const MAY_IMPORT = {
   client: ["rpc", "lib"],
   routes: [...domain, "web", "shell", "components", "client", "i18n", "lib"],
   // The entry also starts the background worker with the domains' tasks.
-  entry: ["edge", "web", "components", "i18n", "jobs", "mail", "organizations", "accounts", "audit", "audit-streams", "secret-scanning", "lib", "platform"],
+  entry: [
+    "edge",
+    "web",
+    "components",
+    "i18n",
+    "jobs",
+    "mail",
+    "organizations",
+    "accounts",
+    "audit",
+    "audit-streams",
+    "secret-scanning",
+    "lib",
+    "platform",
+  ],
 };
 
 const noParentImports = { group: ["../*", "../**"], message: "Import through the ~/ alias, so the layer rules can see the edge." };

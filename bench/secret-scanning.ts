@@ -35,13 +35,21 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 function post(base: string, body: Buffer, headers: Record<string, string>): Promise<{ status: number; ms: number; body: string }> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const req = http.request(base + PATH, { method: "POST", agent, headers: { ...headers, "content-length": String(body.length) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () =>
-        resolve({ status: res.statusCode ?? 0, ms: Number(process.hrtime.bigint() - started) / 1e6, body: Buffer.concat(chunks).toString("utf8") }),
-      );
-    });
+    const req = http.request(
+      base + PATH,
+      { method: "POST", agent, headers: { ...headers, "content-length": String(body.length) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            ms: Number(process.hrtime.bigint() - started) / 1e6,
+            body: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -60,14 +68,10 @@ export async function runSecretScanningBench(): Promise<{ passed: boolean; repor
     seed: async (client) => {
       await insertOrganizations(client, organizationId, randomUUID(), []);
       for (const [i, s] of secrets.entries()) {
-        await client.query("INSERT INTO api_keys (id, organization_id, name, scopes, secret_hash, prefix) VALUES ($1, $2, $3, $4, $5, $6)", [
-          randomUUID(),
-          organizationId,
-          `key ${i + 1}`,
-          ["audit:view"],
-          Buffer.from(s.hash),
-          s.prefix,
-        ]);
+        await client.query(
+          "INSERT INTO api_keys (id, organization_id, name, scopes, secret_hash, prefix) VALUES ($1, $2, $3, $4, $5, $6)",
+          [randomUUID(), organizationId, `key ${i + 1}`, ["audit:view"], Buffer.from(s.hash), s.prefix],
+        );
       }
       return {};
     },
@@ -83,7 +87,14 @@ export async function runSecretScanningBench(): Promise<{ passed: boolean; repor
     const tokens = Array.from({ length: JUNK }, badChecksum);
     for (const [i, s] of secrets.entries()) tokens.splice(i * 99, 0, s.secret);
     const body = Buffer.from(
-      JSON.stringify(tokens.map((token, i) => ({ token, type: "keyledger_api_key", url: `https://github.com/acme/repo-${i}/blob/main/.env`, source: "content" }))),
+      JSON.stringify(
+        tokens.map((token, i) => ({
+          token,
+          type: "keyledger_api_key",
+          url: `https://github.com/acme/repo-${i}/blob/main/.env`,
+          source: "content",
+        })),
+      ),
     );
     const headers = {
       "content-type": "application/json",
@@ -93,7 +104,8 @@ export async function runSecretScanningBench(): Promise<{ passed: boolean; repor
     const first = await post(server.url, body, headers);
     const labels = (JSON.parse(first.body) as { label: string }[]).map((a) => a.label);
     const truePositives = labels.filter((l) => l === "true_positive").length;
-    if (first.status !== 200 || truePositives !== REAL_KEYS) throw new Error(`first post: ${first.status}, ${truePositives} true positives`);
+    if (first.status !== 200 || truePositives !== REAL_KEYS)
+      throw new Error(`first post: ${first.status}, ${truePositives} true positives`);
     const reports = (await db.client.query<{ n: number }>("SELECT count(*)::int AS n FROM api_key_leak_reports")).rows[0]!.n;
     const times: number[] = [];
     for (let i = 0; i < WARMUP + SAMPLES; i++) {

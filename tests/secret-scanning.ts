@@ -26,7 +26,12 @@ export interface Match {
 /** A report's body as GitHub sends it. */
 export function reportBody(matches: Match[]): string {
   return JSON.stringify(
-    matches.map((m) => ({ token: m.token, type: m.type ?? "keyledger_api_key", url: m.url ?? "https://github.com/acme/app/blob/main/.env", source: m.source ?? "content" })),
+    matches.map((m) => ({
+      token: m.token,
+      type: m.type ?? "keyledger_api_key",
+      url: m.url ?? "https://github.com/acme/app/blob/main/.env",
+      source: m.source ?? "content",
+    })),
   );
 }
 

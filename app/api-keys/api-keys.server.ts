@@ -137,7 +137,10 @@ export async function listKeys(access: KeyManager, revokedCursor?: RevokedCursor
   ]);
   const { page, lastBeforeMore } = splitPage(rows, REVOKED_PAGE_SIZE);
   const now = new Date();
-  const leaks = await reportedLeaksOf(organizationId, page.map((row) => row.id));
+  const leaks = await reportedLeaksOf(
+    organizationId,
+    page.map((row) => row.id),
+  );
   const revoked: ListedKey[] = page.map((row) => toView(row, now, leaks.get(row.id) ?? null));
   if (lastBeforeMore?.revokedAt) {
     revoked[revoked.length - 1]!.nextRevokedCursor = encodeRevokedCursor({ revokedAt: lastBeforeMore.revokedAt, id: lastBeforeMore.id });

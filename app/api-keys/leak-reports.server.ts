@@ -36,7 +36,11 @@ export function reportedLeakOf(row: LeakColumns): ReportedLeak | null {
 }
 
 /** The reports of some keys of one organization, in one statement (keyed by key id). */
-export async function reportedLeaksOf(organizationId: string, keyIds: readonly string[], tx: Tx = prisma): Promise<Map<string, ReportedLeak>> {
+export async function reportedLeaksOf(
+  organizationId: string,
+  keyIds: readonly string[],
+  tx: Tx = prisma,
+): Promise<Map<string, ReportedLeak>> {
   if (keyIds.length === 0) return new Map();
   const rows = await tx.$queryRaw<(LeakColumns & { id: string })[]>`
     SELECT k.id::text AS id, ${LEAK_COLUMNS}

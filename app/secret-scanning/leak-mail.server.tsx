@@ -62,7 +62,11 @@ export function leakMail(content: LeakMailContent, languages: readonly Language[
     language: languages[0] ?? "en",
     subject: parts.map((part) => part.subject).join(" / "),
     paragraphs: parts.flatMap((part) => part.paragraphs),
-    action: { label: parts.map((part) => part.action).join(" / "), url: content.url, intro: parts.map((part) => part.linkIntro).join(" / ") },
+    action: {
+      label: parts.map((part) => part.action).join(" / "),
+      url: content.url,
+      intro: parts.map((part) => part.linkIntro).join(" / "),
+    },
     notes: parts.map((part) => part.once),
   });
 }
@@ -80,10 +84,13 @@ interface MailFacts {
   firstReportedAt: Date;
 }
 
-export const sendLeakMail = taskWithPayload("api key leak mail", payloadSchema, async ({ organizationId, apiKeyId, reportId, userId }, helpers) => {
-  // Read when the mail goes out: the person must still be an owner or admin, the report still this
-  // one (the key's row is gone with the organization; a later leak of a new secret has its own mail).
-  const [facts] = await prisma.$queryRaw<MailFacts[]>`
+export const sendLeakMail = taskWithPayload(
+  "api key leak mail",
+  payloadSchema,
+  async ({ organizationId, apiKeyId, reportId, userId }, helpers) => {
+    // Read when the mail goes out: the person must still be an owner or admin, the report still this
+    // one (the key's row is gone with the organization; a later leak of a new secret has its own mail).
+    const [facts] = await prisma.$queryRaw<MailFacts[]>`
     SELECT u.email, u.name AS person, o.name AS organization, k.name, k.prefix, k.revoked_at AS "revokedAt", k.expires_at AS "expiresAt",
            r.source, r.url, r.first_reported_at AS "firstReportedAt"
     FROM api_key_leak_reports r
@@ -92,20 +99,21 @@ export const sendLeakMail = taskWithPayload("api key leak mail", payloadSchema, 
     JOIN memberships m ON m.organization_id = r.organization_id AND m.user_id = ${userId}::uuid AND m.role IN ('owner', 'admin')
     JOIN users u ON u.id = m.user_id AND u.deleted_at IS NULL
     WHERE r.organization_id = ${organizationId}::uuid AND r.api_key_id = ${apiKeyId}::uuid AND r.id = ${reportId}::uuid`;
-  if (!facts) return;
-  const now = Date.now();
-  const state = facts.revokedAt ? "revoked" : facts.expiresAt && facts.expiresAt.getTime() <= now ? "expired" : "active";
-  // Revoked since the report (someone acted already): nothing left to ask of anyone.
-  if (state === "revoked") return;
-  const mail = leakMail(
-    {
-      person: facts.person,
-      organization: facts.organization,
-      key: { name: facts.name, prefix: facts.prefix, state },
-      found: { at: facts.firstReportedAt, source: facts.source, url: facts.url },
-      url: keyPageUrl(publicOrigin(), facts.prefix),
-    },
-    mailLanguagesFor({ id: userId }),
-  );
-  await sendMail({ to: facts.email, ...mail, messageId: `<api-key-leak-${reportId}-${userId}-${helpers.job.id}@keyledger>` });
-});
+    if (!facts) return;
+    const now = Date.now();
+    const state = facts.revokedAt ? "revoked" : facts.expiresAt && facts.expiresAt.getTime() <= now ? "expired" : "active";
+    // Revoked since the report (someone acted already): nothing left to ask of anyone.
+    if (state === "revoked") return;
+    const mail = leakMail(
+      {
+        person: facts.person,
+        organization: facts.organization,
+        key: { name: facts.name, prefix: facts.prefix, state },
+        found: { at: facts.firstReportedAt, source: facts.source, url: facts.url },
+        url: keyPageUrl(publicOrigin(), facts.prefix),
+      },
+      mailLanguagesFor({ id: userId }),
+    );
+    await sendMail({ to: facts.email, ...mail, messageId: `<api-key-leak-${reportId}-${userId}-${helpers.job.id}@keyledger>` });
+  },
+);

@@ -11,8 +11,10 @@ const p256 = pem(generateKeyPairSync("ec", { namedCurve: "prime256v1" }).publicK
 describe("SECRET_SCANNING_PUBLIC_KEYS", () => {
   it("is optional, and takes GitHub's list of keys", () => {
     expect(parseEnv(base).SECRET_SCANNING_PUBLIC_KEYS).toBeUndefined();
-    const keys = parseEnv({ ...base, SECRET_SCANNING_PUBLIC_KEYS: JSON.stringify([{ key_identifier: "abc", key: p256, is_current: true }]) })
-      .SECRET_SCANNING_PUBLIC_KEYS;
+    const keys = parseEnv({
+      ...base,
+      SECRET_SCANNING_PUBLIC_KEYS: JSON.stringify([{ key_identifier: "abc", key: p256, is_current: true }]),
+    }).SECRET_SCANNING_PUBLIC_KEYS;
     expect(keys?.map((k) => [k.id, k.key.asymmetricKeyType])).toEqual([["abc", "ec"]]);
   });
 
@@ -25,13 +27,24 @@ describe("SECRET_SCANNING_PUBLIC_KEYS", () => {
       ['{"key_identifier":"a"}', /not a non-empty array/],
       [JSON.stringify([{ key: p256 }]), /entry 0 has no key_identifier/],
       [JSON.stringify([{ key_identifier: "a" }]), /entry 0 has no key/],
-      [JSON.stringify([{ key_identifier: "a", key: "-----BEGIN PUBLIC KEY-----\nxx\n-----END PUBLIC KEY-----" }]), /entry 0's key is not a PEM public key/],
-      [JSON.stringify([{ key_identifier: "a", key: p256 }, { key_identifier: "b", key: rsa }]), /entry 1 is not an ECDSA P-256 key/],
+      [
+        JSON.stringify([{ key_identifier: "a", key: "-----BEGIN PUBLIC KEY-----\nxx\n-----END PUBLIC KEY-----" }]),
+        /entry 0's key is not a PEM public key/,
+      ],
+      [
+        JSON.stringify([
+          { key_identifier: "a", key: p256 },
+          { key_identifier: "b", key: rsa },
+        ]),
+        /entry 1 is not an ECDSA P-256 key/,
+      ],
       [JSON.stringify([{ key_identifier: "a", key: p384 }]), /entry 0 is not an ECDSA P-256 key/],
     ];
     for (const [value, message] of cases) {
       expect(() => parseEnv({ ...base, SECRET_SCANNING_PUBLIC_KEYS: value }), value).toThrow(message);
-      expect(() => parseEnv({ ...base, SECRET_SCANNING_PUBLIC_KEYS: value }), value).toThrow(/SECRET_SCANNING_PUBLIC_KEYS: SECRET_SCANNING_PUBLIC_KEYS must be a JSON array/);
+      expect(() => parseEnv({ ...base, SECRET_SCANNING_PUBLIC_KEYS: value }), value).toThrow(
+        /SECRET_SCANNING_PUBLIC_KEYS: SECRET_SCANNING_PUBLIC_KEYS must be a JSON array/,
+      );
     }
   });
 });

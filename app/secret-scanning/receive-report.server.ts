@@ -34,9 +34,9 @@ export async function receiveScanningReport(
   if (body.byteLength > MAX_REPORT_BODY_BYTES) return refuse(TOO_LARGE);
   const signature = verifyReportSignature(keys, headers, body);
   if (!signature.ok) {
-    const messageKey = ({ missing: "secretScanning.unsigned", unknownKey: "secretScanning.unknownKey", mismatch: "secretScanning.badSignature" } as const)[
-      signature.reason
-    ];
+    const messageKey = (
+      { missing: "secretScanning.unsigned", unknownKey: "secretScanning.unknownKey", mismatch: "secretScanning.badSignature" } as const
+    )[signature.reason];
     return refuse({ status: 401, code: "UNAUTHORIZED", messageKey });
   }
   let json: unknown;
@@ -53,8 +53,10 @@ export async function receiveScanningReport(
   const matched = await matchKeys(matches.map((m) => m.token));
   const newlyReported = await recordReports(matched, matches);
   const ours = new Set(matched.flatMap((m) => m.positions));
-  const answers = matches.map(
-    (m, position): MatchAnswer => ({ token_raw: m.token, token_type: m.type, label: ours.has(position) ? "true_positive" : "false_positive" }),
-  );
+  const answers = matches.map((m, position): MatchAnswer => ({
+    token_raw: m.token,
+    token_type: m.type,
+    label: ours.has(position) ? "true_positive" : "false_positive",
+  }));
   return { ok: true, answers, newlyReported };
 }

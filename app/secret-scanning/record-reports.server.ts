@@ -103,7 +103,12 @@ export async function recordReports(matched: readonly MatchedKey[], matches: rea
         action: "api_key.reported_leaked",
         actor: SECRET_SCANNING_ACTOR,
         target: { type: "api_key", id: key.keyId },
-        details: { name: key.name, prefix: key.prefix, source: found.source.slice(0, STORED_LENGTH.source), url: found.url.slice(0, STORED_LENGTH.url) },
+        details: {
+          name: key.name,
+          prefix: key.prefix,
+          source: found.source.slice(0, STORED_LENGTH.source),
+          url: found.url.slice(0, STORED_LENGTH.url),
+        },
       });
       // A revoked or expired key's secret already fails: there is nothing for anyone to do, so no mail.
       if (!key.active) continue;

@@ -14,11 +14,7 @@ export type SignatureCheck = { ok: true } | { ok: false; reason: "missing" | "un
 const MAX_SIGNATURE_CHARS = 256;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
-export function verifyReportSignature(
-  keys: readonly ScanningPublicKey[],
-  headers: Headers,
-  body: Uint8Array,
-): SignatureCheck {
+export function verifyReportSignature(keys: readonly ScanningPublicKey[], headers: Headers, body: Uint8Array): SignatureCheck {
   const keyId = headers.get(KEY_ID_HEADER);
   const signature = headers.get(SIGNATURE_HEADER);
   if (!keyId || !signature) return { ok: false, reason: "missing" };

@@ -10,7 +10,13 @@ function keyPair(): { privateKey: KeyObject; publicPem: string } {
   const ecdh = createECDH("prime256v1");
   ecdh.setPrivateKey(d);
   const point = ecdh.getPublicKey(); // 0x04 || x || y
-  const jwk = { kty: "EC", crv: "P-256", d: d.toString("base64url"), x: point.subarray(1, 33).toString("base64url"), y: point.subarray(33).toString("base64url") };
+  const jwk = {
+    kty: "EC",
+    crv: "P-256",
+    d: d.toString("base64url"),
+    x: point.subarray(1, 33).toString("base64url"),
+    y: point.subarray(33).toString("base64url"),
+  };
   const privateKey = createPrivateKey({ key: jwk, format: "jwk" });
   return { privateKey, publicPem: createPublicKey(privateKey).export({ type: "spki", format: "pem" }).toString() };
 }

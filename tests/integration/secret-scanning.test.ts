@@ -50,10 +50,17 @@ async function organizationWithKey() {
 }
 
 const reportsOf = (organizationId: string) =>
-  prisma.apiKeyLeakReport.findMany({ where: { organizationId }, select: { apiKeyId: true, source: true, url: true, tokenType: true, reportCount: true } });
+  prisma.apiKeyLeakReport.findMany({
+    where: { organizationId },
+    select: { apiKeyId: true, source: true, url: true, tokenType: true, reportCount: true },
+  });
 const leakEvents = (organizationId: string) =>
-  prisma.auditEvent.findMany({ where: { organizationId, action: "api_key.reported_leaked" }, select: { actorKind: true, actorId: true, targetId: true, details: true } });
-const mailsTo = (address: string) => mail.messages.filter((m) => [m.to ?? []].flat().some((to) => to.value.some((v) => v.address === address)));
+  prisma.auditEvent.findMany({
+    where: { organizationId, action: "api_key.reported_leaked" },
+    select: { actorKind: true, actorId: true, targetId: true, details: true },
+  });
+const mailsTo = (address: string) =>
+  mail.messages.filter((m) => [m.to ?? []].flat().some((to) => to.value.some((v) => v.address === address)));
 
 describe("a report of our keys", () => {
   it("labels each token, marks the key reported leaked and mails its owners and admins once, members never", async () => {
@@ -75,7 +82,13 @@ describe("a report of our keys", () => {
     });
     // Where it was found first; the key stays active (not revoked automatically).
     expect(await reportsOf(organization.id)).toEqual([
-      { apiKeyId: key.id, source: "commit", url: "https://github.com/acme/app/blob/abc/.env", tokenType: "keyledger_api_key", reportCount: 1 },
+      {
+        apiKeyId: key.id,
+        source: "commit",
+        url: "https://github.com/acme/app/blob/abc/.env",
+        tokenType: "keyledger_api_key",
+        reportCount: 1,
+      },
     ]);
     expect(await leakEvents(organization.id)).toEqual([
       {
@@ -86,14 +99,24 @@ describe("a report of our keys", () => {
       },
     ]);
     const [listed] = await listUnrevokedKeys(await authorizeOrganization(auth, organization.id, "apiKey:manage"));
-    expect(listed).toMatchObject({ id: key.id, state: "active", reportedLeak: { source: "commit", url: "https://github.com/acme/app/blob/abc/.env", count: 1 } });
+    expect(listed).toMatchObject({
+      id: key.id,
+      state: "active",
+      reportedLeak: { source: "commit", url: "https://github.com/acme/app/blob/abc/.env", count: 1 },
+    });
 
     await runDueJobs(secretScanningTasks);
     const [ownerMail] = await mail.waitFor(owner.email);
     expect(await mail.waitFor(admin.email)).toHaveLength(1);
     expect(mailsTo(member.email)).toHaveLength(0);
     expect(ownerMail!.subject).toContain(key.name);
-    for (const text of [key.name, `${key.prefix}…`, "https://github.com/acme/app/blob/abc/.env (commit)", "Rotate the key", "Rotieren Sie den Schlüssel"]) {
+    for (const text of [
+      key.name,
+      `${key.prefix}…`,
+      "https://github.com/acme/app/blob/abc/.env (commit)",
+      "Rotate the key",
+      "Rotieren Sie den Schlüssel",
+    ]) {
       expect(ownerMail!.text).toContain(text);
     }
     expect(ownerMail!.text).toContain(`https://keys.example.com/dashboard/organization-settings/api-keys?q=${key.prefix}`);
@@ -121,7 +144,11 @@ describe("a report of our keys", () => {
     const manager = await authorizeOrganization(auth, organization.id, "apiKey:manage");
     expect((await listUnrevokedKeys(manager))[0]!.reportedLeak).toBeNull();
     // The old secret is no key's any more (only the current secret's hash is kept): not ours, no report.
-    expect(await post(reportBody([{ token: secret }]))).toMatchObject({ ok: true, newlyReported: 0, answers: [{ label: "false_positive" }] });
+    expect(await post(reportBody([{ token: secret }]))).toMatchObject({
+      ok: true,
+      newlyReported: 0,
+      answers: [{ label: "false_positive" }],
+    });
     expect(await post(reportBody([{ token: rotated.secret, source: "gist" }]))).toMatchObject({ ok: true, newlyReported: 1 });
     expect((await listUnrevokedKeys(manager))[0]!.reportedLeak).toMatchObject({ source: "gist", count: 1 });
     await runDueJobs(secretScanningTasks);
@@ -131,7 +158,11 @@ describe("a report of our keys", () => {
   it("answers true_positive for a revoked key, shows it on the revoked key, and mails nobody", async () => {
     const { organization, owner, admin, auth, key, secret } = await organizationWithKey();
     await revokeKey(auth, organization.id, key.id);
-    expect(await post(reportBody([{ token: secret }]))).toMatchObject({ ok: true, newlyReported: 1, answers: [{ label: "true_positive" }] });
+    expect(await post(reportBody([{ token: secret }]))).toMatchObject({
+      ok: true,
+      newlyReported: 1,
+      answers: [{ label: "true_positive" }],
+    });
     expect(await reportsOf(organization.id)).toHaveLength(1);
     expect(await leakEvents(organization.id)).toHaveLength(1);
     await runDueJobs(secretScanningTasks);
@@ -143,10 +174,18 @@ describe("a report of our keys", () => {
     const { organization, secret } = await organizationWithKey();
     const [migrated, unrouted] = [legacySecret(), legacySecret()];
     await insertLegacyKey(pool(), { organizationId: organization.id, secret: migrated });
-    await pool().query("INSERT INTO api_key_legacy_secrets (secret_hash, organization_id) VALUES ($1, $2)", [migrated.hash, organization.id]);
+    await pool().query("INSERT INTO api_key_legacy_secrets (secret_hash, organization_id) VALUES ($1, $2)", [
+      migrated.hash,
+      organization.id,
+    ]);
     await insertLegacyKey(pool(), { organizationId: organization.id, secret: unrouted });
     const outcome = await post(
-      reportBody([{ token: secret, type: "some_future_type" }, { token: migrated.secret }, { token: unrouted.secret }, { token: legacySecret().secret }]),
+      reportBody([
+        { token: secret, type: "some_future_type" },
+        { token: migrated.secret },
+        { token: unrouted.secret },
+        { token: legacySecret().secret },
+      ]),
     );
     expect(outcome).toMatchObject({
       ok: true,

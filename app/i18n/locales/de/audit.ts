@@ -81,7 +81,8 @@ export default {
       },
       reported_leaked: {
         label: "API-Schlüssel als geleakt gemeldet",
-        description: "Ein Secret-Scanner hat das Geheimnis des Schlüssels öffentlich gefunden und gemeldet. Der Schlüssel wurde nicht widerrufen: Rotieren oder widerrufen Sie ihn.",
+        description:
+          "Ein Secret-Scanner hat das Geheimnis des Schlüssels öffentlich gefunden und gemeldet. Der Schlüssel wurde nicht widerrufen: Rotieren oder widerrufen Sie ihn.",
       },
     },
     invitation: {
