@@ -12,7 +12,16 @@ import { DomainError } from "~/lib/domain-error";
 import { isUuid } from "~/lib/ids";
 import { splitPage } from "~/lib/keyset-cursor.server";
 import { MAX_UNREVOKED_KEYS, type ApiKeyState, type IssueKeyInput } from "./schemas";
-import { encodeRevokedCursor, REVOKED_PAGE_SIZE, type RevokedCursor } from "./revoked-cursor";
+import { encodeRevokedCursor, cursorOrder, REVOKED_PAGE_SIZE, type RevokedCursor } from "./revoked-cursor";
+import { NO_KEY_FILTERS, type KeyFilters } from "./key-filters";
+import {
+  historyAfterSql,
+  historyCursorOrder,
+  historyOrderSql,
+  keyMatchSql,
+  unrevokedOrderSql,
+  unrevokedStateSql,
+} from "./key-filters-sql.server";
 import { generateSecret } from "./secret.server";
 import { LEAK_COLUMNS, LEAK_JOIN, reportedLeakOf, reportedLeaksOf, type LeakColumns, type ReportedLeak } from "./leak-reports.server";
 
@@ -78,32 +87,36 @@ function toView(row: KeyRow, now = new Date(), reportedLeak: ReportedLeak | null
   };
 }
 
-/**
- * The organization's unrevoked keys (active and expired), newest first: at most 25 by rule, read
- * through the partial index on unrevoked keys, so the cost does not grow with the revoked history.
- */
-export async function listUnrevokedKeys(access: KeyManager): Promise<ApiKeyView[]> {
-  // One statement with the creator joined (Prisma would send a second one for the relation), as a
-  // prepared statement: the keys page reads it on every view.
-  const rows = await queryPrepared<
-    Omit<KeyRow, "createdBy"> & { creatorId: string | null; creatorName: string; creatorDeletedAt: Date | null } & LeakColumns
-  >(
+type ViewRow = Omit<KeyRow, "createdBy"> & { creatorId: string | null; creatorName: string; creatorDeletedAt: Date | null } & LeakColumns;
+
+/** Keys of the organization with their creator and leak report, in one statement (Prisma would send
+ * more for the relations), as a prepared statement: the keys page reads it on every view. */
+async function readKeyViews(organizationId: string, where: Prisma.Sql, order: Prisma.Sql, limit = Prisma.empty) {
+  const rows = await queryPrepared<ViewRow>(
     Prisma.sql`
       SELECT k.id::text AS id, k.name, k.prefix, k.scopes, k.created_at AS "createdAt", k.expires_at AS "expiresAt",
              k.last_used_at AS "lastUsedAt", k.revoked_at AS "revokedAt",
              u.id::text AS "creatorId", u.name AS "creatorName", u.deleted_at AS "creatorDeletedAt", ${LEAK_COLUMNS}
       FROM api_keys k LEFT JOIN users u ON u.id = k.created_by_id ${LEAK_JOIN}
-      WHERE k.organization_id = ${access.organization.id}::uuid AND k.revoked_at IS NULL
-      ORDER BY k.created_at DESC, k.id DESC`,
+      WHERE k.organization_id = ${organizationId}::uuid ${where}
+      ORDER BY ${order} ${limit}`,
   );
-  const now = new Date();
-  return rows.map(({ creatorId, creatorName, creatorDeletedAt, leakReportedAt, leakSource, leakUrl, leakCount, ...row }) =>
-    toView(
-      { ...row, createdBy: creatorId ? { id: creatorId, name: creatorName, deletedAt: creatorDeletedAt } : null },
-      now,
-      reportedLeakOf({ leakReportedAt, leakSource, leakUrl, leakCount }),
-    ),
-  );
+  return rows.map(({ creatorId, creatorName, creatorDeletedAt, leakReportedAt, leakSource, leakUrl, leakCount, ...row }) => ({
+    ...row,
+    createdBy: creatorId ? { id: creatorId, name: creatorName, deletedAt: creatorDeletedAt } : null,
+    reportedLeak: reportedLeakOf({ leakReportedAt, leakSource, leakUrl, leakCount }),
+  }));
+}
+
+/**
+ * The organization's unrevoked keys (active and expired), newest first or as `filters` sort them,
+ * narrowed by `filters` (key-filters.ts): at most 25 by rule, read through the partial index on
+ * unrevoked keys, so the cost does not grow with the revoked history.
+ */
+export async function listUnrevokedKeys(access: KeyManager, filters: KeyFilters = NO_KEY_FILTERS, now = new Date()): Promise<ApiKeyView[]> {
+  const where = Prisma.sql`AND k.revoked_at IS NULL ${keyMatchSql(filters)} ${unrevokedStateSql(filters.state, now)}`;
+  const rows = await readKeyViews(access.organization.id, where, unrevokedOrderSql(filters.sort));
+  return rows.map((row) => toView(row, now, row.reportedLeak));
 }
 
 /** A key as apiKey.list gives it: the last revoked key of an answer that has more after it
@@ -115,35 +128,39 @@ export type ListedKey = ApiKeyView & { nextRevokedCursor?: string };
  * page of the revoked history as the keys page shows it (REVOKED_PAGE_SIZE, newest revocation
  * first, after `revokedCursor`), so the answer stays bounded however many keys were ever revoked.
  * The cursor is the page's own (revoked-cursor.ts): it names no organization, and the read is
- * scoped by the caller's access.
+ * scoped by the caller's access. `filters` narrow and sort both parts as on the keys page
+ * (`state` leaves out the part it excludes); the cursor must be of the sort's order, else a 400.
  */
-export async function listKeys(access: KeyManager, revokedCursor?: RevokedCursor): Promise<ListedKey[]> {
-  const organizationId = access.organization.id;
+export async function listKeys(
+  access: KeyManager,
+  revokedCursor?: RevokedCursor,
+  filters: KeyFilters = NO_KEY_FILTERS,
+): Promise<ListedKey[]> {
+  if (revokedCursor && cursorOrder(revokedCursor) !== historyCursorOrder(filters.sort)) {
+    throw new DomainError("BAD_REQUEST", "apiKey.badListCursor");
+  }
+  const now = new Date();
+  const wantsInUse = !revokedCursor && filters.state !== "revoked";
+  const wantsRevoked = filters.state === null || filters.state === "revoked";
   // Both reads at once, awaited together: when one fails (the database gone), the other's failure
   // is not left as an unhandled rejection.
   const [inUse, rows] = await Promise.all([
-    revokedCursor ? Promise.resolve([]) : listUnrevokedKeys(access),
-    prisma.apiKey.findMany({
-      where: {
-        organizationId,
-        ...(revokedCursor
-          ? { OR: [{ revokedAt: { lt: revokedCursor.revokedAt } }, { revokedAt: revokedCursor.revokedAt, id: { lt: revokedCursor.id } }] }
-          : { revokedAt: { not: null } }),
-      },
-      select: keySelect,
-      orderBy: [{ revokedAt: "desc" }, { id: "desc" }],
-      take: REVOKED_PAGE_SIZE + 1,
-    }),
+    wantsInUse ? listUnrevokedKeys(access, filters, now) : Promise.resolve([]),
+    wantsRevoked
+      ? readKeyViews(
+          access.organization.id,
+          Prisma.sql`AND k.revoked_at IS NOT NULL ${keyMatchSql(filters)} ${historyAfterSql(revokedCursor)}`,
+          historyOrderSql(filters.sort),
+          Prisma.sql`LIMIT ${REVOKED_PAGE_SIZE + 1}`,
+        )
+      : Promise.resolve([]),
   ]);
-  const { page, lastBeforeMore } = splitPage(rows, REVOKED_PAGE_SIZE);
-  const now = new Date();
-  const leaks = await reportedLeaksOf(
-    organizationId,
-    page.map((row) => row.id),
-  );
-  const revoked: ListedKey[] = page.map((row) => toView(row, now, leaks.get(row.id) ?? null));
-  if (lastBeforeMore?.revokedAt) {
-    revoked[revoked.length - 1]!.nextRevokedCursor = encodeRevokedCursor({ revokedAt: lastBeforeMore.revokedAt, id: lastBeforeMore.id });
+  const { page, lastBeforeMore: last } = splitPage(rows, REVOKED_PAGE_SIZE);
+  const revoked: ListedKey[] = page.map((row) => toView(row, now, row.reportedLeak));
+  if (last?.revokedAt) {
+    revoked[revoked.length - 1]!.nextRevokedCursor = encodeRevokedCursor(
+      filters.sort === "lastUsed" ? { lastUsedAt: last.lastUsedAt, id: last.id } : { revokedAt: last.revokedAt, id: last.id },
+    );
   }
   return [...inUse, ...revoked];
 }

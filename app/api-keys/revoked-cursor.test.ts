@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { DomainError } from "~/lib/domain-error";
-import { encodeRevokedCursor, parseRevokedCursor } from "./revoked-cursor";
+import { cursorOrder, encodeRevokedCursor, parseRevokedCursor } from "./revoked-cursor";
 
 const parse = (query: string) => parseRevokedCursor(new URLSearchParams(query));
 const raw = (text: string) => Buffer.from(text, "latin1").toString("base64url");
@@ -24,6 +24,24 @@ describe("revoked keys cursor", () => {
     expect(encoded).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(encoded).not.toContain(cursor.id);
     expect(parse(`revokedCursor=${encoded}`)).toEqual(cursor);
+  });
+
+  it("round-trips a position in the history sorted by last use, a never-used key included", () => {
+    const used = { lastUsedAt: new Date("2026-11-20T08:00:00.000Z"), id: randomUUID() };
+    const never = { lastUsedAt: null, id: randomUUID() };
+    expect(parse(`revokedCursor=${encodeRevokedCursor(used)}`)).toEqual(used);
+    expect(parse(`revokedCursor=${encodeRevokedCursor(never)}`)).toEqual(never);
+    expect(cursorOrder(used)).toBe("lastUsed");
+    expect(cursorOrder({ revokedAt: new Date(), id: never.id })).toBe("revoked");
+    const id = randomUUID();
+    for (const text of [
+      `lastUsed|soon|${id}`,
+      `lastUsed|2026-02-30T00:00:00.000Z|${id}`,
+      `lastUsed|never|nope`,
+      `lastUsed|never|${id}|x`,
+      `lastused|never|${id}`,
+    ])
+      expect(refusal(`revokedCursor=${raw(text)}`), text).toBe("apiKey.badRevokedCursor");
   });
 
   it("means the first page when absent or blank", () => {

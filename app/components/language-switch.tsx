@@ -3,8 +3,10 @@ import { useLocation } from "react-router";
 import { supportedLanguages } from "~/i18n/config";
 import { cx } from "./ui";
 
-/** Plain links (?lng=xx): they work without JavaScript and the server remembers the choice. */
-export function LanguageSwitch({ className }: { className?: string }) {
+/** Plain links (?lng=xx): they work without JavaScript and the server remembers the choice. They
+ * keep the address's query, except values `omitValue` names: a secret pasted into a search without
+ * JavaScript is in the address, and the page must not repeat it (decision 0059). */
+export function LanguageSwitch({ className, omitValue }: { className?: string; omitValue?: (value: string) => boolean }) {
   const { t, i18n } = useTranslation();
   const location = useLocation();
   return (
@@ -23,6 +25,7 @@ export function LanguageSwitch({ className }: { className?: string }) {
       <ul className="flex items-center gap-0.5 rounded-lg bg-slate-100 p-0.5">
         {supportedLanguages.map((language) => {
           const params = new URLSearchParams(location.search);
+          if (omitValue) for (const [name, value] of [...params]) if (omitValue(value)) params.delete(name, value);
           params.set("lng", language);
           const active = i18n.language === language;
           return (

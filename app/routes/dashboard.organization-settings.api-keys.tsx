@@ -2,7 +2,8 @@
 // Thin: the rules live in app/api-keys/, the page's parts in app/api-keys/ui/. Works without
 // JavaScript: rotate and revoke confirm on a `?confirm=rotate&key=<id>` view (with JavaScript the
 // same confirmation opens in a dialog), and the revoked history pages with plain links
-// (`?revokedCursor=…`). A secret appears only in the action's answer (never in the loader), so it
+// (`?revokedCursor=…`); the filters are a GET form (`?q=&scope=&state=&sort=`, decision 0059).
+// A secret appears only in the action's answer (never in the loader), so it
 // is shown exactly once.
 import { useTranslation } from "~/i18n/use-translation";
 import { data, isRouteErrorResponse } from "react-router";
@@ -14,6 +15,7 @@ import { MAX_UNREVOKED_KEYS, issueKeyFormSchema, keyActionFormSchema } from "~/a
 import { IssueForm } from "~/api-keys/ui/issue-key-form";
 import { ConfirmPanel } from "~/api-keys/ui/key-confirmation";
 import { KeyList } from "~/api-keys/ui/key-list";
+import { KeyFiltersForm, NoKeyMatches } from "~/api-keys/ui/key-filters-form";
 import { ISSUE_KEY_HREF, KEYS_PAGE_PATH, type KeyActionData, type KeyActionOutcome } from "~/api-keys/ui/key-page";
 import { RevokedKeyList } from "~/api-keys/ui/revoked-key-list";
 import { SecretPanel } from "~/api-keys/ui/secret-panel";
@@ -73,8 +75,10 @@ export default function ApiKeysPage({ loaderData, actionData }: Route.ComponentP
   const outcome = actionData?.outcome ?? null;
   const wasIssue = actionData?.intent === "issue";
   const formErrors = actionData?.reply.error?.[""] ?? undefined;
-  const { keys, revoked, canViewHistory } = loaderData;
-  const limitReached = keys.length >= MAX_UNREVOKED_KEYS;
+  const { keys, revoked, canViewHistory, filters, counts, unrevokedCount } = loaderData;
+  const limitReached = unrevokedCount >= MAX_UNREVOKED_KEYS;
+  const hasRevoked = revoked.keys.length > 0 || !revoked.isFirstPage;
+  const noMatch = counts !== null && counts.matching === 0;
   return (
     // data-hydrated: the browser tests wait for it before using the dialogs and the copy button.
     <div className="space-y-6" data-testid="api-keys-page" data-hydrated={hydrated ? "true" : undefined}>
@@ -82,7 +86,7 @@ export default function ApiKeysPage({ loaderData, actionData }: Route.ComponentP
         title={t("title")}
         description={t("description", { organization: loaderData.organizationName })}
         actions={
-          keys.length > 0 && !limitReached ? (
+          unrevokedCount > 0 && !limitReached ? (
             <a href={ISSUE_KEY_HREF} className={buttonClass("primary", "w-full sm:w-auto")}>
               {t("issue.heading")}
             </a>
@@ -93,9 +97,23 @@ export default function ApiKeysPage({ loaderData, actionData }: Route.ComponentP
       {outcome?.intent === "revoke" ? <Alert tone="success">{t("revoke.done", { name: outcome.name })}</Alert> : null}
       {formErrors && !wasIssue ? <FormErrors errors={formErrors} /> : null}
       {loaderData.confirm ? <ConfirmPanel confirm={loaderData.confirm} /> : null}
-      <KeyList keys={keys} hasRevoked={revoked.keys.length > 0 || !revoked.isFirstPage} canViewHistory={canViewHistory} />
+      {unrevokedCount > 0 || hasRevoked || counts ? (
+        <KeyFiltersForm filters={filters} shortened={loaderData.queryShortened} counts={counts} />
+      ) : null}
+      {noMatch ? <NoKeyMatches /> : null}
+      {noMatch || filters.state === "revoked" ? null : (
+        <KeyList
+          keys={keys}
+          hasRevoked={hasRevoked}
+          canViewHistory={canViewHistory}
+          unrevokedCount={unrevokedCount}
+          filtered={counts !== null}
+        />
+      )}
       <IssueForm lastResult={wasIssue ? actionData?.reply : undefined} limitReached={limitReached} />
-      <RevokedKeyList revoked={revoked} canViewHistory={canViewHistory} />
+      {noMatch || filters.state === "active" || filters.state === "expired" ? null : (
+        <RevokedKeyList revoked={revoked} canViewHistory={canViewHistory} filters={filters} />
+      )}
     </div>
   );
 }

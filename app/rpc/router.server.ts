@@ -7,6 +7,7 @@ import { z } from "zod";
 import { authorizePlatformAdmin, authorizeSupport, findSupportTarget } from "~/access/organization-access.server";
 import { issueKey, listKeys, revokeKey, rotateKey } from "~/api-keys/api-keys.server";
 import { decodeRevokedCursor } from "~/api-keys/revoked-cursor";
+import { filtersOfListInput, listKeysInputSchema } from "~/api-keys/key-filters";
 import { issueKeyRpcInputSchema, requestedScopesSchema } from "~/api-keys/schemas";
 import { auditEventIdSchema, auditListInputSchema, parseAuditQuery } from "~/audit/audit-query";
 import { getAuditEvent, listAuditActors, listAuditEvents } from "~/audit/query.server";
@@ -126,9 +127,13 @@ const apiKey = {
     .input(z.object({ scopes: requestedScopesSchema }).strict())
     .handler(({ context, input }) => authenticateCounted(context.apiKeySecret, input.scopes, context.requestLog)),
   list: keyManager
-    .input(z.object({ organizationId: z.string(), revokedCursor: z.string().optional() }).strict())
+    .input(listKeysInputSchema)
     .handler(({ context, input }) =>
-      listKeys(context.access, input.revokedCursor === undefined ? undefined : decodeRevokedCursor(input.revokedCursor)),
+      listKeys(
+        context.access,
+        input.revokedCursor === undefined ? undefined : decodeRevokedCursor(input.revokedCursor),
+        filtersOfListInput(input),
+      ),
     ),
   issue: keyManager.input(issueKeyRpcInputSchema).handler(({ context, input }) => issueKey(context.access, input)),
   rotate: keyManager.input(keyIdInput).handler(({ context, input }) => rotateKey(context.access, input.keyId)),

@@ -1,6 +1,7 @@
 // The signed-in frame around the dashboard and the admin pages: header with language switch and
 // user menu, organization switcher, navigation (a sidebar on desktop, a <details> menu on phones).
 import { Outlet } from "react-router";
+import { looksLikeWholeSecret } from "~/api-keys/key-filters";
 import { LanguageSwitch } from "~/components/language-switch";
 import { Logo } from "~/components/logo";
 import { useTranslation } from "~/i18n/use-translation";
@@ -42,14 +43,14 @@ export function AppShell({ loaderData }: { loaderData: AppShellData }) {
                   <NavItems loaderData={loaderData} />
                 </nav>
                 <div className="border-t border-slate-100 pt-4 sm:hidden">
-                  <LanguageSwitch />
+                  <LanguageSwitch omitValue={looksLikeWholeSecret} />
                 </div>
               </div>
             </details>
             <Logo />
           </div>
           <div className="flex items-center gap-3">
-            <LanguageSwitch className="hidden sm:flex" />
+            <LanguageSwitch className="hidden sm:flex" omitValue={looksLikeWholeSecret} />
             <UserMenu loaderData={loaderData} />
           </div>
         </div>

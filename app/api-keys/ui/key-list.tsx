@@ -136,7 +136,21 @@ function keyRow(key: ApiKeyView, { canViewHistory, text, formats, time, onConfir
   );
 }
 
-export function KeyList({ keys, hasRevoked, canViewHistory }: { keys: ApiKeyView[]; hasRevoked: boolean; canViewHistory: boolean }) {
+export function KeyList({
+  keys,
+  hasRevoked,
+  canViewHistory,
+  unrevokedCount = keys.length,
+  filtered = false,
+}: {
+  keys: ApiKeyView[];
+  hasRevoked: boolean;
+  canViewHistory: boolean;
+  /** Unrevoked keys whatever the filters (the limit counts them all). */
+  unrevokedCount?: number;
+  /** Filters narrow the list: an empty one means no match, not no keys. */
+  filtered?: boolean;
+}) {
   const text = useKeyListText();
   const { t } = text;
   const formats = useFormats();
@@ -150,9 +164,13 @@ export function KeyList({ keys, hasRevoked, canViewHistory }: { keys: ApiKeyView
     setConfirming(true);
   };
   return (
-    <Card title={t("list.heading")} description={t("list.count", { count: keys.length, limit: MAX_UNREVOKED_KEYS })}>
+    <Card title={t("list.heading")} description={t("list.count", { count: unrevokedCount, limit: MAX_UNREVOKED_KEYS })}>
       <KeyConfirmDialog confirmation={confirmation} open={confirming} onOpenChange={setConfirming} text={text} />
-      {keys.length === 0 ? (
+      {keys.length === 0 && filtered ? (
+        <p className="text-sm text-slate-500" data-testid="api-keys-no-match">
+          {t("filters.noneInUse")}
+        </p>
+      ) : keys.length === 0 ? (
         <EmptyList hasRevoked={hasRevoked} />
       ) : (
         <ul className="-my-3 divide-y divide-slate-100" data-testid="unrevoked-keys" onClick={routeClicks}>

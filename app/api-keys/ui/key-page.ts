@@ -14,6 +14,10 @@ export const KEYS_PAGE_PATH = href("/dashboard/organization-settings/api-keys");
 export const ISSUE_KEY_NAME_ID = "issue-key-name";
 export const ISSUE_KEY_HREF = `#${ISSUE_KEY_NAME_ID}`;
 
+/** The leaked-key lookup page (issue 33, deliverable 3: built beside this page on its own branch;
+ * a plain path until its route is registered, then `href()` like the others). */
+export const LEAKED_KEY_LOOKUP_PATH = "/dashboard/organization-settings/api-keys/lookup";
+
 /** The audit log filtered to one key's events (the log takes `targetId`). */
 export const keyHistoryHref = (keyId: string) =>
   `${href("/dashboard/organization-settings/audit-log")}?targetId=${encodeURIComponent(keyId)}`;

@@ -1,11 +1,13 @@
-// The "Revoked keys" history: newest revocation first, one page at a time. Each row says when and
-// by whom (the revoking user's current name). Paging is plain links that land on this section, so it
-// works without JavaScript; the cursor in the link is opaque.
+// The "Revoked keys" history: newest revocation first (or by last use, `sort=lastUsed`), one page
+// at a time, narrowed by the page's filters. Each row says when and by whom (the revoking user's
+// current name). Paging is plain links that keep the filters and land on this section, so it works
+// without JavaScript; the cursor in the link is opaque.
 import { ButtonLink, Card } from "~/components/ui";
 import { useFormats } from "~/components/use-formats";
 import type { KeysPageData } from "~/api-keys/keys-page.server";
 import type { Revoker } from "~/api-keys/revoked-keys.server";
 import { REVOKED_CURSOR_PARAM } from "~/api-keys/revoked-cursor";
+import { NO_KEY_FILTERS, keyFilterParams, narrowsKeys, type KeyFilters } from "~/api-keys/key-filters";
 import { useRoutedClicks } from "~/components/routed-links";
 import { historyLink } from "./key-history-link";
 import { KEYS_PAGE_PATH } from "./key-page";
@@ -21,17 +23,38 @@ function revokedBy(revoker: Revoker, text: KeyListText) {
   return null;
 }
 
-export function RevokedKeyList({ revoked, canViewHistory }: { revoked: KeysPageData["revoked"]; canViewHistory: boolean }) {
+/** A link to this section of the page with the filters kept, and `cursor` when given. */
+function pageHref(filters: KeyFilters, cursor?: string) {
+  const params = keyFilterParams(filters);
+  if (cursor) params.set(REVOKED_CURSOR_PARAM, cursor);
+  return `${KEYS_PAGE_PATH}${params.size ? `?${params.toString()}` : ""}#${REVOKED_SECTION_ID}`;
+}
+
+export function RevokedKeyList({
+  revoked,
+  canViewHistory,
+  filters = NO_KEY_FILTERS,
+}: {
+  revoked: KeysPageData["revoked"];
+  canViewHistory: boolean;
+  filters?: KeyFilters;
+}) {
   const text = useKeyListText();
   const { t } = text;
   const formats = useFormats();
   const routeClicks = useRoutedClicks();
   const { keys, nextCursor, isFirstPage } = revoked;
+  const byLastUse = filters.sort === "lastUsed";
   return (
-    <Card id={REVOKED_SECTION_ID} className="scroll-mt-24" title={t("revoked.heading")} description={t("revoked.description")}>
+    <Card
+      id={REVOKED_SECTION_ID}
+      className="scroll-mt-24"
+      title={t("revoked.heading")}
+      description={t(byLastUse ? "filters.revokedByLastUse" : "revoked.description")}
+    >
       {keys.length === 0 ? (
         <p className="text-sm text-slate-500" data-testid="revoked-keys-empty">
-          {isFirstPage ? t("revoked.empty") : t("revoked.noOlder")}
+          {!isFirstPage ? t("revoked.noOlder") : narrowsKeys(filters) ? t("filters.noneRevoked") : t("revoked.empty")}
         </p>
       ) : (
         <ul className="-my-3 divide-y divide-slate-100" data-testid="revoked-keys" onClick={routeClicks}>
@@ -52,6 +75,11 @@ export function RevokedKeyList({ revoked, canViewHistory }: { revoked: KeysPageD
                   <time dateTime={key.revokedAt} className="whitespace-nowrap">{`${formats.dateTime(key.revokedAt)} UTC`}</time>{" "}
                   {revokedBy(key.revokedBy, text)}
                 </p>
+                {byLastUse ? (
+                  <p className="revoked-key-row-facts" data-testid="key-last-used">
+                    {key.lastUsedAt ? `${text.lastUsed}: ${formats.dateTime(key.lastUsedAt)} UTC` : text.neverUsed}
+                  </p>
+                ) : null}
                 {leakFacts(key.reportedLeak, text, formats, text.leak.revokedAdvice)}
               </div>
               {canViewHistory ? historyLink(key, text, { iconOnlyOnPhones: true }) : null}
@@ -66,19 +94,14 @@ export function RevokedKeyList({ revoked, canViewHistory }: { revoked: KeysPageD
           data-testid="revoked-pages"
         >
           {!isFirstPage ? (
-            <ButtonLink to={`${KEYS_PAGE_PATH}#${REVOKED_SECTION_ID}`} variant="secondary" size="sm">
+            <ButtonLink to={pageHref(filters)} variant="secondary" size="sm">
               {t("revoked.newest")}
             </ButtonLink>
           ) : (
             <span />
           )}
           {nextCursor ? (
-            <ButtonLink
-              to={`${KEYS_PAGE_PATH}?${new URLSearchParams({ [REVOKED_CURSOR_PARAM]: nextCursor }).toString()}#${REVOKED_SECTION_ID}`}
-              variant="secondary"
-              size="sm"
-              data-testid="revoked-next-page"
-            >
+            <ButtonLink to={pageHref(filters, nextCursor)} variant="secondary" size="sm" data-testid="revoked-next-page">
               {t("revoked.older")} →
             </ButtonLink>
           ) : null}

@@ -39,6 +39,31 @@ export default {
     older: "Ältere widerrufene Schlüssel",
     backToKeys: "Zurück zu den Schlüsseln",
   },
+  filters: {
+    heading: "Schlüssel finden",
+    query: "Name oder Präfix",
+    queryHint: "Ein Teil des Namens oder ein Präfix wie sk_AbCd1234.",
+    scope: "Berechtigung",
+    anyScope: "Jede Berechtigung",
+    state: "Zustand",
+    anyState: "Jeder Zustand",
+    sort: "Sortieren nach",
+    sortCreated: "Neueste zuerst",
+    sortLastUsed: "Zuletzt verwendet",
+    apply: "Anwenden",
+    clear: "Filter zurücksetzen",
+    matches_one: "{{count}} von {{total}} Schlüsseln passt",
+    matches_other: "{{count}} von {{total}} Schlüsseln passen",
+    noMatchTitle: "Kein Schlüssel passt zu diesen Filtern",
+    noMatch: "Suchen Sie nach einem anderen Namen oder Präfix, oder setzen Sie die Filter zurück, um alle Schlüssel zu sehen.",
+    noneInUse: "Kein Schlüssel in Gebrauch passt zu diesen Filtern.",
+    noneRevoked: "Kein widerrufener Schlüssel passt zu diesen Filtern.",
+    shortened:
+      "Das sah wie ein vollständiges Geheimnis aus. Gesucht wurde nur nach seinem Präfix {{prefix}}; der Rest wurde nicht behalten. Welchem Schlüssel ein Geheimnis gehört, erfahren Sie in der Suche nach geleakten Geheimnissen.",
+    lookup: "Geleaktes Geheimnis nachschlagen",
+    revokedByLastUse:
+      "Zuletzt verwendete zuerst, nie verwendete zuletzt. Widerrufene Schlüssel funktionieren nicht mehr und können nicht wiederhergestellt werden.",
+  },
   /** A key's id (what apiKey.authenticate answers as keyId), shown in its details with a copy button. */
   keyId: { label: "Schlüssel-ID", copy: "Schlüssel-ID von {{name}} kopieren" },
   /** Before the local date and time of the last use. */

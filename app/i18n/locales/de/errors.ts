@@ -106,6 +106,16 @@ export default {
     badRevokedCursor:
       "Der Link zu dieser Seite widerrufener Schlüssel ist ungültig. Beginnen Sie erneut bei den zuletzt widerrufenen Schlüsseln.",
   },
+  apiKeyFilters: {
+    repeated: "Geben Sie jeden Filter (q, scope, state, sort) nur einmal an.",
+    badScope: "Filtern Sie nach einer der Berechtigungen organization:read, member:read, invitation:read, billing:view oder audit:view.",
+    badState: "Filtern Sie nach dem Zustand active, expired oder revoked.",
+    badSort: "Sortieren Sie nach created oder lastUsed.",
+    queryInvalid: "Suchen Sie mit einfachem Text: Steuer- und unsichtbare Zeichen können nicht Teil eines Schlüsselnamens sein.",
+    queryTooLong: "Suchen Sie nach höchstens {{max}} Zeichen: einem Teil des Schlüsselnamens oder dem Anfang seines Präfixes.",
+    querySecret:
+      "query sieht wie ein vollständiges Geheimnis aus. Suchen Sie nach dem Präfix des Schlüssels (sk_ und 8 Zeichen) oder finden Sie den Schlüssel eines Geheimnisses mit apiKey.lookup.",
+  },
   audit: {
     unsafeCorrelationId: "Die Korrelations-ID muss eine kurze, nicht geheime Kennung sein.",
     idempotencyKeyReused: "Dieser Idempotenzschlüssel wurde bereits für ein anderes Ereignis verwendet.",

@@ -35,6 +35,31 @@ export default {
     older: "Older revoked keys",
     backToKeys: "Back to the keys",
   },
+  /** Finding keys: the filter form above the lists (decision 0059). */
+  filters: {
+    heading: "Find keys",
+    query: "Name or prefix",
+    queryHint: "Part of a name, or a prefix such as sk_AbCd1234.",
+    scope: "Scope",
+    anyScope: "Any scope",
+    state: "State",
+    anyState: "Any state",
+    sort: "Sort by",
+    sortCreated: "Newest first",
+    sortLastUsed: "Last used",
+    apply: "Apply",
+    clear: "Clear filters",
+    matches_one: "{{count}} of {{total}} keys matches",
+    matches_other: "{{count}} of {{total}} keys match",
+    noMatchTitle: "No key matches these filters",
+    noMatch: "Search for another name or prefix, or clear the filters to see every key.",
+    noneInUse: "No key in use matches these filters.",
+    noneRevoked: "No revoked key matches these filters.",
+    shortened:
+      "That looked like a whole secret. Only its prefix {{prefix}} was searched for; the rest was not kept. To learn which key a secret belongs to, use the leaked-key lookup.",
+    lookup: "Look up a leaked secret",
+    revokedByLastUse: "Most recently used first, never-used keys last. Revoked keys no longer work and cannot be restored.",
+  },
   /** A key's id (what apiKey.authenticate answers as keyId), shown in its details with a copy button. */
   keyId: { label: "Key ID", copy: "Copy the key ID of {{name}}" },
   /** Before the local date and time of the last use. */

@@ -97,6 +97,17 @@ export default {
     badListCursor: "revokedCursor is not a cursor apiKey.list gave. Ask again without it to start from the newest revoked keys.",
     badRevokedCursor: "The link to this page of revoked keys is invalid. Start again from the newest revoked keys.",
   },
+  /** The keys page's filters (`q`, `scope`, `state`, `sort`) and apiKey.list's (`query`, …). */
+  apiKeyFilters: {
+    repeated: "Give each filter (q, scope, state, sort) only once.",
+    badScope: "Filter by one of the scopes organization:read, member:read, invitation:read, billing:view or audit:view.",
+    badState: "Filter by the state active, expired or revoked.",
+    badSort: "Sort by created or lastUsed.",
+    queryInvalid: "Search with plain text: control and invisible characters cannot be part of a key's name.",
+    queryTooLong: "Search for at most {{max}} characters: part of a key's name, or the start of its prefix.",
+    querySecret:
+      "query looks like a whole secret. Search by the key's prefix (sk_ and 8 characters), or find the key of a secret with apiKey.lookup.",
+  },
   audit: {
     unsafeCorrelationId: "The correlation ID must be a short, non-secret identifier.",
     idempotencyKeyReused: "This idempotency key was already used for a different event.",
