@@ -22,7 +22,7 @@ const { runDueJobs } = await import("~/jobs/queue.server");
 const { receiveScanningReport } = await import("~/secret-scanning/receive-report.server");
 const { secretScanningTasks } = await import("~/secret-scanning/tasks.server");
 const { createOrganizationWith, createUser, signedIn } = await import("../factories");
-const { issueKey, revokeKey, rotateKey } = await import("../domain-calls");
+const { issueKey, listKeys, revokeKey, rotateKey } = await import("../domain-calls");
 const { insertLegacyKey, legacySecret } = await import("../legacy-secrets");
 const { reportBody, scannerKeys, signedHeaders } = await import("../secret-scanning");
 
@@ -165,6 +165,10 @@ describe("a report of our keys", () => {
     });
     expect(await reportsOf(organization.id)).toHaveLength(1);
     expect(await leakEvents(organization.id)).toHaveLength(1);
+    // apiKey.list's revoked keys carry it, as its keys in use do.
+    expect(await listKeys(auth, organization.id)).toEqual([
+      expect.objectContaining({ id: key.id, state: "revoked", reportedLeak: expect.objectContaining({ source: "content", count: 1 }) }),
+    ]);
     await runDueJobs(secretScanningTasks);
     expect(mailsTo(owner.email)).toHaveLength(0);
     expect(mailsTo(admin.email)).toHaveLength(0);
