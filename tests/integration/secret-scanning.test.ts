@@ -135,6 +135,17 @@ describe("a report of our keys", () => {
     expect(await leakEvents(organization.id)).toHaveLength(1);
   });
 
+  it("two deliveries of one report at the same moment tell people once", async () => {
+    const { organization, owner, secret } = await organizationWithKey();
+    const body = reportBody([{ token: secret }]);
+    const outcomes = await Promise.all([post(body), post(body), post(body, signedHeaders(github, body))]);
+    expect(outcomes.map((o) => o.ok && o.newlyReported).sort()).toEqual([0, 0, 1]);
+    expect((await reportsOf(organization.id))[0]!.reportCount).toBe(3);
+    expect(await leakEvents(organization.id)).toHaveLength(1);
+    await runDueJobs(secretScanningTasks);
+    expect(await mail.waitFor(owner.email)).toHaveLength(1);
+  });
+
   it("forgets the report once the key is rotated, and reports the new secret's leak anew", async () => {
     const { organization, owner, auth, key, secret } = await organizationWithKey();
     await post(reportBody([{ token: secret }]));
