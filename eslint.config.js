@@ -32,6 +32,8 @@ export const LAYERS = {
   "audit-streams": { files: ["app/audit-streams/**"], specifiers: ["~/audit-streams/*"] },
   // Mails to owners and admins before their keys expire: the planner's cron and the mail job.
   "expiry-reminders": { files: ["app/expiry-reminders/**"], specifiers: ["~/expiry-reminders/*"] },
+  // GitHub's secret scanning reports: matching reported tokens to keys, the leak reports, the owners' mail.
+  "secret-scanning": { files: ["app/secret-scanning/**"], specifiers: ["~/secret-scanning/*"] },
   web: { files: ["app/web/**"], specifiers: ["~/web/*"] },
   shell: { files: ["app/shell/**"], specifiers: ["~/shell/*"] },
   rpc: { files: ["app/rpc/**"], specifiers: ["~/rpc/*"] },
@@ -41,10 +43,22 @@ export const LAYERS = {
   entry: { files: ["app/entry.server.tsx"], specifiers: ["~/entry.server"] },
 };
 
-const domain = ["auth", "plans", "billing", "access", "audit", "organizations", "api-keys", "support", "accounts", "audit-streams"];
+const domain = [
+  "auth",
+  "plans",
+  "billing",
+  "access",
+  "audit",
+  "organizations",
+  "api-keys",
+  "support",
+  "accounts",
+  "audit-streams",
+  "secret-scanning",
+];
 
 /** The domains whose background jobs the entry hands to the worker. */
-const workerDomains = ["organizations", "accounts", "audit", "audit-streams", "expiry-reminders"];
+const workerDomains = ["organizations", "accounts", "audit", "audit-streams", "expiry-reminders", "secret-scanning"];
 
 /** What each layer may import besides itself (docs/architecture.md). tests/architecture/layers.test.ts
  * proves the table has no cycle and that the files follow it. */
@@ -71,6 +85,8 @@ export const MAY_IMPORT = {
   "audit-streams": ["access", "audit", "auth", "plans", "components", "i18n", "jobs", "mail", "metrics", "lib", "platform"],
   // Expiry reminders: plans from the keys' rows, mails in the recipient's language.
   "expiry-reminders": ["i18n", "jobs", "mail", "lib", "platform"],
+  // Secret scanning reports: the keys' secrets (api-keys), the report recorded, the owners mailed.
+  "secret-scanning": ["api-keys", "access", "audit", "auth", "components", "i18n", "jobs", "mail", "lib", "platform"],
   web: [...domain, "i18n", "lib", "platform"],
   shell: [...domain, "components", "i18n", "lib"],
   rpc: [...domain, "web", "i18n", "metrics", "lib", "platform"],

@@ -25,6 +25,7 @@ import { accountTasks } from "~/accounts/tasks.server";
 import { auditCronItems, auditTasks } from "~/audit/rollup-catch-up.server";
 import { auditStreamTasks, startPump } from "~/audit-streams/delivery/tasks.server";
 import { expiryReminderCron, expiryReminderTasks } from "~/expiry-reminders/tasks.server";
+import { secretScanningTasks } from "~/secret-scanning/tasks.server";
 
 // A pooled connection that fails while idle (the database restarted) is told in the JSON log.
 // An idle connection the database dropped (an outage, a restart) is expected and told once as a
@@ -47,7 +48,14 @@ export const serverHooks: ServerHooks = {
   },
   startWorker: async () => {
     const runner = await startWorker(
-      { ...organizationTasks, ...accountTasks, ...auditTasks, ...auditStreamTasks, ...expiryReminderTasks },
+      {
+        ...organizationTasks,
+        ...accountTasks,
+        ...auditTasks,
+        ...auditStreamTasks,
+        ...expiryReminderTasks,
+        ...secretScanningTasks,
+      },
       logger,
       [...(await auditCronItems()), ...expiryReminderCron],
     );

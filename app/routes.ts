@@ -20,6 +20,8 @@ export default [
   ]),
   // The payment provider's events (signed; unsigned from the development provider on the embedded database).
   route("api/billing/provider-events", "routes/api.billing.provider-events.ts"),
+  // GitHub's secret scanning partner reports (signed by GitHub; 404 until SECRET_SCANNING_PUBLIC_KEYS is set).
+  route("api/secret-scanning/github", "routes/api.secret-scanning.github.ts"),
   route("dashboard", "routes/dashboard.tsx", [
     index("routes/dashboard._index.tsx"),
     route("organizations/new", "routes/dashboard.organizations.new.tsx"),

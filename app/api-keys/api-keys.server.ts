@@ -23,6 +23,7 @@ import {
   unrevokedStateSql,
 } from "./key-filters-sql.server";
 import { generateSecret } from "./secret.server";
+import { LEAK_COLUMNS, LEAK_JOIN, reportedLeakOf, reportedLeaksOf, type LeakColumns, type ReportedLeak } from "./leak-reports.server";
 
 /** Access that may manage the organization's keys. */
 export type KeyManager = OrganizationAccess<"apiKey:manage">;
@@ -40,6 +41,8 @@ export interface ApiKeyView {
   expiresAt: string | null;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** A secret scanner found the key's current secret in public (decision 0060); null otherwise. */
+  reportedLeak: ReportedLeak | null;
 }
 
 export interface IssuedKey {
@@ -69,7 +72,7 @@ function keyState(key: { revokedAt: Date | null; expiresAt: Date | null }, now =
   return "active";
 }
 
-export function toView(row: KeyRow, now = new Date()): ApiKeyView {
+export function toView(row: KeyRow, now = new Date(), reportedLeak: ReportedLeak | null = null): ApiKeyView {
   return {
     id: row.id,
     name: row.name,
@@ -81,26 +84,28 @@ export function toView(row: KeyRow, now = new Date()): ApiKeyView {
     expiresAt: row.expiresAt?.toISOString() ?? null,
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,
+    reportedLeak,
   };
 }
 
-type ViewRow = Omit<KeyRow, "createdBy"> & { creatorId: string | null; creatorName: string; creatorDeletedAt: Date | null };
+type ViewRow = Omit<KeyRow, "createdBy"> & { creatorId: string | null; creatorName: string; creatorDeletedAt: Date | null } & LeakColumns;
 
-/** Keys of the organization with their creator, in one statement (Prisma would send a second one
- * for the relation), as a prepared statement: the keys page reads it on every view. */
+/** Keys of the organization with their creator and leak report, in one statement (Prisma would send
+ * more for the relations), as a prepared statement: the keys page reads it on every view. */
 async function readKeyViews(organizationId: string, where: Prisma.Sql, order: Prisma.Sql, limit = Prisma.empty) {
   const rows = await queryPrepared<ViewRow>(
     Prisma.sql`
       SELECT k.id::text AS id, k.name, k.prefix, k.scopes, k.created_at AS "createdAt", k.expires_at AS "expiresAt",
              k.last_used_at AS "lastUsedAt", k.revoked_at AS "revokedAt",
-             u.id::text AS "creatorId", u.name AS "creatorName", u.deleted_at AS "creatorDeletedAt"
-      FROM api_keys k LEFT JOIN users u ON u.id = k.created_by_id
+             u.id::text AS "creatorId", u.name AS "creatorName", u.deleted_at AS "creatorDeletedAt", ${LEAK_COLUMNS}
+      FROM api_keys k LEFT JOIN users u ON u.id = k.created_by_id ${LEAK_JOIN}
       WHERE k.organization_id = ${organizationId}::uuid ${where}
       ORDER BY ${order} ${limit}`,
   );
-  return rows.map(({ creatorId, creatorName, creatorDeletedAt, ...row }) => ({
+  return rows.map(({ creatorId, creatorName, creatorDeletedAt, leakReportedAt, leakSource, leakUrl, leakCount, ...row }) => ({
     ...row,
     createdBy: creatorId ? { id: creatorId, name: creatorName, deletedAt: creatorDeletedAt } : null,
+    reportedLeak: reportedLeakOf({ leakReportedAt, leakSource, leakUrl, leakCount }),
   }));
 }
 
@@ -112,7 +117,7 @@ async function readKeyViews(organizationId: string, where: Prisma.Sql, order: Pr
 export async function listUnrevokedKeys(access: KeyManager, filters: KeyFilters = NO_KEY_FILTERS, now = new Date()): Promise<ApiKeyView[]> {
   const where = Prisma.sql`AND k.revoked_at IS NULL ${keyMatchSql(filters)} ${unrevokedStateSql(filters.state, now)}`;
   const rows = await readKeyViews(access.organization.id, where, unrevokedOrderSql(filters.sort));
-  return rows.map((row) => toView(row, now));
+  return rows.map((row) => toView(row, now, row.reportedLeak));
 }
 
 /** A key as apiKey.list gives it: the last revoked key of an answer that has more after it
@@ -152,7 +157,7 @@ export async function listKeys(
       : Promise.resolve([]),
   ]);
   const { page, lastBeforeMore: last } = splitPage(rows, REVOKED_PAGE_SIZE);
-  const revoked: ListedKey[] = page.map((row) => toView(row, now));
+  const revoked: ListedKey[] = page.map((row) => toView(row, now, row.reportedLeak));
   if (last?.revokedAt) {
     revoked[revoked.length - 1]!.nextRevokedCursor = encodeRevokedCursor(
       filters.sort === "lastUsed" ? { lastUsedAt: last.lastUsedAt, id: last.id } : { revokedAt: last.revokedAt, id: last.id },
@@ -262,12 +267,14 @@ export async function revokeKey(access: KeyManager, keyId: string): Promise<ApiK
       data: { revokedAt: new Date() },
       select: keySelect,
     });
+    // A revoked key keeps its report: the list of revoked keys says the secret had leaked.
+    const leak = (await reportedLeaksOf(organizationId, [current.id], tx)).get(current.id) ?? null;
     await recordAs(access)(tx, {
       action: "api_key.revoked",
       target: { type: "api_key", id: current.id },
       details: { name: current.name },
     });
-    return updated;
+    return { updated, leak };
   });
-  return toView(key);
+  return toView(key.updated, new Date(), key.leak);
 }

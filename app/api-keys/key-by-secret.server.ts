@@ -13,10 +13,12 @@ import { Prisma } from "~/generated/prisma/client";
 import { DomainError } from "~/lib/domain-error";
 import { consumeEach } from "~/lib/rate-limit.server";
 import { toView, type ApiKeyView, type KeyManager, type KeyRow } from "./api-keys.server";
+import { LEAK_COLUMNS, LEAK_JOIN, reportedLeakOf, type LeakColumns } from "./leak-reports.server";
 import { LOOKUP_SECRET_MAX } from "./lookup-schema";
 import { hashSecret } from "./secret.server";
 
-type LookupRow = Omit<KeyRow, "createdBy"> & { creatorId: string | null; creatorName: string | null; creatorDeletedAt: Date | null };
+type LookupRow = Omit<KeyRow, "createdBy"> &
+  LeakColumns & { creatorId: string | null; creatorName: string | null; creatorDeletedAt: Date | null };
 
 /**
  * The organization's key whose secret is `secret` (surrounding whitespace ignored), in any state,
@@ -37,12 +39,13 @@ export async function findOwnKeyBySecret(access: KeyManager, secret: string): Pr
     Prisma.sql`
       SELECT k.id::text AS id, k.name, k.prefix, k.scopes, k.created_at AS "createdAt", k.expires_at AS "expiresAt",
              k.last_used_at AS "lastUsedAt", k.revoked_at AS "revokedAt",
-             u.id::text AS "creatorId", u.name AS "creatorName", u.deleted_at AS "creatorDeletedAt"
-      FROM api_keys k LEFT JOIN users u ON u.id = k.created_by_id
+             u.id::text AS "creatorId", u.name AS "creatorName", u.deleted_at AS "creatorDeletedAt", ${LEAK_COLUMNS}
+      FROM api_keys k LEFT JOIN users u ON u.id = k.created_by_id ${LEAK_JOIN}
       WHERE k.organization_id = ${access.organization.id}::uuid AND k.secret_hash = ${hash}`,
   );
   const row = rows[0];
   if (!row) return null;
-  const { creatorId, creatorName, creatorDeletedAt, ...key } = row;
-  return toView({ ...key, createdBy: creatorId ? { id: creatorId, name: creatorName ?? "", deletedAt: creatorDeletedAt } : null });
+  const { creatorId, creatorName, creatorDeletedAt, leakReportedAt, leakSource, leakUrl, leakCount, ...key } = row;
+  const createdBy = creatorId ? { id: creatorId, name: creatorName ?? "", deletedAt: creatorDeletedAt } : null;
+  return toView({ ...key, createdBy }, new Date(), reportedLeakOf({ leakReportedAt, leakSource, leakUrl, leakCount }));
 }

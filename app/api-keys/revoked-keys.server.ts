@@ -10,6 +10,7 @@ import { readPrepared } from "~/lib/read-routing.server";
 import { splitPage } from "~/lib/keyset-cursor.server";
 import { Prisma } from "~/generated/prisma/client";
 import type { KeyManager } from "./api-keys.server";
+import { LEAK_COLUMNS, LEAK_JOIN, reportedLeakOf, type LeakColumns, type ReportedLeak } from "./leak-reports.server";
 import { NO_KEY_FILTERS, type KeyFilters } from "./key-filters";
 import { historyAfterSql, historyOrderSql, keyMatchSql } from "./key-filters-sql.server";
 import { encodeRevokedCursor, REVOKED_PAGE_SIZE, type RevokedCursor } from "./revoked-cursor";
@@ -28,6 +29,8 @@ export interface RevokedKeyView {
   prefix: string;
   revokedAt: string;
   revokedBy: Revoker;
+  /** The secret was reported leaked before the key was revoked (decision 0060). */
+  reportedLeak: ReportedLeak | null;
   lastUsedAt: string | null;
 }
 
@@ -37,7 +40,7 @@ export interface RevokedKeysPage {
   nextCursor: string | null;
 }
 
-interface Row {
+interface Row extends LeakColumns {
   id: string;
   name: string;
   prefix: string;
@@ -75,13 +78,15 @@ export async function listRevokedKeys(
   const byLastUse = filters.sort === "lastUsed";
   const rows = await readPrepared<Row>(Prisma.sql`
     SELECT k.id::text AS id, k.name, k.prefix, k.revoked_at AS "revokedAt", k.last_used_at AS "lastUsedAt",
-           e.actor_kind::text AS "actorKind", u.id::text AS "revokerId", u.name AS "revokerName", u.deleted_at AS "revokerDeletedAt"
+           e.actor_kind::text AS "actorKind", u.id::text AS "revokerId", u.name AS "revokerName", u.deleted_at AS "revokerDeletedAt",
+           ${LEAK_COLUMNS}
     FROM (
-      SELECT k.id, k.name, k.prefix, k.revoked_at, k.last_used_at FROM api_keys k
+      SELECT k.organization_id, k.id, k.name, k.prefix, k.revoked_at, k.last_used_at, k.secret_hash FROM api_keys k
       WHERE k.organization_id = ${organizationId}::uuid AND k.revoked_at IS NOT NULL ${keyMatchSql(filters)} ${historyAfterSql(cursor)}
       ORDER BY ${historyOrderSql(filters.sort)}
       LIMIT ${Prisma.raw(String(Math.trunc(limit) + 1))}
     ) k
+    ${LEAK_JOIN}
     LEFT JOIN LATERAL (
       SELECT actor_kind, actor_id FROM audit_events
       WHERE organization_id = ${organizationId}::uuid
@@ -106,6 +111,7 @@ export async function listRevokedKeys(
       prefix: row.prefix,
       revokedAt: row.revokedAt.toISOString(),
       revokedBy: revoker(row),
+      reportedLeak: reportedLeakOf(row),
       lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     })),
     nextCursor: last

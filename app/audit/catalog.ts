@@ -66,6 +66,13 @@ export const auditCatalog = {
     targetType: "api_key",
     details: z.object({ name: text(100) }).strict(),
   },
+  // A secret scanner (GitHub's partner program) found the key's current secret in public: recorded
+  // once per leaked secret, by the system actor "github-secret-scanning", with where it was found
+  // first (a public URL, GitHub's source kind); never the secret (docs/decisions/0060-secret-scanning-reports.md).
+  "api_key.reported_leaked": {
+    targetType: "api_key",
+    details: z.object({ name: text(100), prefix: keyPrefix, source: text(64), url: text(2048) }).strict(),
+  },
   "invitation.sent": {
     targetType: "invitation",
     // The e-mail address is not stored: it is resolved from the invitation at read time.

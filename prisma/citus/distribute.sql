@@ -16,6 +16,7 @@ SELECT create_reference_table('invitation_tokens');
 SELECT create_reference_table('billing_provider_event_ids');
 SELECT create_reference_table('api_key_legacy_secrets');
 SELECT create_distributed_table('api_keys', 'organization_id', colocate_with => 'none');
+SELECT create_distributed_table('api_key_leak_reports', 'organization_id', colocate_with => 'api_keys');
 SELECT create_distributed_table('audit_events', 'organization_id', colocate_with => 'api_keys');
 SELECT create_distributed_table('audit_event_days', 'organization_id', colocate_with => 'api_keys');
 SELECT create_distributed_table('audit_event_actors', 'organization_id', colocate_with => 'api_keys');

@@ -47,6 +47,7 @@ export const PLACEMENTS = {
     column: "organization_id",
     why: "the tenant data's first table: keys, read and written per organization",
   },
+  api_key_leak_reports: tenantData("a key's leak report from a secret scanner, kept beside its key"),
   audit_events: tenantData("the audit log, the largest table, read and written per organization"),
   audit_event_days: tenantData("the activity chart's counts per organization"),
   audit_event_actors: tenantData("the audit filter's actors per organization"),

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { hasBuild, spawnBuiltApp } from "../built-app.ts";
+import { SCANNING_PUBLIC_KEYS } from "./scanning-key.ts";
 
 const root = join(import.meta.dirname, "..", "..");
 const dataDir = process.env.E2E_DATA_DIR ?? join(root, ".data", "e2e-postgres");
@@ -45,8 +46,16 @@ rmSync(outboxDir, { recursive: true, force: true });
 
 const { DATABASE_URL: _ignored, ...inherited } = process.env;
 const child = spawnBuiltApp(
-  // Audit streams send to receivers the tests run on this machine (http, loopback).
-  { ...inherited, PORT: port, EMBEDDED_POSTGRES_PORT: pgPort, EMBEDDED_POSTGRES_DIR: dataDir, STREAMING_ALLOW_PRIVATE_NETWORKS: "true" },
+  // Audit streams send to receivers the tests run on this machine (http, loopback); secret scanning
+  // reports are signed with the tests' own key (scanning-key.ts).
+  {
+    ...inherited,
+    PORT: port,
+    EMBEDDED_POSTGRES_PORT: pgPort,
+    EMBEDDED_POSTGRES_DIR: dataDir,
+    STREAMING_ALLOW_PRIVATE_NETWORKS: "true",
+    SECRET_SCANNING_PUBLIC_KEYS: SCANNING_PUBLIC_KEYS,
+  },
   { outboxDir, stdio: "inherit" },
 );
 

@@ -22,6 +22,11 @@ export const ALLOWED_SCATTER: AllowedScatter[] = [
     reason: "decision 0048's transition: a 52-character secret without a lookup row; removed by the release that ends it",
   },
   {
+    statement: /^SELECT organization_id::text, secret_hash FROM api_keys WHERE secret_hash = ANY\(\$1::bytea\[\]\)/,
+    reason:
+      "decision 0048's transition, for secret scanning reports (decision 0060): 52-character secrets without a lookup row, all of a report's in one statement; removed with the transition",
+  },
+  {
     statement:
       /^SELECT "public"\."invitations"\."organization_id", "public"\."invitations"\."id" FROM "public"\."invitations" WHERE "public"\."invitations"\."id" = \$1 LIMIT/,
     reason: "decision 0050's transition: an invitation mail job queued by the release before names no organization",

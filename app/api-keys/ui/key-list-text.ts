@@ -29,6 +29,7 @@ export function useKeyListText() {
       history: t("history.link"),
       revokedOn: t("revoked.on"),
       revokedByDeletedUser: t("revoked.byDeletedUser"),
+      leak: { badge: t("leak.badge"), advice: t("leak.advice"), revokedAdvice: t("leak.revokedAdvice") },
     }),
     [t],
   );

@@ -15,6 +15,7 @@ import { useRoutedClicks } from "~/components/routed-links";
 import { historyLink } from "./key-history-link";
 import { ISSUE_KEY_HREF } from "./key-page";
 import { useKeyListText, type KeyListText } from "./key-list-text";
+import { leakBadge, leakFacts } from "./leak-report";
 
 function stateTone(state: ApiKeyView["state"]) {
   return state === "active" ? "green" : state === "expired" ? "amber" : "slate";
@@ -63,8 +64,11 @@ function keyRow(key: ApiKeyView, { canViewHistory, text, formats, time, onConfir
           <span className="key-row-name" data-testid="key-name">
             {key.name}
           </span>
-          <span className={badgeClass(stateTone(key.state), "key-row-state")} data-testid="key-state">
-            {text.states[key.state]}
+          <span className="key-row-badges">
+            <span className={badgeClass(stateTone(key.state), "key-row-state")} data-testid="key-state">
+              {text.states[key.state]}
+            </span>
+            {leakBadge(key.reportedLeak, text)}
           </span>
         </div>
         <div className="key-row-facts">
@@ -121,6 +125,7 @@ function keyRow(key: ApiKeyView, { canViewHistory, text, formats, time, onConfir
             </dl>
           </details>
         </div>
+        {leakFacts(key.reportedLeak, text, formats, text.leak.advice)}
       </div>
       <div className="key-row-actions">
         {key.state === "active" ? confirmLink("rotate", key, text, onConfirm) : null}

@@ -16,7 +16,6 @@ export const KEY_LOOKUP_PATH = href("/dashboard/organization-settings/api-keys/l
 export const ISSUE_KEY_NAME_ID = "issue-key-name";
 export const ISSUE_KEY_HREF = `#${ISSUE_KEY_NAME_ID}`;
 
-
 /** The audit log filtered to one key's events (the log takes `targetId`). */
 export const keyHistoryHref = (keyId: string) =>
   `${href("/dashboard/organization-settings/audit-log")}?targetId=${encodeURIComponent(keyId)}`;

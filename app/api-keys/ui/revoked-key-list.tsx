@@ -12,6 +12,7 @@ import { useRoutedClicks } from "~/components/routed-links";
 import { historyLink } from "./key-history-link";
 import { KEYS_PAGE_PATH } from "./key-page";
 import { useKeyListText, type KeyListText } from "./key-list-text";
+import { leakBadge, leakFacts } from "./leak-report";
 
 export const REVOKED_SECTION_ID = "revoked-keys";
 
@@ -67,6 +68,7 @@ export function RevokedKeyList({
                   <code className="font-mono text-xs text-slate-500" data-testid="key-prefix" title={text.prefix}>
                     {`${key.prefix}…`}
                   </code>
+                  {leakBadge(key.reportedLeak, text)}
                 </p>
                 <p className="revoked-key-row-facts" data-testid="key-revoked">
                   {`${text.revokedOn} `}
@@ -78,6 +80,7 @@ export function RevokedKeyList({
                     {key.lastUsedAt ? `${text.lastUsed}: ${formats.dateTime(key.lastUsedAt)} UTC` : text.neverUsed}
                   </p>
                 ) : null}
+                {leakFacts(key.reportedLeak, text, formats, text.leak.revokedAdvice)}
               </div>
               {canViewHistory ? historyLink(key, text, { iconOnlyOnPhones: true }) : null}
             </li>

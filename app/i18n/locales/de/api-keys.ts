@@ -151,4 +151,12 @@ export default {
     stay: "In {{current}} bleiben",
     dashboard: "Zurück zum Dashboard",
   },
+  leak: {
+    badge: "Als geleakt gemeldet",
+    found: "Geheimnis öffentlich gefunden am {{date}} UTC:",
+    count_one: "{{count}}-mal gemeldet",
+    count_other: "{{count}}-mal gemeldet",
+    advice: "Rotieren oder widerrufen Sie diesen Schlüssel.",
+    revokedAdvice: "Der Schlüssel ist widerrufen: Sein Geheimnis funktioniert nicht mehr.",
+  },
 } satisfies typeof en;

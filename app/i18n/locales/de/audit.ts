@@ -79,6 +79,11 @@ export default {
         label: "API-Schlüssel widerrufen",
         description: "Der Schlüssel wurde endgültig widerrufen. Sein Geheimnis wird ab sofort abgelehnt.",
       },
+      reported_leaked: {
+        label: "API-Schlüssel als geleakt gemeldet",
+        description:
+          "Ein Secret-Scanner hat das Geheimnis des Schlüssels öffentlich gefunden und gemeldet. Der Schlüssel wurde nicht widerrufen: Rotieren oder widerrufen Sie ihn.",
+      },
     },
     invitation: {
       sent: { label: "Einladung gesendet", description: "Jemand wurde eingeladen, der Organisation beizutreten." },
@@ -159,6 +164,8 @@ export default {
     },
   },
   details: {
+    source: "Gefunden in",
+    url: "Fundstelle",
     raw: "Details",
     prefix: "Präfix",
     name: "Name",

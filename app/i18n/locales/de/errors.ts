@@ -258,4 +258,13 @@ export default {
   metrics: {
     unauthorized: "Die Metriken erfordern das in METRICS_TOKEN gesetzte Token, gesendet als Authorization: Bearer <Token>.",
   },
+  secretScanning: {
+    notConfigured: "Secret-Scanning-Meldungen werden hier nicht angenommen: SECRET_SCANNING_PUBLIC_KEYS ist nicht gesetzt.",
+    unsigned:
+      "Die Meldung ist nicht signiert. Senden Sie sie mit den Headern Github-Public-Key-Identifier und Github-Public-Key-Signature.",
+    unknownKey: "Die Meldung ist mit einem Schlüssel signiert, den diese Installation nicht kennt. Prüfen Sie SECRET_SCANNING_PUBLIC_KEYS.",
+    badSignature: "Die Signatur der Meldung passt nicht zu ihrem Inhalt.",
+    tooLarge: "Eine Meldung darf höchstens {{tokens}} Tokens und {{megabytes}} MiB enthalten. Senden Sie sie in kleineren Teilen.",
+    invalid: "Die Meldung muss ein JSON-Array von Objekten mit den Zeichenketten token, type, url und source sein.",
+  },
 } satisfies typeof en;

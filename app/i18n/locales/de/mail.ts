@@ -98,4 +98,18 @@ export default {
     linkIntro: "Öffnen Sie diesen Link, um den Schlüssel in KeyLedger zu sehen:",
     once: "Sie erhalten diese E-Mail, weil Sie Inhaber oder Administrator von {{organization}} sind: einmal 7 Tage und einmal 1 Tag, bevor ein Schlüssel abläuft.",
   },
+  apiKeyLeaked: {
+    subject: "API-Schlüssel „{{name}}“ von {{organization}} wurde öffentlich gefunden",
+    greeting: "Hallo {{person}},",
+    body: "Das Secret Scanning von GitHub hat das Geheimnis des API-Schlüssels „{{name}}“ ({{prefix}}…, {{state}}) von {{organization}} am {{when}} (UTC) gefunden: {{where}}.",
+    whereUrl: "{{url}} ({{source}})",
+    whereSource: "in {{source}}",
+    advice:
+      "Wer es gesehen hat, kann den Schlüssel benutzen, bis Sie handeln. Rotieren Sie den Schlüssel und geben Sie Ihrer Integration das neue Geheimnis, oder widerrufen Sie ihn, wenn nichts ihn benutzt.",
+    notRevoked:
+      "KeyLedger hat den Schlüssel nicht für Sie widerrufen: Wer einen benutzten Schlüssel widerruft, hält dessen Integration an, daher entscheiden Sie.",
+    action: "Schlüssel öffnen",
+    linkIntro: "Öffnen Sie diesen Link, um den Schlüssel zu rotieren oder zu widerrufen:",
+    once: "Sie erhalten diese E-Mail einmal pro geleaktem Geheimnis, weil Sie Inhaber oder Administrator von {{organization}} sind.",
+  },
 } satisfies typeof en;

@@ -145,4 +145,12 @@ export default {
     stay: "Stay in {{current}}",
     dashboard: "Back to the dashboard",
   },
+  leak: {
+    badge: "Reported leaked",
+    found: "Secret found in public on {{date}} UTC:",
+    count_one: "reported {{count}} time",
+    count_other: "reported {{count}} times",
+    advice: "Rotate or revoke this key.",
+    revokedAdvice: "The key is revoked: its secret no longer works.",
+  },
 };

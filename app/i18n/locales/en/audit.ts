@@ -68,6 +68,10 @@ export default {
       issued: { label: "API key issued", description: "A new API key was issued. Its secret was shown once to the person who issued it." },
       rotated: { label: "API key rotated", description: "The key's secret was replaced. The previous secret stopped working at once." },
       revoked: { label: "API key revoked", description: "The key was revoked for good. Its secret is rejected from then on." },
+      reported_leaked: {
+        label: "API key reported leaked",
+        description: "A secret scanner found the key's secret in public and reported it. The key was not revoked: rotate or revoke it.",
+      },
     },
     invitation: {
       sent: { label: "Invitation sent", description: "Someone was invited to join the organization." },
@@ -133,6 +137,8 @@ export default {
     },
   },
   details: {
+    source: "Found in",
+    url: "Where",
     raw: "Details",
     prefix: "Prefix",
     name: "Name",

@@ -238,4 +238,12 @@ export default {
   metrics: {
     unauthorized: "The metrics need the token set in METRICS_TOKEN, sent as Authorization: Bearer <token>.",
   },
+  secretScanning: {
+    notConfigured: "Secret scanning reports are not accepted here: SECRET_SCANNING_PUBLIC_KEYS is not set.",
+    unsigned: "The report is not signed. Send it with the Github-Public-Key-Identifier and Github-Public-Key-Signature headers.",
+    unknownKey: "The report is signed with a key this installation does not know. Check SECRET_SCANNING_PUBLIC_KEYS.",
+    badSignature: "The report's signature is not valid for its body.",
+    tooLarge: "A report may hold at most {{tokens}} tokens and {{megabytes}} MiB. Send it in smaller batches.",
+    invalid: "The report must be a JSON array of objects with the strings token, type, url and source.",
+  },
 };

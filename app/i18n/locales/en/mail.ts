@@ -96,4 +96,18 @@ export default {
     linkIntro: "Open this link to see the key in KeyLedger:",
     once: "You receive this e-mail because you are an owner or administrator of {{organization}}: once 7 days and once 1 day before a key expires.",
   },
+  apiKeyLeaked: {
+    subject: "API key “{{name}}” of {{organization}} was found in public",
+    greeting: "Hello {{person}},",
+    body: "GitHub's secret scanning found the secret of the API key “{{name}}” ({{prefix}}…, {{state}}) of {{organization}} on {{when}} (UTC): {{where}}.",
+    whereUrl: "{{url}} ({{source}})",
+    whereSource: "in {{source}}",
+    advice:
+      "Anyone who saw it can use the key until you act. Rotate the key and give your integration the new secret, or revoke the key if nothing uses it.",
+    notRevoked:
+      "KeyLedger has not revoked the key for you: revoking a key that is in use stops its integration, so that decision is yours.",
+    action: "Open the key",
+    linkIntro: "Open this link to rotate or revoke the key:",
+    once: "You receive this e-mail once per leaked secret because you are an owner or administrator of {{organization}}.",
+  },
 };
