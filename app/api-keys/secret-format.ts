@@ -33,7 +33,7 @@ export const CURRENT_SECRET_PARTS = [
 /** The gitleaks rule (docs/secret-scanning/gitleaks.toml holds the same rule; a test compares them). */
 export const GITLEAKS_RULE = {
   id: "keyledger-api-key",
-  description: "KeyLedger API key (sk_ followed by 73 or 49 base62 characters; the last 6 are a CRC32 checksum)",
+  description: "KeyLedger API key (76 or 52 characters, CRC32 checksum last)",
   regex: SECRET_SCAN_PATTERN,
   keywords: ["sk_"],
   /** Shannon entropy per character: issued secrets have about 5; placeholders like sk_xxxx… have far less. */

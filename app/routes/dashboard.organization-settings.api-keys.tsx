@@ -13,6 +13,7 @@ import { loadKeysPage } from "~/api-keys/keys-page.server";
 import { MAX_UNREVOKED_KEYS, issueKeyFormSchema, keyActionFormSchema } from "~/api-keys/schemas";
 import { IssueForm } from "~/api-keys/ui/issue-key-form";
 import { ConfirmPanel } from "~/api-keys/ui/key-confirmation";
+import { IntegratorGuideLink } from "~/api-keys/ui/integrator-guide/guide-link";
 import { KeyList } from "~/api-keys/ui/key-list";
 import { ISSUE_KEY_HREF, KEYS_PAGE_PATH, type KeyActionData, type KeyActionOutcome } from "~/api-keys/ui/key-page";
 import { RevokedKeyList } from "~/api-keys/ui/revoked-key-list";
@@ -82,11 +83,14 @@ export default function ApiKeysPage({ loaderData, actionData }: Route.ComponentP
         title={t("title")}
         description={t("description", { organization: loaderData.organizationName })}
         actions={
-          keys.length > 0 && !limitReached ? (
-            <a href={ISSUE_KEY_HREF} className={buttonClass("primary", "w-full sm:w-auto")}>
-              {t("issue.heading")}
-            </a>
-          ) : null
+          <div className="flex w-full flex-col gap-3 sm:w-auto sm:flex-row">
+            <IntegratorGuideLink />
+            {keys.length > 0 && !limitReached ? (
+              <a href={ISSUE_KEY_HREF} className={buttonClass("primary", "w-full sm:w-auto")}>
+                {t("issue.heading")}
+              </a>
+            ) : null}
+          </div>
         }
       />
       {outcome && "secret" in outcome ? <SecretPanel result={outcome} /> : null}
