@@ -5,6 +5,7 @@ import { Link } from "react-router";
 import { INTEGRATOR_PAGE_LINKS } from "./guide-links";
 import { LanguageSwitch } from "~/components/language-switch";
 import { Logo } from "~/components/logo";
+import { useHydrated } from "~/components/use-hydrated";
 import { useTranslation } from "~/i18n/use-translation";
 import { AnswersSection } from "./answers-section";
 import { CachingSection } from "./caching-section";
@@ -15,9 +16,15 @@ const SECTIONS = ["call", "examples", "answers", "caching", "format"] as const;
 
 export function IntegratorGuide({ origin, signedIn }: { origin: string; signedIn: boolean }) {
   const { t } = useTranslation("integrators");
+  const hydrated = useHydrated();
   const link = "font-semibold text-brand-700 underline-offset-2 hover:underline";
   return (
-    <div className="flex min-h-full flex-col bg-gradient-to-b from-brand-50 to-slate-50">
+    // data-hydrated: the browser tests wait for it before using the copy buttons.
+    <div
+      className="flex min-h-full flex-col bg-gradient-to-b from-brand-50 to-slate-50"
+      data-testid="integrator-guide"
+      data-hydrated={hydrated ? "true" : undefined}
+    >
       <header className="mx-auto flex w-full max-w-4xl items-center justify-between gap-3 px-4 py-4 sm:px-6">
         <Logo />
         <LanguageSwitch />
