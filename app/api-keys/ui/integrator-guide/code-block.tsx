@@ -1,7 +1,8 @@
 // A block of code to copy: a caption bar with the copy button (once hydrated; without JavaScript
 // the code stays selectable text), then the code, scrolled sideways on narrow screens rather than
 // wrapped (a wrapped shell line would no longer paste). The scroll area takes keyboard focus, so it
-// can be scrolled without a mouse.
+// can be scrolled without a mouse. Its colours are literal, so code stays light on near-black in dark
+// mode too (app/app.css mirrors the Tailwind scales, which would turn it into dark on light).
 import { CopyButton } from "~/components/copy-button";
 
 export function CodeBlock({ caption, code, copyLabel, id }: { caption: string; code: string; copyLabel: string; id?: string }) {
@@ -14,7 +15,7 @@ export function CodeBlock({ caption, code, copyLabel, id }: { caption: string; c
       <pre
         tabIndex={0}
         aria-label={caption}
-        className="overflow-x-auto bg-slate-900 p-4 text-[13px] leading-relaxed text-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-400"
+        className="overflow-x-auto bg-[#020617] p-4 text-[13px] leading-relaxed text-[#e2e8f0] focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-400"
       >
         <code>{code}</code>
       </pre>
