@@ -1,7 +1,9 @@
 // The integrator page (/docs/authenticate): reached from the keys page's header, back again, in
 // English and German, public (signed out), and usable by keyboard alone: the contents links move to
-// their section, a code block scrolls with the arrow keys, a copy button copies the example.
+// their section, a code block scrolls with the arrow keys, a copy button copies the example; text
+// keeps WCAG AA contrast in the light and the dark scheme.
 import { expect, test } from "./fixtures";
+import { belowAA, textContrasts } from "./contrast";
 import { createOrganization, gotoApiKeys, signUp } from "./helpers";
 
 const GUIDE_PATH = "/docs/authenticate";
@@ -68,3 +70,14 @@ test("public: readable signed out, without a way back to a keys page", async ({ 
   await expect(page.getByRole("link", { name: "Back to API keys" })).toHaveCount(0);
   for (const status of [200, 400, 401, 403, 405, 413, 415, 503]) await expect(page.getByTestId(`answer-${status}`)).toBeVisible();
 });
+
+for (const scheme of ["light", "dark"] as const) {
+  test(`${scheme} scheme: every text of the page keeps AA contrast, code included`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto(`${GUIDE_PATH}?lng=de`);
+    await expect(page.getByTestId("integrator-guide")).toHaveAttribute("data-hydrated", "true");
+    const findings = await textContrasts(page);
+    expect(findings.length).toBeGreaterThan(40);
+    expect(belowAA(findings)).toEqual([]);
+  });
+}
