@@ -104,6 +104,7 @@ describe("GET /api/openapi.json", () => {
     expect(document.valid).toBe(true);
     expect(document.version).toBe("3.1");
     expect(servedBody.servers).toEqual([{ url: server.origin, description: "This KeyLedger instance" }]);
+    expect(servedBody.externalDocs).toEqual({ description: "Guide for integrators", url: `${server.origin}/docs/authenticate` });
     // Only the route that exists: not the procedure's documentation path, nothing else.
     expect(Object.keys(servedBody.paths as object)).toEqual([AUTHENTICATE_PATH]);
     expect(AUTHENTICATE_DOCUMENT_PATH).toBe(AUTHENTICATE_PATH);

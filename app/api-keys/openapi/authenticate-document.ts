@@ -14,8 +14,8 @@ export const AUTHENTICATE_DOCUMENT_PATH = "/rpc/apiKey/authenticate";
 export const INTEGRATOR_PAGE_PATH = "/docs/authenticate";
 
 const DESCRIPTION = `Your service receives requests that carry a KeyLedger API key. Send that key to KeyLedger with the
-scopes the request needs; KeyLedger answers who the key belongs to, or why it is refused. Guide with
-examples in several languages, the secret format for secret scanners and advice on caching: ${INTEGRATOR_PAGE_PATH}.`;
+scopes the request needs; KeyLedger answers who the key belongs to, or why it is refused. The guide (see
+externalDocs) has examples in several languages, the secret format for secret scanners and advice on caching.`;
 
 const PATH_DESCRIPTION = `The one route of this call (the procedure \`apiKey.authenticate\` of the RPC layer at \`/rpc\`).
 Only \`POST\` is served: \`OPTIONS\` answers 204 with \`Allow: POST, OPTIONS\`, any other method 405 with the
@@ -33,6 +33,7 @@ export function authenticateOpenApiDocument(origin: string): OpenApiDocument {
       summary: "The call an integrator's service makes to check a KeyLedger API key and its scopes.",
       description: DESCRIPTION,
     },
+    externalDocs: { description: "Guide for integrators", url: `${origin}${INTEGRATOR_PAGE_PATH}` },
     jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
     servers: [{ url: origin, description: "This KeyLedger instance" }],
     tags: [{ name: "API keys", description: "Checking the keys your callers present." }],

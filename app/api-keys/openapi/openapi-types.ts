@@ -67,6 +67,7 @@ export interface OperationObject {
 export interface OpenApiDocument {
   openapi: "3.1.1";
   info: { title: string; version: string; summary: string; description: string };
+  externalDocs: { description: string; url: string };
   jsonSchemaDialect: string;
   servers: { url: string; description: string }[];
   tags: { name: string; description: string }[];
