@@ -221,11 +221,18 @@ describe("what the path's description promises", () => {
     expect(((await get.json()) as { json: { code: string } }).json.code).toBe("METHOD_NOT_SUPPORTED");
   });
 
-  it("checks in the stated order: media type, size, JSON syntax, then the key, then the input", async () => {
+  it("checks in the stated order: media type (none is JSON), size, JSON syntax, then the key, then the input", async () => {
     const noKey = { "content-type": JSON_TYPE };
     const status = async (body: string, headers: Record<string, string>) =>
       (await fetch(`${server.origin}${AUTHENTICATE_PATH}`, { method: "POST", headers, body })).status;
     expect(await status("{", { "content-type": "text/plain" })).toBe(415);
+    // No Content-Type at all is read as JSON (a byte body makes fetch send none).
+    const untyped = await fetch(`${server.origin}${AUTHENTICATE_PATH}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${keys.active}` },
+      body: new TextEncoder().encode(JSON.stringify({ json: { scopes: [] } })),
+    });
+    expect(untyped.status).toBe(200);
     expect(await status(`{${" ".repeat(MAX_RPC_BODY_BYTES)}`, noKey)).toBe(413);
     expect(await status("{", noKey)).toBe(400);
     expect(await status(JSON.stringify({ json: { scopes: ["organization:write"] } }), noKey)).toBe(401);

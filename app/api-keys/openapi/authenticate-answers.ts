@@ -203,7 +203,8 @@ export function authenticateResponses(): Record<string, ResponseObject> {
     },
     "415": {
       description:
-        "The `Content-Type` is not `application/json` (parameters such as `charset=utf-8` are fine). The connection is closed after the answer.",
+        "A `Content-Type` other than `application/json` (parameters such as `charset=utf-8` are fine; a body sent without " +
+        "`Content-Type` is read as JSON). The connection is closed after the answer.",
       headers: requestId,
       content: json(errorSchema("UNSUPPORTED_MEDIA_TYPE", 415), {
         notJson: { summary: "Content-Type: text/plain", value: errorBody("UNSUPPORTED_MEDIA_TYPE", 415, en("unsupportedMediaType")) },

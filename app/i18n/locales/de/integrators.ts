@@ -72,7 +72,8 @@ export default {
         action: "Senden Sie nur die Berechtigungen: Der Inhalt ist wenige Dutzend Bytes groß.",
       },
       unsupportedMediaType: {
-        meaning: "Der Content-Type ist nicht application/json.",
+        meaning:
+          "Der Inhalt wurde mit einem anderen Content-Type als application/json gesendet (ohne Content-Type wird er als JSON gelesen).",
         action: "Senden Sie Content-Type: application/json.",
       },
       methodNotAllowed: {

@@ -70,7 +70,7 @@ export default {
         action: "Send only the scopes: the body is a few dozen bytes.",
       },
       unsupportedMediaType: {
-        meaning: "The Content-Type is not application/json.",
+        meaning: "The body was sent with another Content-Type than application/json (none at all is read as JSON).",
         action: "Send Content-Type: application/json.",
       },
       methodNotAllowed: {
