@@ -18,6 +18,9 @@ export default [
   layout("routes/audit-export-frame.tsx", [
     route("api/organizations/:organizationId/audit-log/export", "routes/api.organizations.$organizationId.audit-log.export.tsx"),
   ]),
+  // The OpenAPI document of the integrator call (POST /rpc/apiKey/authenticate), and its guide.
+  route("api/openapi.json", "routes/api.openapi-json.ts"),
+  route("docs/authenticate", "routes/docs.authenticate.tsx"),
   // The payment provider's events (signed; unsigned from the development provider on the embedded database).
   route("api/billing/provider-events", "routes/api.billing.provider-events.ts"),
   // GitHub's secret scanning partner reports (signed by GitHub; 404 until SECRET_SCANNING_PUBLIC_KEYS is set).

@@ -12,6 +12,7 @@ import enAdmin from "./locales/en/admin";
 import enMail from "./locales/en/mail";
 import enBilling from "./locales/en/billing";
 import enAuditStreams from "./locales/en/audit-streams";
+import enIntegrators from "./locales/en/integrators";
 import deCommon from "./locales/de/common";
 import deErrors from "./locales/de/errors";
 import deAuth from "./locales/de/auth";
@@ -23,6 +24,7 @@ import deAdmin from "./locales/de/admin";
 import deMail from "./locales/de/mail";
 import deBilling from "./locales/de/billing";
 import deAuditStreams from "./locales/de/audit-streams";
+import deIntegrators from "./locales/de/integrators";
 
 const en = {
   common: enCommon,
@@ -36,6 +38,7 @@ const en = {
   mail: enMail,
   billing: enBilling,
   auditStreams: enAuditStreams,
+  integrators: enIntegrators,
 };
 
 /** German has exactly English's namespaces, and each German file exactly its English keys. */
@@ -51,6 +54,7 @@ const de = {
   mail: deMail,
   billing: deBilling,
   auditStreams: deAuditStreams,
+  integrators: deIntegrators,
 } satisfies typeof en;
 
 export const resources = { en, de };

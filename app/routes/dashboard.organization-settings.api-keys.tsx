@@ -14,6 +14,7 @@ import { loadKeysPage } from "~/api-keys/keys-page.server";
 import { MAX_UNREVOKED_KEYS, issueKeyFormSchema, keyActionFormSchema } from "~/api-keys/schemas";
 import { IssueForm } from "~/api-keys/ui/issue-key-form";
 import { ConfirmPanel } from "~/api-keys/ui/key-confirmation";
+import { IntegratorGuideLink } from "~/api-keys/ui/integrator-guide/guide-link";
 import { KeyList } from "~/api-keys/ui/key-list";
 import { KeyFiltersForm, NoKeyMatches } from "~/api-keys/ui/key-filters-form";
 import { ISSUE_KEY_HREF, KEY_LOOKUP_PATH, KEYS_PAGE_PATH, type KeyActionData, type KeyActionOutcome } from "~/api-keys/ui/key-page";
@@ -86,7 +87,8 @@ export default function ApiKeysPage({ loaderData, actionData }: Route.ComponentP
         title={t("title")}
         description={t("description", { organization: loaderData.organizationName })}
         actions={
-          <div className="flex w-full flex-col gap-2 sm:w-auto sm:flex-row">
+          <div className="flex w-full flex-col gap-2 sm:w-auto sm:flex-row sm:items-center sm:gap-3">
+            <IntegratorGuideLink />
             <a href={KEY_LOOKUP_PATH} className={buttonClass("secondary", "w-full sm:w-auto")}>
               {t("lookup.link")}
             </a>
