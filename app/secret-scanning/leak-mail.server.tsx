@@ -74,6 +74,7 @@ export function leakMail(content: LeakMailContent, languages: readonly Language[
 interface MailFacts {
   email: string;
   person: string;
+  language: string | null;
   organization: string;
   name: string;
   prefix: string;
@@ -91,7 +92,7 @@ export const sendLeakMail = taskWithPayload(
     // Read when the mail goes out: the person must still be an owner or admin, the report still this
     // one (the key's row is gone with the organization; a later leak of a new secret has its own mail).
     const [facts] = await prisma.$queryRaw<MailFacts[]>`
-    SELECT u.email, u.name AS person, o.name AS organization, k.name, k.prefix, k.revoked_at AS "revokedAt", k.expires_at AS "expiresAt",
+    SELECT u.email, u.name AS person, u.language, o.name AS organization, k.name, k.prefix, k.revoked_at AS "revokedAt", k.expires_at AS "expiresAt",
            r.source, r.url, r.first_reported_at AS "firstReportedAt"
     FROM api_key_leak_reports r
     JOIN api_keys k ON k.organization_id = r.organization_id AND k.id = r.api_key_id
@@ -112,7 +113,7 @@ export const sendLeakMail = taskWithPayload(
         found: { at: facts.firstReportedAt, source: facts.source, url: facts.url },
         url: keyPageUrl(publicOrigin(), facts.prefix),
       },
-      mailLanguagesFor({ id: userId }),
+      mailLanguagesFor(facts.language),
     );
     await sendMail({ to: facts.email, ...mail, messageId: `<api-key-leak-${reportId}-${userId}-${helpers.job.id}@keyledger>` });
   },

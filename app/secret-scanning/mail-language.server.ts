@@ -1,9 +1,9 @@
-// The languages a leak mail is written in, for one recipient. KeyLedger does not yet store a
-// person's language (it is the visitor's cookie or browser, per request), so the mail carries both,
-// English then German, as the streams' failing mail does (decision 0053). Once users have a stored
-// language, this returns [that language] and nothing else changes.
-import { supportedLanguages, type Language } from "~/i18n/config";
+// The languages a leak mail is written in, for one recipient: the language the person last used
+// here (users.language, stored on sign-up, sign-in and switching: decision 0058). A person with
+// none stored yet (no sign-in since it is kept) gets English and German together, as the streams'
+// failing mail does (decision 0053): a warning about a leaked secret must be understood.
+import { isLanguage, supportedLanguages, type Language } from "~/i18n/config";
 
-export function mailLanguagesFor(_recipient: { id: string }): readonly Language[] {
-  return supportedLanguages;
+export function mailLanguagesFor(storedLanguage: string | null): readonly Language[] {
+  return isLanguage(storedLanguage) ? [storedLanguage] : supportedLanguages;
 }

@@ -105,9 +105,14 @@ describe("a report of our keys", () => {
       reportedLeak: { source: "commit", url: "https://github.com/acme/app/blob/abc/.env", count: 1 },
     });
 
+    // The admin last used KeyLedger in German; the owner has no language stored yet (both languages).
+    await prisma.user.update({ where: { id: admin.id }, data: { language: "de" } });
     await runDueJobs(secretScanningTasks);
     const [ownerMail] = await mail.waitFor(owner.email);
+    const [adminMail] = await mail.waitFor(admin.email);
     expect(await mail.waitFor(admin.email)).toHaveLength(1);
+    expect(adminMail!.text).toContain("Rotieren Sie den Schlüssel");
+    expect(adminMail!.text).not.toContain("Rotate the key");
     expect(mailsTo(member.email)).toHaveLength(0);
     expect(ownerMail!.subject).toContain(key.name);
     for (const text of [
