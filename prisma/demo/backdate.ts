@@ -124,6 +124,13 @@ async function deriveTimestamps(client: pg.Client, history: History) {
      WHERE k.id = f.id AND k.organization_id = ANY($1::uuid[])`,
     [orgs, history.keys.map((k) => k.id), history.keys.map((k) => k.expiresAt), history.keys.map((k) => k.lastUsedAt)],
   );
+  // A leak report: found when its event says.
+  await client.query(
+    `UPDATE api_key_leak_reports r SET first_reported_at = ${eventTime("api_key.reported_leaked", "r.api_key_id::text")},
+       last_reported_at = ${eventTime("api_key.reported_leaked", "r.api_key_id::text")}
+     WHERE r.organization_id = ANY($1::uuid[])`,
+    [orgs],
+  );
   // An invitation: sent at its event (its mail a few seconds later), open for the usual lifetime,
   // last changed when accepted or canceled.
   await client.query(

@@ -19,6 +19,9 @@ import {
   type StreamCreation,
 } from "../../app/audit-streams/streams.server.ts";
 import { billingSetupFrom } from "../../app/billing/provider.server.ts";
+import { LEAK_MAIL_TASK } from "../../app/secret-scanning/leak-mail.server.tsx";
+import { matchKeys } from "../../app/secret-scanning/match-tokens.server.ts";
+import { recordReports } from "../../app/secret-scanning/record-reports.server.ts";
 import { createSession, validateSessionToken, type Auth } from "../../app/auth/session.server.ts";
 import { prisma } from "../../app/db.server.ts";
 import type { Role } from "../../app/generated/prisma/enums.ts";
@@ -53,6 +56,8 @@ export interface KeyFacts {
 export class DemoWorld {
   private readonly sessions = new Map<string, Auth>();
   readonly keys = new Map<string, KeyFacts>();
+  /** Each key's current secret, for the story's leak report (never written anywhere). */
+  private readonly secrets = new Map<string, string>();
   readonly organizations = new Map<string, string>();
   private eventCounter = 0;
 
@@ -110,11 +115,12 @@ export class DemoWorld {
   async issueKey(email: string, slug: string, label: string, input: { scopes: ApiKeyScope[]; lifetimeDays?: number; lastUsedAt?: Date }) {
     const issuedAt = this.timeline.current();
     const lifetime = input.lifetimeDays === undefined ? null : input.lifetimeDays * 24 * 60 * 60 * 1000;
-    const { key } = await issueKey(await this.keyManager(email, slug), {
+    const { key, secret } = await issueKey(await this.keyManager(email, slug), {
       name: label,
       scopes: input.scopes,
       expiresAt: lifetime === null ? null : new Date(Date.now() + lifetime),
     });
+    this.secrets.set(label, secret);
     this.keys.set(label, {
       id: key.id,
       expiresAt: lifetime === null ? null : new Date(issuedAt.getTime() + lifetime),
@@ -132,7 +138,19 @@ export class DemoWorld {
     const key = this.key(label);
     // The rule the domain checks against today's clock, checked against the story's.
     if (key.expiresAt && key.expiresAt <= this.timeline.current()) throw new Error(`demo key ${label} rotated after its expiry`);
-    await rotateKey(await this.keyManager(email, slug), key.id);
+    const { secret } = await rotateKey(await this.keyManager(email, slug), key.id);
+    this.secrets.set(label, secret);
+  }
+
+  /** GitHub's secret scanning reports the key's secret found in public (as the endpoint records a
+   * verified report). The owners' and admins' mails are dropped, as the invitations' are: no mail
+   * goes to demo addresses. */
+  async reportLeaked(label: string, found: { url: string; source: string }) {
+    const secret = this.secrets.get(label);
+    if (!secret) throw new Error(`no demo key ${label}`);
+    const matches = [{ token: secret, type: "keyledger_api_key", ...found }];
+    await recordReports(await matchKeys([secret]), matches);
+    await prisma.$executeRaw`SELECT graphile_worker.complete_jobs(ARRAY(SELECT id FROM graphile_worker.jobs WHERE task_identifier = ${LEAK_MAIL_TASK}))`;
   }
 
   async revokeKey(email: string, slug: string, label: string) {
