@@ -90,7 +90,9 @@ export const sendLeakMail = taskWithPayload(
   payloadSchema,
   async ({ organizationId, apiKeyId, reportId, userId }, helpers) => {
     // Read when the mail goes out: the person must still be an owner or admin, the report still this
-    // one (the key's row is gone with the organization; a later leak of a new secret has its own mail).
+    // one (the key's row is gone with the organization; a later leak of a new secret has its own mail),
+    // and the key must still have the secret that leaked: rotated since, that secret already fails
+    // (as a revoked key's does), and the mail would name the new secret's prefix as the leaked one.
     const [facts] = await prisma.$queryRaw<MailFacts[]>`
     SELECT u.email, u.name AS person, u.language, o.name AS organization, k.name, k.prefix, k.revoked_at AS "revokedAt", k.expires_at AS "expiresAt",
            r.source, r.url, r.first_reported_at AS "firstReportedAt"
@@ -99,7 +101,8 @@ export const sendLeakMail = taskWithPayload(
     JOIN organizations o ON o.id = r.organization_id
     JOIN memberships m ON m.organization_id = r.organization_id AND m.user_id = ${userId}::uuid AND m.role IN ('owner', 'admin')
     JOIN users u ON u.id = m.user_id AND u.deleted_at IS NULL
-    WHERE r.organization_id = ${organizationId}::uuid AND r.api_key_id = ${apiKeyId}::uuid AND r.id = ${reportId}::uuid`;
+    WHERE r.organization_id = ${organizationId}::uuid AND r.api_key_id = ${apiKeyId}::uuid AND r.id = ${reportId}::uuid
+      AND r.secret_hash = k.secret_hash`;
     if (!facts) return;
     const now = Date.now();
     const state = facts.revokedAt ? "revoked" : facts.expiresAt && facts.expiresAt.getTime() <= now ? "expired" : "active";

@@ -171,6 +171,17 @@ describe("a report of our keys", () => {
     expect(await mail.waitFor(owner.email, 2)).toHaveLength(2);
   });
 
+  it("mails nobody when the key is rotated between the report and the mail", async () => {
+    const { organization, owner, admin, auth, key, secret } = await organizationWithKey();
+    expect(await post(reportBody([{ token: secret }]))).toMatchObject({ ok: true, newlyReported: 1 });
+    // Rotated before the queued mails go out: the leaked secret already fails, and the key's prefix
+    // is now the new secret's, which did not leak.
+    await rotateKey(auth, organization.id, key.id);
+    await runDueJobs(secretScanningTasks);
+    expect(mailsTo(owner.email)).toHaveLength(0);
+    expect(mailsTo(admin.email)).toHaveLength(0);
+  });
+
   it("answers true_positive for a revoked key, shows it on the revoked key, and mails nobody", async () => {
     const { organization, owner, admin, auth, key, secret } = await organizationWithKey();
     await revokeKey(auth, organization.id, key.id);
