@@ -2,6 +2,7 @@
 // keys' secrets leaked, and the job that sends it (one job per recipient, queued by
 // record-reports.server.ts in the transaction that inserted the report: once per leaked secret).
 // What the key is, where it was found, what to do, and a link to the key on the keys page.
+import { href } from "react-router";
 import { z } from "zod";
 import { prisma } from "~/db.server";
 import { publicOrigin } from "~/env.server";
@@ -16,9 +17,12 @@ export const LEAK_MAIL_TASK = "api-key-leak-mail";
 
 const payloadSchema = z.object({ organizationId: z.uuid(), apiKeyId: z.uuid(), reportId: z.uuid(), userId: z.uuid() });
 
-/** The keys page, filtered to the key by its prefix (the keys page's `q`). */
-export function keyPageUrl(origin: string, prefix: string): string {
-  return `${origin}/dashboard/organization-settings/api-keys?${new URLSearchParams({ q: prefix }).toString()}`;
+/** The key's organization's keys page, filtered to the key by its prefix (the keys page's `q`):
+ * through the page that asks before switching when another organization is active (as the expiry
+ * reminders' link does), so a person in several organizations does not land on the wrong one's keys. */
+export function keyPageUrl(origin: string, organizationId: string, prefix: string): string {
+  const page = href("/dashboard/organizations/:organizationId/api-keys", { organizationId });
+  return `${origin}${page}?${new URLSearchParams({ q: prefix }).toString()}`;
 }
 
 export interface LeakMailContent {
@@ -114,7 +118,7 @@ export const sendLeakMail = taskWithPayload(
         organization: facts.organization,
         key: { name: facts.name, prefix: facts.prefix, state },
         found: { at: facts.firstReportedAt, source: facts.source, url: facts.url },
-        url: keyPageUrl(publicOrigin(), facts.prefix),
+        url: keyPageUrl(publicOrigin(), organizationId, facts.prefix),
       },
       mailLanguagesFor(facts.language),
     );

@@ -124,7 +124,8 @@ describe("a report of our keys", () => {
     ]) {
       expect(ownerMail!.text).toContain(text);
     }
-    expect(ownerMail!.text).toContain(`https://keys.example.com/dashboard/organization-settings/api-keys?q=${key.prefix}`);
+    // The key's own organization, whichever one the person has active when they follow it.
+    expect(ownerMail!.text).toContain(`https://keys.example.com/dashboard/organizations/${organization.id}/api-keys?q=${key.prefix}`);
     expect(ownerMail!.text).not.toContain(secret);
 
     // The same report again, and the same payload signed anew (ECDSA signatures differ each time):
