@@ -308,6 +308,17 @@ describe("refusals, each writing nothing", () => {
     await nothingWritten(organization.id);
   });
 
+  it("keeps a report whose strings PostgreSQL cannot store (NUL, a lone surrogate) instead of failing the whole payload", async () => {
+    const { organization, secret } = await organizationWithKey();
+    const body = reportBody([{ token: secret, type: "key\u0000ledger", url: "https://github.com/a/b\u0000c", source: "com\ud800mit" }]);
+    expect(await post(body)).toMatchObject({ ok: true, newlyReported: 1, answers: [{ label: "true_positive" }] });
+    const [report] = await reportsOf(organization.id);
+    // NUL and other control characters dropped; a string with broken text kept as nothing.
+    expect(report).toMatchObject({ url: "https://github.com/a/bc", tokenType: "keyledger", source: "" });
+    const [event] = await leakEvents(organization.id);
+    expect(event!.details).toMatchObject({ url: "https://github.com/a/bc", source: "" });
+  });
+
   it("404 when no public keys are configured", async () => {
     const body = reportBody([{ token: "sk_x" }]);
     expect(await receiveScanningReport(new Headers(signedHeaders(github, body)), Buffer.from(body), undefined)).toMatchObject({
