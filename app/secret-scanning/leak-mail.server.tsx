@@ -2,6 +2,7 @@
 // keys' secrets leaked, and the job that sends it (one job per recipient, queued by
 // record-reports.server.ts in the transaction that inserted the report: once per leaked secret).
 // What the key is, where it was found, what to do, and a link to the key on the keys page.
+import { href } from "react-router";
 import { z } from "zod";
 import { prisma } from "~/db.server";
 import { publicOrigin } from "~/env.server";
@@ -16,9 +17,12 @@ export const LEAK_MAIL_TASK = "api-key-leak-mail";
 
 const payloadSchema = z.object({ organizationId: z.uuid(), apiKeyId: z.uuid(), reportId: z.uuid(), userId: z.uuid() });
 
-/** The keys page, filtered to the key by its prefix (the keys page's `q`). */
-export function keyPageUrl(origin: string, prefix: string): string {
-  return `${origin}/dashboard/organization-settings/api-keys?${new URLSearchParams({ q: prefix }).toString()}`;
+/** The key's organization's keys page, filtered to the key by its prefix (the keys page's `q`):
+ * through the page that asks before switching when another organization is active (as the expiry
+ * reminders' link does), so a person in several organizations does not land on the wrong one's keys. */
+export function keyPageUrl(origin: string, organizationId: string, prefix: string): string {
+  const page = href("/dashboard/organizations/:organizationId/api-keys", { organizationId });
+  return `${origin}${page}?${new URLSearchParams({ q: prefix }).toString()}`;
 }
 
 export interface LeakMailContent {
@@ -90,7 +94,9 @@ export const sendLeakMail = taskWithPayload(
   payloadSchema,
   async ({ organizationId, apiKeyId, reportId, userId }, helpers) => {
     // Read when the mail goes out: the person must still be an owner or admin, the report still this
-    // one (the key's row is gone with the organization; a later leak of a new secret has its own mail).
+    // one (the key's row is gone with the organization; a later leak of a new secret has its own mail),
+    // and the key must still have the secret that leaked: rotated since, that secret already fails
+    // (as a revoked key's does), and the mail would name the new secret's prefix as the leaked one.
     const [facts] = await prisma.$queryRaw<MailFacts[]>`
     SELECT u.email, u.name AS person, u.language, o.name AS organization, k.name, k.prefix, k.revoked_at AS "revokedAt", k.expires_at AS "expiresAt",
            r.source, r.url, r.first_reported_at AS "firstReportedAt"
@@ -99,7 +105,8 @@ export const sendLeakMail = taskWithPayload(
     JOIN organizations o ON o.id = r.organization_id
     JOIN memberships m ON m.organization_id = r.organization_id AND m.user_id = ${userId}::uuid AND m.role IN ('owner', 'admin')
     JOIN users u ON u.id = m.user_id AND u.deleted_at IS NULL
-    WHERE r.organization_id = ${organizationId}::uuid AND r.api_key_id = ${apiKeyId}::uuid AND r.id = ${reportId}::uuid`;
+    WHERE r.organization_id = ${organizationId}::uuid AND r.api_key_id = ${apiKeyId}::uuid AND r.id = ${reportId}::uuid
+      AND r.secret_hash = k.secret_hash`;
     if (!facts) return;
     const now = Date.now();
     const state = facts.revokedAt ? "revoked" : facts.expiresAt && facts.expiresAt.getTime() <= now ? "expired" : "active";
@@ -111,7 +118,7 @@ export const sendLeakMail = taskWithPayload(
         organization: facts.organization,
         key: { name: facts.name, prefix: facts.prefix, state },
         found: { at: facts.firstReportedAt, source: facts.source, url: facts.url },
-        url: keyPageUrl(publicOrigin(), facts.prefix),
+        url: keyPageUrl(publicOrigin(), organizationId, facts.prefix),
       },
       mailLanguagesFor(facts.language),
     );

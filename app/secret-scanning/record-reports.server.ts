@@ -11,7 +11,7 @@ import { lockExistingOrganizations } from "~/access/organization-lock.server";
 import { recordAuditEvent } from "~/audit/record.server";
 import { prisma, type Tx } from "~/db.server";
 import { enqueueJob } from "~/jobs/queue.server";
-import { STORED_LENGTH, type ReportedMatch } from "./report-format";
+import { storedStrings, type ReportedMatch } from "./report-format";
 import type { MatchedKey } from "./match-tokens.server";
 import { LEAK_MAIL_TASK } from "./leak-mail.server";
 
@@ -44,19 +44,19 @@ async function keysUnderLock(tx: Tx, matched: readonly MatchedKey[]): Promise<Ke
 interface FreshReport {
   key: KeyNow;
   reportId: string;
-  found: ReportedMatch;
+  found: ReturnType<typeof storedStrings>;
 }
 
 /** Inserts each key's report or counts a repeat; the reports this statement created (or replaced). */
 async function upsertReports(tx: Tx, keys: readonly KeyNow[], whereFound: (key: KeyNow) => ReportedMatch): Promise<FreshReport[]> {
   const ids = keys.map(() => randomUUID());
-  const found = keys.map(whereFound);
+  const found = keys.map((key) => storedStrings(whereFound(key)));
   const rows = await tx.$queryRaw<{ id: string }[]>`
     INSERT INTO api_key_leak_reports (organization_id, api_key_id, id, secret_hash, token_type, source, url)
     SELECT t.organization_id, t.api_key_id, t.id, decode(t.hash, 'hex'), t.token_type, t.source, t.url
     FROM unnest(${keys.map((k) => k.organizationId)}::uuid[], ${keys.map((k) => k.keyId)}::uuid[], ${ids}::uuid[],
-                ${keys.map((k) => k.hash)}::text[], ${found.map((f) => f.type.slice(0, STORED_LENGTH.type))}::text[],
-                ${found.map((f) => f.source.slice(0, STORED_LENGTH.source))}::text[], ${found.map((f) => f.url.slice(0, STORED_LENGTH.url))}::text[])
+                ${keys.map((k) => k.hash)}::text[], ${found.map((f) => f.type)}::text[],
+                ${found.map((f) => f.source)}::text[], ${found.map((f) => f.url)}::text[])
          AS t(organization_id, api_key_id, id, hash, token_type, source, url)
     ON CONFLICT (organization_id, api_key_id) DO UPDATE SET
       -- The same secret again: one more report. Another secret (the key was rotated, and its new
@@ -106,8 +106,8 @@ export async function recordReports(matched: readonly MatchedKey[], matches: rea
         details: {
           name: key.name,
           prefix: key.prefix,
-          source: found.source.slice(0, STORED_LENGTH.source),
-          url: found.url.slice(0, STORED_LENGTH.url),
+          source: found.source,
+          url: found.url,
         },
       });
       // A revoked or expired key's secret already fails: there is nothing for anyone to do, so no mail.

@@ -124,7 +124,8 @@ describe("a report of our keys", () => {
     ]) {
       expect(ownerMail!.text).toContain(text);
     }
-    expect(ownerMail!.text).toContain(`https://keys.example.com/dashboard/organization-settings/api-keys?q=${key.prefix}`);
+    // The key's own organization, whichever one the person has active when they follow it.
+    expect(ownerMail!.text).toContain(`https://keys.example.com/dashboard/organizations/${organization.id}/api-keys?q=${key.prefix}`);
     expect(ownerMail!.text).not.toContain(secret);
 
     // The same report again, and the same payload signed anew (ECDSA signatures differ each time):
@@ -169,6 +170,17 @@ describe("a report of our keys", () => {
     expect((await listUnrevokedKeys(manager))[0]!.reportedLeak).toMatchObject({ source: "gist", count: 1 });
     await runDueJobs(secretScanningTasks);
     expect(await mail.waitFor(owner.email, 2)).toHaveLength(2);
+  });
+
+  it("mails nobody when the key is rotated between the report and the mail", async () => {
+    const { organization, owner, admin, auth, key, secret } = await organizationWithKey();
+    expect(await post(reportBody([{ token: secret }]))).toMatchObject({ ok: true, newlyReported: 1 });
+    // Rotated before the queued mails go out: the leaked secret already fails, and the key's prefix
+    // is now the new secret's, which did not leak.
+    await rotateKey(auth, organization.id, key.id);
+    await runDueJobs(secretScanningTasks);
+    expect(mailsTo(owner.email)).toHaveLength(0);
+    expect(mailsTo(admin.email)).toHaveLength(0);
   });
 
   it("answers true_positive for a revoked key, shows it on the revoked key, and mails nobody", async () => {
@@ -294,6 +306,17 @@ describe("refusals, each writing nothing", () => {
       expect(await post(bad), bad).toMatchObject({ ok: false, status: 400 });
     }
     await nothingWritten(organization.id);
+  });
+
+  it("keeps a report whose strings PostgreSQL cannot store (NUL, a lone surrogate) instead of failing the whole payload", async () => {
+    const { organization, secret } = await organizationWithKey();
+    const body = reportBody([{ token: secret, type: "key\u0000ledger", url: "https://github.com/a/b\u0000c", source: "com\ud800mit" }]);
+    expect(await post(body)).toMatchObject({ ok: true, newlyReported: 1, answers: [{ label: "true_positive" }] });
+    const [report] = await reportsOf(organization.id);
+    // NUL and other control characters dropped; a string with broken text kept as nothing.
+    expect(report).toMatchObject({ url: "https://github.com/a/bc", tokenType: "keyledger", source: "" });
+    const [event] = await leakEvents(organization.id);
+    expect(event!.details).toMatchObject({ url: "https://github.com/a/bc", source: "" });
   });
 
   it("404 when no public keys are configured", async () => {

@@ -4,6 +4,11 @@
 -- while the key still has that secret), where it was found first, and how often it was reported
 -- since. The row's insert is what decides, atomically, that the key's owners and admins are
 -- mailed: a replayed or re-signed report finds the row and mails nobody.
+-- The foreign key takes a short SHARE ROW EXCLUSIVE lock on api_keys: rather than queue behind a
+-- transaction that holds it and stall every key write (authenticate's last use) behind it, give up
+-- after a few seconds; the migration rolls back whole and the next migrate tries again (decision 0050).
+SET LOCAL lock_timeout = '10s';
+
 CREATE TABLE "api_key_leak_reports" (
     "organization_id" UUID NOT NULL,
     "api_key_id" UUID NOT NULL,
