@@ -11,7 +11,7 @@ import { lockExistingOrganizations } from "~/access/organization-lock.server";
 import { recordAuditEvent } from "~/audit/record.server";
 import { prisma, type Tx } from "~/db.server";
 import { enqueueJob } from "~/jobs/queue.server";
-import { STORED_LENGTH, type ReportedMatch } from "./report-format";
+import { STORED_LENGTH, storedReportText, type ReportedMatch } from "./report-format";
 import type { MatchedKey } from "./match-tokens.server";
 import { LEAK_MAIL_TASK } from "./leak-mail.server";
 
@@ -55,8 +55,8 @@ async function upsertReports(tx: Tx, keys: readonly KeyNow[], whereFound: (key: 
     INSERT INTO api_key_leak_reports (organization_id, api_key_id, id, secret_hash, token_type, source, url)
     SELECT t.organization_id, t.api_key_id, t.id, decode(t.hash, 'hex'), t.token_type, t.source, t.url
     FROM unnest(${keys.map((k) => k.organizationId)}::uuid[], ${keys.map((k) => k.keyId)}::uuid[], ${ids}::uuid[],
-                ${keys.map((k) => k.hash)}::text[], ${found.map((f) => f.type.slice(0, STORED_LENGTH.type))}::text[],
-                ${found.map((f) => f.source.slice(0, STORED_LENGTH.source))}::text[], ${found.map((f) => f.url.slice(0, STORED_LENGTH.url))}::text[])
+                ${keys.map((k) => k.hash)}::text[], ${found.map((f) => f.type)}::text[],
+                ${found.map((f) => f.source)}::text[], ${found.map((f) => f.url)}::text[])
          AS t(organization_id, api_key_id, id, hash, token_type, source, url)
     ON CONFLICT (organization_id, api_key_id) DO UPDATE SET
       -- The same secret again: one more report. Another secret (the key was rotated, and its new
@@ -86,11 +86,19 @@ async function recipientsOf(tx: Tx, organizationIds: readonly string[]): Promise
   return byOrganization;
 }
 
+/** What is kept of a match's text (report-format.ts): the report row, its audit event and its mail say the same. */
+const storedMatch = (found: ReportedMatch): ReportedMatch => ({
+  token: found.token,
+  type: storedReportText(found.type, STORED_LENGTH.type),
+  source: storedReportText(found.source, STORED_LENGTH.source),
+  url: storedReportText(found.url, STORED_LENGTH.url),
+});
+
 /** Records the reports of `matched` (found in `matches`, the payload); the keys newly reported. */
 export async function recordReports(matched: readonly MatchedKey[], matches: readonly ReportedMatch[]): Promise<number> {
   if (matched.length === 0) return 0;
-  // Where a key was found: its first match in the payload.
-  const firstMatch = new Map(matched.map((m) => [`${m.organizationId}:${m.keyId}`, matches[Math.min(...m.positions)]!]));
+  // Where a key was found: its first match in the payload, as it is stored.
+  const firstMatch = new Map(matched.map((m) => [`${m.organizationId}:${m.keyId}`, storedMatch(matches[Math.min(...m.positions)]!)]));
   return prisma.$transaction(async (tx) => {
     const keys = await keysUnderLock(tx, matched);
     if (keys.length === 0) return 0;
@@ -106,8 +114,8 @@ export async function recordReports(matched: readonly MatchedKey[], matches: rea
         details: {
           name: key.name,
           prefix: key.prefix,
-          source: found.source.slice(0, STORED_LENGTH.source),
-          url: found.url.slice(0, STORED_LENGTH.url),
+          source: found.source,
+          url: found.url,
         },
       });
       // A revoked or expired key's secret already fails: there is nothing for anyone to do, so no mail.
