@@ -15,11 +15,19 @@ const CONFIRM_INTENTS = ["rotate", "revoke"] as const;
 
 const NO_REVOKED: RevokedKeysPage = { keys: [], nextCursor: null };
 
-export async function loadKeysPage(access: KeyManager, searchParams: URLSearchParams) {
+/** The page's search params (filters and history cursor), or a 400. The action checks them too,
+ * before it changes anything: a form posted to a URL the page would refuse must not issue, rotate
+ * or revoke a key and then answer with the refusal. */
+export function parseKeysPageParams(searchParams: URLSearchParams) {
   const { filters, queryShortened } = parseKeyFilters(searchParams);
   const cursor = parseRevokedCursor(searchParams);
   // A cursor names a place in one order: after a change of sort it means nothing.
   if (cursor && cursorOrder(cursor) !== historyCursorOrder(filters.sort)) throw new DomainError("BAD_REQUEST", "apiKey.badRevokedCursor");
+  return { filters, queryShortened, cursor };
+}
+
+export async function loadKeysPage(access: KeyManager, searchParams: URLSearchParams) {
+  const { filters, queryShortened, cursor } = parseKeysPageParams(searchParams);
   const now = new Date();
   const narrowed = narrowsKeys(filters);
   // `state=revoked` shows only the history; active or expired only the keys in use.

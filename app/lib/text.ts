@@ -23,6 +23,11 @@ export function hasLoneSurrogate(value: string): boolean {
   return LONE_SURROGATE.test(value);
 }
 
+/** `value` with each lone surrogate replaced by U+FFFD, as a UTF-8 encoder would (String.prototype.toWellFormed, ES2024). */
+export function wellFormed(value: string): string {
+  return value.replace(new RegExp(LONE_SURROGATE.source, "g"), REPLACEMENT_CHARACTER);
+}
+
 /** Text from outside that we keep only to show it (a User-Agent header): control and invisible
  * characters dropped, at most `max` characters, null when nothing readable is left. */
 export function printableText(value: string | null | undefined, max: number): string | null {

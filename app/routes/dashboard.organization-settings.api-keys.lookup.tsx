@@ -25,9 +25,13 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
   return organizationTitleMeta({ loaderData, matches });
 }
 
-/** An answer names a key found by its secret: keep it out of every cache. */
-export function headers() {
-  return { "Cache-Control": "no-store" };
+/** An answer names a key found by its secret: keep it out of every cache. A refusal's own headers
+ * (Retry-After on a 429) go along: what this returns is all the page's answer carries. */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter !== null) headers.set("Retry-After", retryAfter);
+  return headers;
 }
 
 export async function loader(args: Route.LoaderArgs) {

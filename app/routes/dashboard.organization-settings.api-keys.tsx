@@ -10,7 +10,7 @@ import { data, isRouteErrorResponse } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/dashboard.organization-settings.api-keys";
 import { issueKey, revokeKey, rotateKey } from "~/api-keys/api-keys.server";
-import { loadKeysPage } from "~/api-keys/keys-page.server";
+import { loadKeysPage, parseKeysPageParams } from "~/api-keys/keys-page.server";
 import { MAX_UNREVOKED_KEYS, issueKeyFormSchema, keyActionFormSchema } from "~/api-keys/schemas";
 import { IssueForm } from "~/api-keys/ui/issue-key-form";
 import { ConfirmPanel } from "~/api-keys/ui/key-confirmation";
@@ -49,6 +49,8 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const access = await requireActiveOrganization(args, "apiKey:manage");
+  // The page answering this post reads the same params: refused before any change, not after.
+  await orHttpError(args.context, async () => parseKeysPageParams(new URL(args.request.url).searchParams));
   const { submission, formData } = await parseForm(args.request, actionSchema);
   const intent = typeof formData.get("intent") === "string" ? String(formData.get("intent")) : null;
   const noStore = new Headers({ "Cache-Control": "no-store" });

@@ -89,7 +89,8 @@ async function recipientsOf(tx: Tx, organizationIds: readonly string[]): Promise
 /** Records the reports of `matched` (found in `matches`, the payload); the keys newly reported. */
 export async function recordReports(matched: readonly MatchedKey[], matches: readonly ReportedMatch[]): Promise<number> {
   if (matched.length === 0) return 0;
-  // Where a key was found: its first match in the payload.
+  // Where a key was found: its first match in the payload (stored as storedStrings keeps it: the
+  // report row, its audit event and its mail say the same).
   const firstMatch = new Map(matched.map((m) => [`${m.organizationId}:${m.keyId}`, matches[Math.min(...m.positions)]!]));
   return prisma.$transaction(async (tx) => {
     const keys = await keysUnderLock(tx, matched);
