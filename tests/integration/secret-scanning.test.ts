@@ -313,10 +313,10 @@ describe("refusals, each writing nothing", () => {
     const body = reportBody([{ token: secret, type: "key\u0000ledger", url: "https://github.com/a/b\u0000c", source: "com\ud800mit" }]);
     expect(await post(body)).toMatchObject({ ok: true, newlyReported: 1, answers: [{ label: "true_positive" }] });
     const [report] = await reportsOf(organization.id);
-    // NUL and other control characters dropped; a string with broken text kept as nothing.
-    expect(report).toMatchObject({ url: "https://github.com/a/bc", tokenType: "keyledger", source: "" });
+    // NUL and other control characters dropped; a lone surrogate kept as U+FFFD.
+    expect(report).toMatchObject({ url: "https://github.com/a/bc", tokenType: "keyledger", source: "com\ufffdmit" });
     const [event] = await leakEvents(organization.id);
-    expect(event!.details).toMatchObject({ url: "https://github.com/a/bc", source: "" });
+    expect(event!.details).toMatchObject({ url: "https://github.com/a/bc", source: "com\ufffdmit" });
   });
 
   it("404 when no public keys are configured", async () => {
