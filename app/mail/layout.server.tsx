@@ -60,3 +60,32 @@ export function composeMail(content: MailContent): { subject: string; text: stri
   );
   return { subject: content.subject, text, html: `<!doctype html>${html}` };
 }
+
+/** One language's words of a mail that may go out in several at once. */
+export interface MailPart {
+  subject: string;
+  paragraphs: string[];
+  action: string;
+  linkIntro: string;
+  note: string;
+}
+
+/** A mail in each of `parts`' languages, one after the other (a person whose language is not
+ * known reads both): subjects, button label and link sentence joined with " / ". */
+export function composeMailIn(
+  languages: readonly string[],
+  parts: MailPart[],
+  url: string,
+): { subject: string; text: string; html: string } {
+  return composeMail({
+    language: languages[0] ?? "en",
+    subject: parts.map((part) => part.subject).join(" / "),
+    paragraphs: parts.flatMap((part) => part.paragraphs),
+    action: {
+      label: parts.map((part) => part.action).join(" / "),
+      url,
+      intro: parts.map((part) => part.linkIntro).join(" / "),
+    },
+    notes: parts.map((part) => part.note),
+  });
+}

@@ -9,7 +9,7 @@ import { publicOrigin } from "~/env.server";
 import type { Language } from "~/i18n/config";
 import { fixedT } from "~/i18n/i18next.server";
 import { taskWithPayload } from "~/jobs/queue.server";
-import { composeMail, mailTime } from "~/mail/layout.server";
+import { composeMailIn, mailTime } from "~/mail/layout.server";
 import { sendMail } from "~/mail/mailer.server";
 import { mailLanguagesFor } from "./mail-language.server";
 
@@ -59,20 +59,10 @@ export function leakMail(content: LeakMailContent, languages: readonly Language[
       ],
       action: t("mail:apiKeyLeaked.action"),
       linkIntro: t("mail:apiKeyLeaked.linkIntro"),
-      once: t("mail:apiKeyLeaked.once", values),
+      note: t("mail:apiKeyLeaked.once", values),
     };
   });
-  return composeMail({
-    language: languages[0] ?? "en",
-    subject: parts.map((part) => part.subject).join(" / "),
-    paragraphs: parts.flatMap((part) => part.paragraphs),
-    action: {
-      label: parts.map((part) => part.action).join(" / "),
-      url: content.url,
-      intro: parts.map((part) => part.linkIntro).join(" / "),
-    },
-    notes: parts.map((part) => part.once),
-  });
+  return composeMailIn(languages, parts, content.url);
 }
 
 interface MailFacts {

@@ -157,9 +157,7 @@ export function planAcme(world: DemoWorld, random: () => number): void {
   at(5, 15, 30, () => world.issueKey(DIEGO, ACME, "Data warehouse", { scopes: ["audit:view", "billing:view"] }));
   // The relay's secret turns up in a public gist (GitHub's secret scanning reports it); nobody has
   // acted yet, so the keys page shows it reported leaked.
-  at(2, 22, 40, () =>
-    world.reportLeaked("Webhook relay", { url: "https://gist.github.com/acme-dev/3f1c2b7e9d", source: "content" }),
-  );
+  at(2, 22, 40, () => world.reportLeaked("Webhook relay", { url: "https://gist.github.com/acme-dev/3f1c2b7e9d", source: "content" }));
 
   planAcmePreviews(world, random);
 

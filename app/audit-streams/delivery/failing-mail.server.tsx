@@ -13,7 +13,7 @@ import { publicOrigin } from "~/env.server";
 import { supportedLanguages } from "~/i18n/config";
 import { fixedT } from "~/i18n/i18next.server";
 import { taskWithPayload } from "~/jobs/queue.server";
-import { composeMail, mailTime } from "~/mail/layout.server";
+import { composeMailIn, mailTime } from "~/mail/layout.server";
 import { sendMail } from "~/mail/mailer.server";
 
 export const FAILING_MAIL_TASK = "audit-stream-failing-mail";
@@ -55,20 +55,10 @@ export function failingMail(content: FailingMailContent) {
       ],
       action: t("mail:auditStreamFailing.action"),
       linkIntro: t("mail:auditStreamFailing.linkIntro"),
-      once: t("mail:auditStreamFailing.once", values),
+      note: t("mail:auditStreamFailing.once", values),
     };
   });
-  return composeMail({
-    language: supportedLanguages[0],
-    subject: parts.map((part) => part.subject).join(" / "),
-    paragraphs: parts.flatMap((part) => part.paragraphs),
-    action: {
-      label: parts.map((part) => part.action).join(" / "),
-      url: content.url,
-      intro: parts.map((part) => part.linkIntro).join(" / "),
-    },
-    notes: parts.map((part) => part.once),
-  });
+  return composeMailIn(supportedLanguages, parts, content.url);
 }
 
 interface MailFacts {
