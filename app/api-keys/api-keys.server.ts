@@ -92,7 +92,7 @@ type ViewRow = Omit<KeyRow, "createdBy"> & { creatorId: string | null; creatorNa
 
 /** Keys of the organization with their creator and leak report, in one statement (Prisma would send
  * more for the relations), as a prepared statement: the keys page reads it on every view. */
-async function readKeyViews(organizationId: string, where: Prisma.Sql, order: Prisma.Sql, limit = Prisma.empty) {
+export async function readKeyViews(organizationId: string, where: Prisma.Sql, order: Prisma.Sql, limit = Prisma.empty) {
   const rows = await queryPrepared<ViewRow>(
     Prisma.sql`
       SELECT k.id::text AS id, k.name, k.prefix, k.scopes, k.created_at AS "createdAt", k.expires_at AS "expiresAt",

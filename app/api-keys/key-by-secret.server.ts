@@ -8,17 +8,12 @@
 // any other, and the one statement is the same indexed probe on (organization_id, secret_hash)
 // whatever was pasted. Revoked and expired keys are found too: after a leak, "it is already
 // revoked" is an answer people need.
-import { queryPrepared } from "~/db.server";
 import { Prisma } from "~/generated/prisma/client";
 import { DomainError } from "~/lib/domain-error";
 import { consumeEach } from "~/lib/rate-limit.server";
-import { toView, type ApiKeyView, type KeyManager, type KeyRow } from "./api-keys.server";
-import { LEAK_COLUMNS, LEAK_JOIN, reportedLeakOf, type LeakColumns } from "./leak-reports.server";
+import { readKeyViews, toView, type ApiKeyView, type KeyManager } from "./api-keys.server";
 import { LOOKUP_SECRET_MAX } from "./lookup-schema";
 import { hashSecret } from "./secret.server";
-
-type LookupRow = Omit<KeyRow, "createdBy"> &
-  LeakColumns & { creatorId: string | null; creatorName: string | null; creatorDeletedAt: Date | null };
 
 /**
  * The organization's key whose secret is `secret` (surrounding whitespace ignored), in any state,
@@ -35,17 +30,6 @@ export async function findOwnKeyBySecret(access: KeyManager, secret: string): Pr
   // Control characters inside, a wrong length, a bad checksum: not a key, found as such by the
   // same probe (no secret we issue hashes to what they hash to).
   const hash = hashSecret(secret.trim());
-  const rows = await queryPrepared<LookupRow>(
-    Prisma.sql`
-      SELECT k.id::text AS id, k.name, k.prefix, k.scopes, k.created_at AS "createdAt", k.expires_at AS "expiresAt",
-             k.last_used_at AS "lastUsedAt", k.revoked_at AS "revokedAt",
-             u.id::text AS "creatorId", u.name AS "creatorName", u.deleted_at AS "creatorDeletedAt", ${LEAK_COLUMNS}
-      FROM api_keys k LEFT JOIN users u ON u.id = k.created_by_id ${LEAK_JOIN}
-      WHERE k.organization_id = ${access.organization.id}::uuid AND k.secret_hash = ${hash}`,
-  );
-  const row = rows[0];
-  if (!row) return null;
-  const { creatorId, creatorName, creatorDeletedAt, leakReportedAt, leakSource, leakUrl, leakCount, ...key } = row;
-  const createdBy = creatorId ? { id: creatorId, name: creatorName ?? "", deletedAt: creatorDeletedAt } : null;
-  return toView({ ...key, createdBy }, new Date(), reportedLeakOf({ leakReportedAt, leakSource, leakUrl, leakCount }));
+  const [row] = await readKeyViews(access.organization.id, Prisma.sql`AND k.secret_hash = ${hash}`, Prisma.sql`k.id`);
+  return row ? toView(row, new Date(), row.reportedLeak) : null;
 }
