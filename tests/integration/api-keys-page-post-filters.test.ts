@@ -60,6 +60,6 @@ describe("a post to the keys page at a URL it refuses", () => {
 
     // The same post at the page's own URL still works.
     expect((await post("q=deploy", { intent: "revoke", keyId: key.id })).status).toBe(200);
-    expect((await prisma.apiKey.findFirstOrThrow({ where: { id: key.id } })).revokedAt).not.toBeNull();
+    expect((await prisma.apiKey.findFirstOrThrow({ where: { organizationId: organization.id, id: key.id } })).revokedAt).not.toBeNull();
   });
 });
