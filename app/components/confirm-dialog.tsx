@@ -8,7 +8,7 @@
 // (25 keys with two actions each would otherwise render 50 dialogs, a noticeable part of the keys
 // page's server rendering).
 import * as Dialog from "@radix-ui/react-dialog";
-import { useEffect, useEffectEvent, useState, type MouseEvent, type ReactNode } from "react";
+import { useEffect, useEffectEvent, useRef, useState, type MouseEvent, type ReactNode } from "react";
 import { useNavigation } from "react-router";
 import { Button } from "./ui";
 
@@ -32,11 +32,22 @@ export function ConfirmDialog({
   ...content
 }: ConfirmContent & { open: boolean; onOpenChange: (open: boolean) => void; returnFocusTo?: HTMLElement | null; children?: ReactNode }) {
   const navigation = useNavigation();
-  // Only a change of the navigation state closes it; a new callback from the owner's render does not.
-  const closeWhenIdle = useEffectEvent((state: typeof navigation.state) => {
-    if (state === "idle") onOpenChange(false);
+  // It closes once its own submission has gone through: a submission seen while it was open, then
+  // idle. Not on any return to idle: opened while the page still revalidates after another action,
+  // it would close under the person's hands as that finishes. Only a change of the navigation
+  // state counts; a new callback from the owner's render does not.
+  const submittedWhileOpen = useRef(false);
+  const followNavigation = useEffectEvent((state: typeof navigation.state) => {
+    if (!open) {
+      submittedWhileOpen.current = false;
+    } else if (state === "submitting") {
+      submittedWhileOpen.current = true;
+    } else if (state === "idle" && submittedWhileOpen.current) {
+      submittedWhileOpen.current = false;
+      onOpenChange(false);
+    }
   });
-  useEffect(() => closeWhenIdle(navigation.state), [navigation.state]);
+  useEffect(() => followNavigation(navigation.state), [navigation.state]);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       {children}

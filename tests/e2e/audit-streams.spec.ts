@@ -171,6 +171,14 @@ test.describe("audit streams as the owner of an Enterprise organization", () => 
     await edit.getByRole("button", { name: "Save changes" }).click();
     await expect(page.getByText("Changes saved.")).toBeVisible();
     await expect(page.getByRole("heading", { level: 1, name: "Security SIEM (EU)" })).toBeVisible();
+    // The test's outcome shows as soon as the action answers, while the page still reloads its
+    // data: held here, so the delete dialog below opens before that reload ends, and must stay open.
+    let releaseReload = () => {};
+    const reloadHeld = new Promise<void>((resolve) => (releaseReload = resolve));
+    await page.route(/\.data(\?|$)/, async (route) => {
+      if (route.request().method() === "GET") await reloadHeld;
+      await route.continue();
+    });
     await page.getByRole("button", { name: "Send a test event" }).click();
     await expect(page.getByTestId("stream-test-outcome")).toContainText("delivered");
     await expect.poll(() => testEventsAt(newPath).length).toBe(1);
@@ -181,6 +189,14 @@ test.describe("audit streams as the owner of an Enterprise organization", () => 
     await trigger.focus();
     await page.keyboard.press("Enter");
     const dialog = page.getByRole("dialog", { name: "Delete stream “Security SIEM (EU)”?" });
+    await expect(dialog).toBeVisible();
+    const reloaded = page.waitForResponse((response) => response.request().method() === "GET" && /\.data(\?|$)/.test(response.url()));
+    releaseReload();
+    await reloaded;
+    await page.unroute(/\.data(\?|$)/);
+    // The reload ended while it was open: it stays open, with the focus in it.
+    // (The page behind the dialog is hidden from roles: found by its text. Enabled = idle again.)
+    await expect(page.locator("form button", { hasText: "Send a test event" })).toBeEnabled();
     await expect(dialog).toBeVisible();
     await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[role="dialog"]') !== null)).toBe(true);
     await page.keyboard.press("Escape");
