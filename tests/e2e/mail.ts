@@ -41,14 +41,23 @@ async function readOutbox(): Promise<OutboxMail[]> {
 }
 
 /**
- * The mails to `address` (oldest first), once there are at least `count`. Polls the outbox for up
- * to `timeoutMs`: the worker picks a job up at once (NOTIFY) or on its next 2-second poll.
+ * The mails to `address` (oldest first; only those `matching`, when given), once there are at
+ * least `count`. Polls the outbox for up to `timeoutMs`: the worker picks a job up at once (NOTIFY)
+ * or on its next 2-second poll. A demo account also gets the demo's own mails (the expiry reminder
+ * of its key that expires within the week), so a test of one mail to it names that mail.
  */
-export async function waitForMails(address: string, { count = 1, timeoutMs = 15_000 } = {}): Promise<ParsedMail[]> {
+export async function waitForMails(
+  address: string,
+  {
+    count = 1,
+    timeoutMs = 15_000,
+    matching = () => true,
+  }: { count?: number; timeoutMs?: number; matching?: (mail: ParsedMail) => boolean } = {},
+): Promise<ParsedMail[]> {
   const wanted = address.toLowerCase();
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const found = (await readOutbox()).filter(({ mail }) => recipients(mail).includes(wanted)).map(({ mail }) => mail);
+    const found = (await readOutbox()).filter(({ mail }) => recipients(mail).includes(wanted) && matching(mail)).map(({ mail }) => mail);
     if (found.length >= count) return found;
     if (Date.now() > deadline) {
       throw new Error(`Expected ${count} mail(s) to ${address} in ${MAIL_OUTBOX_DIR} within ${timeoutMs} ms, found ${found.length}.`);
