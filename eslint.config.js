@@ -9,7 +9,10 @@ import tseslint from "typescript-eslint";
 
 /** Where each layer lives (globs under app/) and the import specifiers that reach it. */
 export const LAYERS = {
-  platform: { files: ["app/env.server.ts", "app/db.server.ts"], specifiers: ["~/env.server", "~/db.server", "~/generated/*"] },
+  platform: {
+    files: ["app/env.server.ts", "app/env-keys.server.ts", "app/db.server.ts"],
+    specifiers: ["~/env.server", "~/env-keys.server", "~/db.server", "~/generated/*"],
+  },
   // The metrics registry and what is counted (prom-client): below lib, which counts rate-limit refusals.
   metrics: { files: ["app/metrics/**"], specifiers: ["~/metrics/*"] },
   lib: { files: ["app/lib/**"], specifiers: ["~/lib/*"] },
@@ -34,6 +37,8 @@ export const LAYERS = {
   "expiry-reminders": { files: ["app/expiry-reminders/**"], specifiers: ["~/expiry-reminders/*"] },
   // GitHub's secret scanning reports: matching reported tokens to keys, the leak reports, the owners' mail.
   "secret-scanning": { files: ["app/secret-scanning/**"], specifiers: ["~/secret-scanning/*"] },
+  // Tamper evidence: the audit log's signed digests, their job, their verification.
+  "audit-integrity": { files: ["app/audit-integrity/**"], specifiers: ["~/audit-integrity/*"] },
   web: { files: ["app/web/**"], specifiers: ["~/web/*"] },
   shell: { files: ["app/shell/**"], specifiers: ["~/shell/*"] },
   rpc: { files: ["app/rpc/**"], specifiers: ["~/rpc/*"] },
@@ -55,10 +60,11 @@ const domain = [
   "accounts",
   "audit-streams",
   "secret-scanning",
+  "audit-integrity",
 ];
 
 /** The domains whose background jobs the entry hands to the worker. */
-const workerDomains = ["organizations", "accounts", "audit", "audit-streams", "expiry-reminders", "secret-scanning"];
+const workerDomains = ["organizations", "accounts", "audit", "audit-streams", "expiry-reminders", "secret-scanning", "audit-integrity"];
 
 /** What each layer may import besides itself (docs/architecture.md). tests/architecture/layers.test.ts
  * proves the table has no cycle and that the files follow it. */
@@ -87,6 +93,8 @@ export const MAY_IMPORT = {
   "expiry-reminders": ["i18n", "jobs", "mail", "lib", "platform"],
   // Secret scanning reports: the keys' secrets (api-keys), the report recorded, the owners mailed.
   "secret-scanning": ["api-keys", "access", "audit", "auth", "components", "i18n", "jobs", "mail", "lib", "platform"],
+  // Tamper evidence: reads the log in stream order, signs digests (a job), verifies them.
+  "audit-integrity": ["access", "audit", "auth", "plans", "components", "i18n", "jobs", "lib", "platform"],
   web: [...domain, "i18n", "lib", "platform"],
   shell: [...domain, "components", "i18n", "lib"],
   rpc: [...domain, "web", "i18n", "metrics", "lib", "platform"],

@@ -1,7 +1,7 @@
 // Configuration, validated once at boot. Each bad variable gets its own clear message.
-import { createPublicKey, type KeyObject } from "node:crypto";
 import { isIP } from "node:net";
 import { z } from "zod";
+import { auditRetiredKeysSchema, auditSigningKeySchema, scanningKeysSchema } from "./env-keys.server";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -32,47 +32,6 @@ const signUpPolicySchema = z.string().transform((value, ctx): SignUpPolicy => {
     return z.NEVER;
   }
   return { kind: "domains", domains: [...new Set(domains)] };
-});
-
-/** A key GitHub signs secret scanning reports with: its identifier (the Github-Public-Key-Identifier
- * header) and the ECDSA P-256 public key itself. */
-export interface ScanningPublicKey {
-  id: string;
-  key: KeyObject;
-}
-
-const SCANNING_KEYS_HINT =
-  'SECRET_SCANNING_PUBLIC_KEYS must be a JSON array of {"key_identifier": "...", "key": "-----BEGIN PUBLIC KEY-----..."} (GitHub\'s /meta/public_keys/secret_scanning)';
-
-/** GitHub's published keys, checked once at start: each an ECDSA P-256 public key in PEM. */
-const scanningKeysSchema = z.string().transform((value, ctx): ScanningPublicKey[] => {
-  const fail = (problem: string) => {
-    ctx.addIssue({ code: "custom", message: `${SCANNING_KEYS_HINT}: ${problem}.` });
-    return z.NEVER;
-  };
-  let entries: unknown;
-  try {
-    entries = JSON.parse(value);
-  } catch {
-    return fail("it is not JSON");
-  }
-  if (!Array.isArray(entries) || entries.length === 0) return fail("it is not a non-empty array");
-  const keys: ScanningPublicKey[] = [];
-  for (const [index, entry] of entries.entries()) {
-    const { key_identifier: id, key } = (entry ?? {}) as { key_identifier?: unknown; key?: unknown };
-    if (typeof id !== "string" || !/^[\x21-\x7e]{1,256}$/.test(id)) return fail(`entry ${index} has no key_identifier`);
-    if (typeof key !== "string") return fail(`entry ${index} has no key`);
-    try {
-      const parsed = createPublicKey(key);
-      if (parsed.asymmetricKeyType !== "ec" || parsed.asymmetricKeyDetails?.namedCurve !== "prime256v1") {
-        return fail(`entry ${index} is not an ECDSA P-256 key`);
-      }
-      keys.push({ id, key: parsed });
-    } catch {
-      return fail(`entry ${index}'s key is not a PEM public key`);
-    }
-  }
-  return keys;
 });
 
 /** A whole number of seconds, 0 to `max` (the shutdown's waits, docs/decisions/0037; the start's wait for the database). */
@@ -171,6 +130,15 @@ const schema = z.object({
   /** The keys GitHub signs secret scanning reports with (POST /api/secret-scanning/github); unset,
    * that endpoint does not exist (404; docs/decisions/0060-secret-scanning-reports.md). */
   SECRET_SCANNING_PUBLIC_KEYS: scanningKeysSchema.optional(),
+  /** Signs the audit log's digests; unset, no digests are written (on the embedded database `npm
+   * start` generates one into .data/; docs/decisions/0061-audit-digests.md). */
+  AUDIT_SIGNING_KEY: auditSigningKeySchema.optional(),
+  /** Public keys of earlier signing keys, still trusted to check the digests they signed. */
+  AUDIT_RETIRED_KEYS: auditRetiredKeysSchema.optional(),
+  /** Seconds per digest period: each organization's log is sealed this often (when it has new events). */
+  AUDIT_DIGEST_INTERVAL: seconds("AUDIT_DIGEST_INTERVAL", 86_400)
+    .min(1, "AUDIT_DIGEST_INTERVAL must be between 1 and 86400.")
+    .default(3600),
   /** Set by `npm start` / `npm run dev` (scripts/start.ts) to say whether it started the embedded
    * PostgreSQL: only then is the development billing provider active. */
   /** Unset: `open` on the embedded database, `invite` on an external one (signUpPolicy()). */

@@ -18,6 +18,7 @@ import {
   type AuditTargetType,
 } from "./catalog";
 import { isSafeCorrelationId } from "~/lib/correlation-id";
+import { canonicalJson } from "~/lib/canonical-json";
 import { insertEventWithRollups, type EventRow } from "./rollups.server";
 import { currentCorrelationId, noteRecordedChange } from "~/lib/request-scope.server";
 
@@ -68,18 +69,6 @@ export class InvalidAuditEventError extends Error {
 
 const ID_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;
 const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9._:/@-]{1,200}$/;
-
-/** JSON with sorted keys, so equal contents hash equally whatever the key order. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
 
 /**
  * The hash an event's contents are compared by when an idempotency key comes again. The

@@ -6,7 +6,8 @@
 // checked (format and checksum, no I/O; then its hash), whatever `type` GitHub gave it: the type is
 // GitHub's label for the pattern, our own format says what is ours. Matches are recorded (the key
 // "reported leaked", its owners and admins mailed once) and the answer labels every token.
-import { env, type ScanningPublicKey } from "~/env.server";
+import { env } from "~/env.server";
+import type { ScanningPublicKey } from "~/env-keys.server";
 import type { ErrorKey } from "~/lib/error-key";
 import { matchKeys } from "./match-tokens.server";
 import { recordReports } from "./record-reports.server";

@@ -3,7 +3,7 @@
 // Github-Public-Key-Signature. The keys are GitHub's published ones, configured by the operator
 // (SECRET_SCANNING_PUBLIC_KEYS). Checked over the exact bytes received, before they are parsed.
 import { verify } from "node:crypto";
-import type { ScanningPublicKey } from "~/env.server";
+import type { ScanningPublicKey } from "~/env-keys.server";
 
 export const KEY_ID_HEADER = "github-public-key-identifier";
 export const SIGNATURE_HEADER = "github-public-key-signature";

@@ -26,6 +26,7 @@ SELECT create_distributed_table('organization_logos', 'organization_id', colocat
 SELECT create_distributed_table('billing_provider_events', 'organization_id', colocate_with => 'api_keys');
 SELECT create_distributed_table('audit_streams', 'organization_id', colocate_with => 'api_keys');
 SELECT create_distributed_table('audit_stream_failures', 'organization_id', colocate_with => 'api_keys');
+SELECT create_distributed_table('audit_digests', 'organization_id', colocate_with => 'api_keys');
 SELECT create_distributed_table('api_key_expiry_reminders', 'organization_id', colocate_with => 'api_keys');
 -- Stay on the coordinator: sessions, support_access_grants, rate_limits, support_actions, _prisma_migrations, and the job queue's schema graphile_worker. Those with
 -- foreign keys to reference tables become Citus local tables by themselves (citus.enable_local_reference_table_foreign_keys).

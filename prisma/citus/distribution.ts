@@ -57,6 +57,7 @@ export const PLACEMENTS = {
   billing_provider_events: tenantData("payment events applied per organization"),
   audit_streams: tenantData("an organization's audit log destinations; the delivery job reads a stream with its organization's events"),
   audit_stream_failures: tenantData("a stream's recent delivery failures, kept beside their stream"),
+  audit_digests: tenantData("the signed digests of an organization's audit log, read with its events"),
   api_key_expiry_reminders: tenantData("the expiry reminders planned for an organization's keys, beside their keys"),
   sessions: {
     kind: "local",
