@@ -95,6 +95,32 @@ test("look up a leaked secret and revoke its key in one step (English, keyboard)
   await expect(page.getByRole("main")).toContainText("API key revoked");
 });
 
+test("a second secret can be looked up while the page still reloads after the first (Enter)", async ({ page }) => {
+  await signUp(page, { name: "Quick Paste" });
+  const organization = `Quick ${randomUUID().slice(0, 8)}`;
+  await createOrganization(page, organization);
+  const { secret } = await issueViaRpc(page, organization, "Deploy bot");
+  await page.goto(LOOKUP_PATH);
+  await expect(page.getByTestId("key-lookup-page")).toHaveAttribute("data-hydrated", "true");
+
+  // The page's reload after each answer is held: the answer shows, the reload has not ended. The
+  // submit button was disabled through that reload, and Enter in the field then did nothing.
+  let releaseReload = () => {};
+  const reloadHeld = new Promise<void>((resolve) => (releaseReload = resolve));
+  await page.route(/lookup\.data(\?|$)/, async (route) => {
+    if (route.request().method() === "GET") await reloadHeld;
+    await route.continue();
+  });
+  await lookUp(page, secret);
+  await expect(page.getByTestId("lookup-key")).toHaveAttribute("data-key-id", /.+/);
+  const secondPost = page.waitForRequest((request) => request.method() === "POST" && request.url().includes("lookup.data"));
+  await lookUp(page, "sk_not-a-key");
+  await secondPost;
+  await expect(page.getByTestId("lookup-not-found")).toHaveText("This secret is not a key of this organization.");
+  releaseReload();
+  await expect(page.getByTestId("lookup-key")).toHaveCount(0);
+});
+
 test("without JavaScript, in German: look up, confirm on the keys page, revoked", async ({ browser }) => {
   const setup = await browser.newContext();
   const setupPage = await setup.newPage();

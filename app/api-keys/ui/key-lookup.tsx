@@ -5,7 +5,8 @@
 // for every other secret alike (docs/decisions/0057-leaked-key-lookup.md).
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { useState } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form } from "react-router";
+import { useSubmitting } from "~/components/use-submitting";
 import type { z } from "zod";
 import type { ApiKeyView } from "~/api-keys/api-keys.server";
 import { LOOKUP_SECRET_MAX, lookupFormSchema } from "~/api-keys/lookup-schema";
@@ -32,7 +33,7 @@ export interface LookupActionData {
 /** `onEdit`: the field changed after an answer, which then no longer answers what the field holds. */
 export function LookupForm({ lastResult, onEdit }: { lastResult: SubmissionResult<string[]> | undefined; onEdit: () => void }) {
   const { t } = useTranslation("apiKeys");
-  const busy = useNavigation().state !== "idle";
+  const busy = useSubmitting();
   const [form, fields] = useForm<z.input<typeof lookupFormSchema>, z.output<typeof lookupFormSchema>, string[]>({
     id: "key-lookup",
     lastResult,

@@ -1,7 +1,8 @@
 // Invite someone by e-mail with a role (only the roles the caller may hand out are offered).
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { useTranslation } from "~/i18n/use-translation";
-import { Form, useNavigation } from "react-router";
+import { Form } from "react-router";
+import { useSubmitting } from "~/components/use-submitting";
 import { FormErrors } from "~/components/form-errors";
 import { Button, Card, Field, controlClass, useFieldError } from "~/components/ui";
 import type { Role } from "~/generated/prisma/enums";
@@ -13,7 +14,7 @@ import { validateOnSubmit } from "~/components/form-validation";
 export function InviteForm({ roles, lastResult }: { roles: Role[]; lastResult: SubmissionResult<string[]> | undefined }) {
   const { t } = useTranslation("organizations");
   const { t: tc } = useTranslation("common");
-  const busy = useNavigation().state !== "idle";
+  const busy = useSubmitting();
   const [form, fields] = useForm({
     id: "invite",
     lastResult,
