@@ -8,12 +8,11 @@
 //
 // `npx tsx bench/secret-scanning.ts`; BENCH_SAMPLES (200) timed posts after 20 untimed ones.
 import { generateKeyPairSync, randomUUID, sign } from "node:crypto";
-import http from "node:http";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { generateSecret } from "../app/api-keys/secret.server.ts";
 import { freePort } from "../scripts/lib/free-port.ts";
-import { percentile } from "./lib/page-requests.ts";
+import { agent, percentile, timedRequest, type TimedAnswer } from "./lib/page-requests.ts";
 import { insertOrganizations, openSeededDatabase } from "./lib/seed.ts";
 import { ensureBuild, startProductionServer, stopChild } from "./lib/servers.ts";
 
@@ -30,29 +29,8 @@ function badChecksum(): string {
   return secret.slice(0, -1) + (secret.endsWith("A") ? "B" : "A");
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-
-function post(base: string, body: Buffer, headers: Record<string, string>): Promise<{ status: number; ms: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const req = http.request(
-      base + PATH,
-      { method: "POST", agent, headers: { ...headers, "content-length": String(body.length) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            ms: Number(process.hrtime.bigint() - started) / 1e6,
-            body: Buffer.concat(chunks).toString("utf8"),
-          }),
-        );
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
+function post(base: string, body: Buffer, headers: Record<string, string>): Promise<TimedAnswer> {
+  return timedRequest(base + PATH, { method: "POST", headers: { ...headers, "content-length": String(body.length) }, body });
 }
 
 export async function runSecretScanningBench(): Promise<{ passed: boolean; report: string }> {

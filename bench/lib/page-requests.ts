@@ -13,35 +13,45 @@ export interface Request {
 
 export const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-export function send(base: string, request: Request): Promise<{ status: number; ms: number; body: string }> {
+export interface TimedAnswer {
+  status: number;
+  ms: number;
+  body: string;
+}
+
+/** One request on the shared keep-alive connection, timed from writing it to reading the whole answer. */
+export function timedRequest(
+  url: string,
+  options: { method: "GET" | "POST"; headers: http.OutgoingHttpHeaders; body?: string | Buffer },
+): Promise<TimedAnswer> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const body = request.rpc === undefined ? undefined : JSON.stringify({ json: request.rpc });
-    const req = http.request(
-      base + request.path,
-      {
-        method: body ? "POST" : "GET",
-        agent,
-        headers: {
-          cookie: request.cookie,
-          "accept-language": "en",
-          ...(body ? { "content-type": "application/json", "sec-fetch-site": "same-origin" } : { accept: "text/html" }),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            ms: Number(process.hrtime.bigint() - started) / 1e6,
-            body: Buffer.concat(chunks).toString("utf8"),
-          }),
-        );
-      },
-    );
+    const req = http.request(url, { method: options.method, agent, headers: options.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+          body: Buffer.concat(chunks).toString("utf8"),
+        }),
+      );
+    });
     req.on("error", reject);
-    req.end(body);
+    req.end(options.body);
+  });
+}
+
+export function send(base: string, request: Request): Promise<TimedAnswer> {
+  const body = request.rpc === undefined ? undefined : JSON.stringify({ json: request.rpc });
+  return timedRequest(base + request.path, {
+    method: body ? "POST" : "GET",
+    headers: {
+      cookie: request.cookie,
+      "accept-language": "en",
+      ...(body ? { "content-type": "application/json", "sec-fetch-site": "same-origin" } : { accept: "text/html" }),
+    },
+    body,
   });
 }
 

@@ -5,7 +5,7 @@
 // that is never hashed; members are refused; the per-user and per-organization budgets answer 429
 // with Retry-After; nothing is recorded in the audit log; and the pasted secret appears in no log
 // line and no answer, through the procedure and through the page behind the real request edge.
-import pino from "pino";
+import { captureLogs } from "../captured-logs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { authorizeOrganization } from "~/access/organization-access.server";
 import { findOwnKeyBySecret } from "~/api-keys/key-by-secret.server";
@@ -28,22 +28,7 @@ vi.mock("~/api-keys/secret.server", async (importOriginal) => {
   return { ...original, hashSecret: vi.fn(original.hashSecret) };
 });
 
-/** Every line the app logs while these tests run (the level opened to trace, nothing printed). */
-const logged: string[] = [];
-const stream = Reflect.get(logger, pino.symbols.streamSym) as { write: (line: string) => boolean };
-let level: string;
-beforeAll(() => {
-  level = logger.level;
-  logger.level = "trace";
-  vi.spyOn(stream, "write").mockImplementation((line: string) => {
-    logged.push(line);
-    return true;
-  });
-});
-afterAll(() => {
-  logger.level = level;
-  vi.restoreAllMocks();
-});
+const logged = captureLogs(logger);
 // A block, not an arrow returning the mock: a function that beforeEach returns is run as a cleanup.
 beforeEach(() => {
   vi.mocked(hashSecret).mockClear();

@@ -6,8 +6,8 @@
 // server started with STREAMING_ALLOW_PRIVATE_NETWORKS=true does; the refusal with the setting off
 // is proven on the production server started without it, at the end.
 import { randomBytes } from "node:crypto";
-import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { captureLogs } from "../captured-logs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testCertificates, trustTestCa } from "../receivers/certificates";
 import { startDatadogReceiver } from "../receivers/datadog-receiver";
 import { startWebhookReceiver, type WebhookReceiver } from "../receivers/webhook-receiver";
@@ -21,21 +21,8 @@ const { createOrganizationWith, createUser, signedIn } = await import("../factor
 const { call } = await import("../rpc");
 const { exportedRows } = await import("../domain-calls");
 
-/** Every line the app logs while these tests run (the level opened to trace, nothing printed). */
-const logged: string[] = [];
-const stream = Reflect.get(logger, pino.symbols.streamSym) as { write: (line: string) => boolean };
-let level: string;
-beforeAll(() => {
-  level = logger.level;
-  logger.level = "trace";
-  vi.spyOn(stream, "write").mockImplementation((line: string) => {
-    logged.push(line);
-    return true;
-  });
-});
+const logged = captureLogs(logger);
 afterAll(async () => {
-  logger.level = level;
-  vi.restoreAllMocks();
   await Promise.all(receivers.splice(0).map((receiver) => receiver.stop()));
 });
 
