@@ -9,7 +9,14 @@ import { describe, expect, it } from "vitest";
 import { digestsAheadOfDatabase, queueDueDigests } from "~/audit-integrity/digest-schedule.server";
 import { encodeEntries, sha256Hex } from "~/audit-integrity/digest-document";
 import { eventSha256 } from "~/audit-integrity/event-content";
-import { sealOrganization } from "~/audit-integrity/seal.server";
+import {
+  encodeSealedRows,
+  entryOf,
+  SEALED_EVENTS_SQL,
+  sealOrganization,
+  START_POSITION,
+  type SealedEventRow,
+} from "~/audit-integrity/seal.server";
 import { configuredKeys, currentSigningKey, publishedKey, signatureHolds, type SigningKey } from "~/audit-integrity/signing-keys";
 import { auditDigestTasks } from "~/audit-integrity/tasks.server";
 import { pool, prisma } from "~/db.server";
@@ -121,6 +128,16 @@ describe("the digest schedule", () => {
 });
 
 describe("a digest", () => {
+  it("holds the entries encodeEntries makes of entryOf's rows (the writer's fast path equals the shared functions)", async () => {
+    const { organizationId } = await organizationWithEvents(5);
+    const values = [organizationId, START_POSITION.transactionId, START_POSITION.eventId, "18446744073709551615", 100];
+    const objects = (await pool().query<SealedEventRow>(SEALED_EVENTS_SQL, values)).rows;
+    const arrays = (await pool().query<unknown[]>({ text: SEALED_EVENTS_SQL, values, rowMode: "array" })).rows;
+    expect(objects).toHaveLength(5);
+    const shared = encodeEntries(objects.map((row) => entryOf(organizationId, row)));
+    expect((await encodeSealedRows(organizationId, arrays)).equals(shared)).toBe(true);
+  });
+
   it("is signed with the published key, and its entries are the events' ids, times and content hashes", async () => {
     const { organizationId } = await organizationWithEvents(3);
     await sealOrganization(organizationId, key);
