@@ -26,6 +26,7 @@ import { auditCronItems, auditTasks } from "~/audit/rollup-catch-up.server";
 import { auditStreamTasks, startPump } from "~/audit-streams/delivery/tasks.server";
 import { expiryReminderCron, expiryReminderTasks } from "~/expiry-reminders/tasks.server";
 import { secretScanningTasks } from "~/secret-scanning/tasks.server";
+import { auditDigestTasks, startAuditDigests } from "~/audit-integrity/tasks.server";
 
 // A pooled connection that fails while idle (the database restarted) is told in the JSON log.
 // An idle connection the database dropped (an outage, a restart) is expected and told once as a
@@ -55,6 +56,7 @@ export const serverHooks: ServerHooks = {
         ...auditStreamTasks,
         ...expiryReminderTasks,
         ...secretScanningTasks,
+        ...auditDigestTasks,
       },
       logger,
       [...(await auditCronItems()), ...expiryReminderCron],
@@ -63,10 +65,13 @@ export const serverHooks: ServerHooks = {
     // The audit streams' pump queues deliveries while this process runs jobs (it skips its ticks
     // once the process drains) and stops with the worker.
     const stopPump = startPump(logger);
+    // The audit digests' schedule likewise (no signing key: one warning, no ticks).
+    const stopDigests = startAuditDigests(logger);
     // However the worker ends (stopped, or failed), /readyz says so from then on, and the pump stops.
     const ended = () => {
       setWorkerRunning(false);
       void stopPump();
+      void stopDigests();
     };
     void runner.promise.then(ended, ended);
     return runner;

@@ -35,12 +35,12 @@ const signUpPolicySchema = z.string().transform((value, ctx): SignUpPolicy => {
 });
 
 /** A whole number of seconds, 0 to `max` (the shutdown's waits, docs/decisions/0037; the start's wait for the database). */
-function seconds(name: string, max = 600) {
+function seconds(name: string, max = 600, min = 0) {
   return z.coerce
     .number({ error: `${name} must be a number of seconds.` })
     .int(`${name} must be a whole number of seconds.`)
-    .min(0, `${name} must be between 0 and ${max}.`)
-    .max(max, `${name} must be between 0 and ${max}.`);
+    .min(min, `${name} must be between ${min} and ${max}.`)
+    .max(max, `${name} must be between ${min} and ${max}.`);
 }
 
 const schema = z.object({
@@ -136,9 +136,7 @@ const schema = z.object({
   /** Public keys of earlier signing keys, still trusted to check the digests they signed. */
   AUDIT_RETIRED_KEYS: auditRetiredKeysSchema.optional(),
   /** Seconds per digest period: each organization's log is sealed this often (when it has new events). */
-  AUDIT_DIGEST_INTERVAL: seconds("AUDIT_DIGEST_INTERVAL", 86_400)
-    .min(1, "AUDIT_DIGEST_INTERVAL must be between 1 and 86400.")
-    .default(3600),
+  AUDIT_DIGEST_INTERVAL: seconds("AUDIT_DIGEST_INTERVAL", 86_400, 1).default(3600),
   /** Set by `npm start` / `npm run dev` (scripts/start.ts) to say whether it started the embedded
    * PostgreSQL: only then is the development billing provider active. */
   /** Unset: `open` on the embedded database, `invite` on an external one (signUpPolicy()). */

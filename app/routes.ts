@@ -21,6 +21,8 @@ export default [
   // The OpenAPI document of the integrator call (POST /rpc/apiKey/authenticate), and its guide.
   route("api/openapi.json", "routes/api.openapi-json.ts"),
   route("docs/authenticate", "routes/docs.authenticate.tsx"),
+  // The public keys the audit log's digests are signed with (docs/audit-digests.md).
+  route(".well-known/audit-log-keys.json", "routes/well-known.audit-log-keys-json.ts"),
   // The payment provider's events (signed; unsigned from the development provider on the embedded database).
   route("api/billing/provider-events", "routes/api.billing.provider-events.ts"),
   // GitHub's secret scanning partner reports (signed by GitHub; 404 until SECRET_SCANNING_PUBLIC_KEYS is set).

@@ -11,6 +11,7 @@ import { runColdStartBench } from "./cold-start.ts";
 import { runReplicaReadsBench } from "./replica-reads.ts";
 import { runKeyLookupBench } from "./key-lookup.ts";
 import { runSecretScanningBench } from "./secret-scanning.ts";
+import { runAuditDigestsBench } from "./audit-digests.ts";
 
 const benches: { name: string; run: () => Promise<{ passed: boolean; report: string }> }[] = [
   { name: "apiKey.authenticate (bench/api-key-auth.ts)", run: runApiKeyAuthBench },
@@ -30,6 +31,7 @@ const benches: { name: string; run: () => Promise<{ passed: boolean; report: str
   { name: "audit streaming: sustained delivery and lag (bench/audit-stream-delivery.ts)", run: runAuditStreamDeliveryBench },
   { name: "leaked-key lookup: equal time for own, other organizations' and unknown secrets (bench/key-lookup.ts)", run: runKeyLookupBench },
   { name: "secret scanning: 1,000 reported tokens, 990 junk (bench/secret-scanning.ts)", run: runSecretScanningBench },
+  { name: "audit digests: sealing throughput, audited writes with the job on and off (bench/audit-digests.ts)", run: runAuditDigestsBench },
 ];
 
 let allPassed = true;

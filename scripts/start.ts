@@ -8,6 +8,7 @@ import { join, relative, resolve } from "node:path";
 import { ConfigError, isLoopbackHost, parseEnv, publicOrigin, shutdownTimings } from "../app/env.server.ts";
 import type { EmbeddedDatabase } from "./lib/embedded-postgres.ts";
 import { migrate } from "./lib/migrate.ts";
+import { useEmbeddedSigningKey } from "./lib/audit-signing-key.ts";
 import { projectRoot } from "./lib/paths.ts";
 import { waitForDatabase } from "./lib/wait-for-database.ts";
 import { installProcessGuards } from "../server/process-guards.ts";
@@ -53,6 +54,12 @@ async function main() {
       return embedded;
     });
     process.env.DATABASE_URL = started.url;
+    // The audit digests' signing key, beside the data (never in the database): made on the first start.
+    const signingKey = useEmbeddedSigningKey(process.env, dataDir);
+    if (signingKey?.created)
+      say.info(
+        `Made the audit log's signing key: ${relative(root, signingKey.path)} (back it up apart from the database; README, Backups).`,
+      );
   }
   const env = parseEnv(process.env);
   // A database that is not up yet (started alongside, restarting) is waited for, with a reason;

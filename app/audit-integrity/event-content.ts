@@ -5,7 +5,7 @@
 // bookkeeping, not part of what happened; not in the export), the content hash (derived) and the
 // transaction id (the digests' order: moving an event in it shows as deleted from one digest and
 // inserted elsewhere). docs/audit-digests.md is the format's public description.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { canonicalJson } from "~/lib/canonical-json";
 
 /** An event as a digest sees it: the stored record's facts. */
@@ -25,6 +25,20 @@ export interface SealedEvent {
 
 /** The event's canonical text: what its hash is of. */
 export function canonicalEventText(event: SealedEvent): string {
+  // canonicalJson of the nine facts, written out: their keys are fixed and already in canonical
+  // order (action < actorId < actorKind < createdAt < details < id < organizationId < targetId <
+  // targetType), so only the details need sorting. The same text, without sorting nine keys per
+  // event: the digest job hashes 100,000 events a second (event-content.test.ts holds the two equal).
+  const s = JSON.stringify;
+  return (
+    `{"action":${s(event.action)},"actorId":${s(event.actorId)},"actorKind":${s(event.actorKind)},` +
+    `"createdAt":${s(new Date(event.createdAtMs).toISOString())},"details":${canonicalJson(event.details)},"id":${s(event.id)},` +
+    `"organizationId":${s(event.organizationId)},"targetId":${s(event.targetId)},"targetType":${s(event.targetType)}}`
+  );
+}
+
+/** The same text by the general rule: what canonicalEventText must always equal. */
+export function canonicalEventTextByRule(event: SealedEvent): string {
   return canonicalJson({
     action: event.action,
     actorId: event.actorId,
@@ -40,5 +54,5 @@ export function canonicalEventText(event: SealedEvent): string {
 
 /** SHA-256 of the event's canonical text (UTF-8), 32 bytes. */
 export function eventSha256(event: SealedEvent): Buffer {
-  return createHash("sha256").update(canonicalEventText(event)).digest();
+  return hash("sha256", canonicalEventText(event), "buffer");
 }

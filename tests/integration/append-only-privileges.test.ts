@@ -176,12 +176,21 @@ describe("the app's role", () => {
     const others = await pool().query<{ table: string }>(
       `SELECT c.relname::text AS "table" FROM pg_class c
         WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p')
-          AND c.relname <> ALL(ARRAY['audit_events','support_actions','audit_event_days','audit_event_actors','audit_event_users','_prisma_migrations'])
+          AND c.relname <> ALL(ARRAY['audit_events','support_actions','audit_event_days','audit_event_actors','audit_event_users','audit_digests','_prisma_migrations'])
           AND NOT (has_table_privilege($1, c.oid, 'SELECT') AND has_table_privilege($1, c.oid, 'INSERT')
                    AND has_table_privilege($1, c.oid, 'UPDATE') AND has_table_privilege($1, c.oid, 'DELETE'))`,
       [APP_ROLE],
     );
     expect(others.rows).toEqual([]);
+    // The audit log's digests (decision 0061): written once, read, never changed by the app.
+    const digests = await pool().query(
+      `SELECT p.privilege, has_table_privilege($1, 'audit_digests', p.privilege) AS granted
+         FROM unnest(ARRAY['SELECT','INSERT','UPDATE','DELETE','TRUNCATE']) AS p(privilege)`,
+      [APP_ROLE],
+    );
+    expect(digests.rows).toEqual(
+      ["SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE"].map((privilege, i) => ({ privilege, granted: i < 2 })),
+    );
     // The migrations' bookkeeping: read (the readiness check), never written.
     expect(await refusal(pool().query(`DELETE FROM "_prisma_migrations" WHERE migration_name = $1`, [randomUUID()]))).toBe("42501");
   });

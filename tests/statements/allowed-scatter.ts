@@ -57,4 +57,15 @@ export const ALLOWED_SCATTER: AllowedScatter[] = [
     reason:
       "the expiry reminders' planner (decision 0058): every 15 minutes, one statement finds the keys of every organization whose expiry entered a reminder's window, through the partial index on unrevoked keys' expiry",
   },
+  {
+    statement: /^SELECT count\(graphile_worker\.add_job\( \$\d+, json_build_object\(\$\d+, due\.id\), job_key => \$\d+ \|\| due\.id::text/,
+    reason:
+      "the audit digests' schedule (decision 0061): at most once a minute per instance, one statement finds the organizations of every shard due for a digest (newest digest by its key, one event probe in the stream order index) and queues their jobs",
+  },
+  {
+    statement:
+      /^SELECT count\(\*\)::int AS ahead FROM organizations o WHERE \(SELECT d\.horizon FROM audit_digests d WHERE d\.organization_id = o\.id/,
+    reason:
+      "the digest schedule's check for digests ahead of the database after a logical restore (README, Backups): every 10 minutes per instance, each organization's newest digest by its key",
+  },
 ];
