@@ -109,7 +109,8 @@ interface Run {
 
 function verifier(args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [SCRIPT, ...args], (error, stdout, stderr) => {
+    // VERIFIER_NODE: another Node to run it with (it promises Node 20 and newer).
+    execFile(process.env.VERIFIER_NODE ?? process.execPath, [SCRIPT, ...args], (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
     });
   });
