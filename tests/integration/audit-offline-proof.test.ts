@@ -52,7 +52,7 @@ async function memberOf(options: { role?: Role; plan?: string; organizationId?: 
     organizationId = (
       await createOrganizationWith([{ userId: user.id, role: options.role ?? "owner" }], { planId: options.plan ?? "enterprise" })
     ).id;
-  const { token } = await createSession(user.id, { activeOrganizationId: organizationId });
+  const { token } = await createSession(user.id, { twoFactorVerified: false, activeOrganizationId: organizationId });
   return { userId: user.id, organizationId, cookie: `${sessionCookieName()}=${token}` };
 }
 
