@@ -376,6 +376,20 @@ describe("the digests download's gate", () => {
     expect(post.headers.get("allow")).toBe("GET");
   });
 
+  it("billing in a blocking state is 409, and a browser gets the refusal as a page", async () => {
+    const owner = await memberOf();
+    await prisma.organization.update({ where: { id: owner.organizationId }, data: { billingState: "past_due_blocked" } });
+    const blocked = await get(owner, digestsPath(owner.organizationId), { "Accept-Language": "de" });
+    expect(blocked.status).toBe(409);
+    expect(JSON.parse(blocked.text)).toEqual(
+      JSON.parse((await get(owner, exportPath(owner.organizationId), { "Accept-Language": "de" })).text),
+    );
+    const page = await get(owner, digestsPath(owner.organizationId), { Accept: "text/html" });
+    expect(page.status).toBe(409);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(page.text).toContain("Audit log export is paused while the organization&#x27;s billing needs attention.");
+  });
+
   it("answers bad dates 400 with a translated message", async () => {
     const owner = await memberOf();
     const range = await get(owner, digestsPath(owner.organizationId, "from=2026-02-01&to=2026-01-01"), { "Accept-Language": "de" });
