@@ -277,6 +277,7 @@ export async function checkExport(lines, manifest, digests) {
   let newestInFile = -Infinity;
   let notYetSealed = 0;
   let inMissingDigest = 0;
+  let matched = 0;
   let lineNumber = 0;
   for await (const line of lines) {
     lineNumber += 1;
@@ -315,9 +316,13 @@ export async function checkExport(lines, manifest, digests) {
       continue;
     }
     entry.seen = true;
+    matched += 1;
     if (Number.isNaN(createdAtMs) || eventSha256Hex(event, manifest.organizationId) !== entry.sha256)
       findings.push(`ALTERED EVENT: ${eventLabel(event)} is not what digest ${entry.sequence} sealed.`);
   }
+  // "intact" must never mean "nothing was compared" (no digests yet, no signing key, a manifest emptied).
+  if (events > 0 && matched === 0)
+    findings.push(`NOTHING CHECKED: none of the file's ${events} event(s) is in a digest of the manifest, so none could be checked.`);
   // Not "inserted": a digest the manifest lacks may have sealed them.
   if (inMissingDigest > 0)
     findings.push(

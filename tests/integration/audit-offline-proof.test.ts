@@ -309,6 +309,13 @@ describe("an owner's export and digests, checked offline", () => {
     );
   });
 
+  it("a manifest without digests checks nothing, and says so", async () => {
+    const m = { ...manifest(), digests: [], newestDigest: null };
+    const result = await run(exportText, m);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("NOTHING CHECKED: none of the file's 8 event(s) is in a digest of the manifest");
+  });
+
   it("altered entries are named", async () => {
     const m = manifest();
     const entries = Buffer.from(m.digests[0]!.entries, "base64");
