@@ -154,6 +154,69 @@ function eventLabel(event) {
 }
 
 /**
+ * Every sealed entry by event id, kept compact (the entries' own bytes, a number per id): a
+ * million events in a few hundred MB rather than a gigabyte.
+ */
+class SealedEntries {
+  #byId = new Map();
+  #blobs = [];
+  #sequences = [];
+  #seen = [];
+
+  /** Adds a digest's entries; gives the ids some earlier digest already holds. */
+  add(sequence, entries) {
+    const blob = this.#blobs.length;
+    this.#blobs.push(entries);
+    this.#sequences.push(sequence);
+    this.#seen.push(new Uint8Array(entries.length / ENTRY_BYTES));
+    const duplicates = [];
+    for (let i = 0; (i + 1) * ENTRY_BYTES <= entries.length; i++) {
+      const id = uuidText(entries, i * ENTRY_BYTES);
+      const earlier = this.#byId.get(id);
+      if (earlier === undefined) this.#byId.set(id, blob * 2 ** 24 + i);
+      else duplicates.push({ id, sequence: this.#sequences[Math.floor(earlier / 2 ** 24)] });
+    }
+    return duplicates;
+  }
+
+  #entry(packed) {
+    const blob = Math.floor(packed / 2 ** 24);
+    const i = packed % 2 ** 24;
+    const at = i * ENTRY_BYTES;
+    const bytes = this.#blobs[blob];
+    return {
+      blob,
+      i,
+      sequence: this.#sequences[blob],
+      createdAtMs: Number(bytes.readBigInt64BE(at + 16)),
+      sha256: bytes.subarray(at + 24, at + ENTRY_BYTES),
+    };
+  }
+
+  /** The entry of the event, or undefined. */
+  get(id) {
+    const packed = this.#byId.get(id);
+    return packed === undefined ? undefined : this.#entry(packed);
+  }
+
+  /** Marks the entry as found in the file; false when it already was (the event is in the file twice). */
+  markSeen(entry) {
+    const seen = this.#seen[entry.blob];
+    if (seen[entry.i]) return false;
+    seen[entry.i] = 1;
+    return true;
+  }
+
+  /** The entries not found in the file: {id, sequence, createdAtMs}. */
+  *unseen() {
+    for (const [id, packed] of this.#byId) {
+      const entry = this.#entry(packed);
+      if (!this.#seen[entry.blob][entry.i]) yield { id, sequence: entry.sequence, createdAtMs: entry.createdAtMs };
+    }
+  }
+}
+
+/**
  * Checks the digests' signatures, chain and entries. Gives the findings, the entries by event id
  * ({sequence, createdAtMs, sha256, seen}) and the documents in sequence order.
  */
@@ -185,6 +248,7 @@ export function checkDigests(manifest, keys) {
     else if (!signatureHolds(key, item.document, item.signature))
       findings.push(`BAD SIGNATURE: digest ${doc.sequence}'s signature does not hold for its document (key ${doc.keyId}).`);
     const entries = Buffer.from(item.entries, "base64");
+    item.entries = ""; // the decoded bytes are kept; a million events' base64 need not be
     if (entries.length % ENTRY_BYTES !== 0 || sha256Hex(entries) !== doc.eventsSha256 || entries.length / ENTRY_BYTES !== doc.eventCount)
       findings.push(`ENTRIES ALTERED: digest ${doc.sequence}'s entries are not the ones its document seals (eventsSha256, eventCount).`);
     parsed.push({ doc, text: item.document, entries });
@@ -218,19 +282,10 @@ export function checkDigests(manifest, keys) {
     if (doc.previousDigestSha256 !== sha256Hex(parsed[i - 1].text) || canonicalJson(doc.after) !== canonicalJson(previous.last))
       findings.push(`CHAIN BROKEN: digest ${doc.sequence} does not continue digest ${previous.sequence} (previousDigestSha256 or after).`);
   }
-  const sealed = new Map();
+  const sealed = new SealedEntries();
   for (const { doc, entries } of parsed) {
-    for (let at = 0; at + ENTRY_BYTES <= entries.length; at += ENTRY_BYTES) {
-      const id = uuidText(entries, at);
-      if (sealed.has(id)) findings.push(`SEALED TWICE: event ${id} is in digest ${sealed.get(id).sequence} and digest ${doc.sequence}.`);
-      else
-        sealed.set(id, {
-          sequence: doc.sequence,
-          createdAtMs: Number(entries.readBigInt64BE(at + 16)),
-          sha256: entries.toString("hex", at + 24, at + 56),
-          seen: false,
-        });
-    }
+    for (const duplicate of sealed.add(doc.sequence, entries))
+      findings.push(`SEALED TWICE: event ${duplicate.id} is in digest ${duplicate.sequence} and digest ${doc.sequence}.`);
   }
   return { findings, sealed, documents: parsed.map((p) => p.doc), missing };
 }
@@ -272,7 +327,8 @@ export async function checkExport(lines, manifest, digests) {
   const notes = [];
   const range = rangeOf(manifest);
   const newestClosed = newestClosedMs(manifest, digests.documents);
-  const seenInFile = new Set();
+  /** The file's events in no digest (the sealed ones are marked in `digests.sealed`). */
+  const unsealedInFile = new Set();
   let events = 0;
   let newestInFile = -Infinity;
   let notYetSealed = 0;
@@ -299,13 +355,13 @@ export async function checkExport(lines, manifest, digests) {
     events += 1;
     const createdAtMs = Date.parse(event.createdAt);
     if (!Number.isNaN(createdAtMs)) newestInFile = Math.max(newestInFile, createdAtMs);
-    if (seenInFile.has(event.id)) {
+    const entry = digests.sealed.get(event.id);
+    if (entry ? !digests.sealed.markSeen(entry) : unsealedInFile.has(event.id)) {
       findings.push(`DUPLICATED EVENT: ${eventLabel(event)} is in the file twice.`);
       continue;
     }
-    seenInFile.add(event.id);
-    const entry = digests.sealed.get(event.id);
     if (!entry) {
+      unsealedInFile.add(event.id);
       if (Number.isNaN(createdAtMs) || createdAtMs < range.fromMs || createdAtMs >= range.beforeMs)
         findings.push(
           `NOT COVERED: ${eventLabel(event)} was created outside the digests' range: download the digests for the export's dates.`,
@@ -315,9 +371,8 @@ export async function checkExport(lines, manifest, digests) {
       else findings.push(`INSERTED EVENT: ${eventLabel(event)} is in no digest, though it was created before the newest digest closed.`);
       continue;
     }
-    entry.seen = true;
     matched += 1;
-    if (Number.isNaN(createdAtMs) || eventSha256Hex(event, manifest.organizationId) !== entry.sha256)
+    if (Number.isNaN(createdAtMs) || eventSha256Hex(event, manifest.organizationId) !== entry.sha256.toString("hex"))
       findings.push(`ALTERED EVENT: ${eventLabel(event)} is not what digest ${entry.sequence} sealed.`);
   }
   // "intact" must never mean "nothing was compared" (no digests yet, no signing key, a manifest emptied).
@@ -340,13 +395,13 @@ export async function checkExport(lines, manifest, digests) {
     return { findings, notes, events };
   }
   let afterNewest = 0;
-  for (const [id, entry] of digests.sealed) {
-    if (entry.seen || entry.createdAtMs < range.fromMs || entry.createdAtMs >= range.beforeMs) continue;
+  for (const { id, sequence, createdAtMs } of digests.sealed.unseen()) {
+    if (createdAtMs < range.fromMs || createdAtMs >= range.beforeMs) continue;
     // Committed after the export's snapshot (its own audit.exported event is one): not expected in it.
-    if (events > 0 && entry.createdAtMs > newestInFile) afterNewest += 1;
+    if (events > 0 && createdAtMs > newestInFile) afterNewest += 1;
     else
       findings.push(
-        `MISSING EVENT: ${id} (created ${new Date(entry.createdAtMs).toISOString()}), sealed in digest ${entry.sequence}, is not in the file.`,
+        `MISSING EVENT: ${id} (created ${new Date(createdAtMs).toISOString()}), sealed in digest ${sequence}, is not in the file.`,
       );
   }
   if (afterNewest > 0)

@@ -240,6 +240,13 @@ describe("an owner's export and digests, checked offline", () => {
     expect(result.stdout).toContain("NOT INTACT: 1 finding(s).");
   });
 
+  it("a line given twice is named", async () => {
+    const result = await run([...lines, lines[1]!].join("\n") + "\n", manifestText);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`DUPLICATED EVENT: ${eventOf(lines[1]!).id}`);
+    expect(result.stdout).toContain("NOT INTACT: 1 finding(s).");
+  });
+
   it("a forged line is named as an inserted event", async () => {
     const forged = { ...eventOf(lines[3]!), id: uuidv7(), createdAt: new Date(Date.now() - 3 * 3600_000).toISOString() };
     const result = await run([...lines, JSON.stringify(forged)].join("\n") + "\n", manifestText);
