@@ -10,12 +10,12 @@
 // later one may (a transaction that ran across a digest), so the digests after the range are read
 // back from the newest until one holds an entry in it. The manifest is written digest by digest:
 // a range of a million events is never one string in memory.
-import { auditExportBlocker, type AuditExporter } from "~/access/organization-access.server";
+import type { AuditExporter } from "~/access/organization-access.server";
 import type { AuditExportRequest, AuditFilters } from "~/audit/audit-query";
 import { pool } from "~/db.server";
-import { DomainError } from "~/lib/domain-error";
 import { isoDay } from "~/lib/dates";
-import { consumeEachWithState, refundEach, type PolicyName, type PolicyState } from "~/lib/rate-limit.server";
+import { admitExportDownload } from "~/audit/export/export-audit-log.server";
+import { refundEach, type PolicyState } from "~/lib/rate-limit.server";
 import { ENTRY_BYTES } from "./digest-document";
 import { configuredKeys, publishedKey } from "./signing-keys";
 
@@ -163,17 +163,13 @@ function manifestStream(organizationId: string, head: string, span: { first: num
 }
 
 /**
- * The digests for an export's range, for a caller who passed the export's check: billing (409),
- * then the export's rate limits (429; a download counts as one export), then the manifest.
+ * The digests for an export's range, for a caller who passed the export's check: the export's
+ * billing check and rate limits (admitExportDownload; a download counts as one export), then the
+ * manifest.
  */
 export async function downloadDigests(access: AuditExporter, request: AuditExportRequest): Promise<DigestManifestFile> {
-  const { organization, user } = access;
-  if (auditExportBlocker(access) === "billing") throw new DomainError("CONFLICT", "auditExport.billingBlocked");
-  const points: [PolicyName, string][] = [
-    ["audit.export.user", user.id],
-    ["audit.export.organization", organization.id],
-  ];
-  const rateLimits = await consumeEachWithState(points);
+  const { organization } = access;
+  const { points, rateLimits } = await admitExportDownload(access);
   try {
     const range: CreatedRange = {
       fromMs: request.query.createdFrom?.getTime() ?? -Infinity,

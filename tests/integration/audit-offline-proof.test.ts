@@ -426,6 +426,16 @@ describe("the digests download's gate", () => {
     expect(page.text).toContain("Audit log export is paused while the organization&#x27;s billing needs attention.");
   });
 
+  it("counts against the export's rate limits: the sixth download in a minute is 429", async () => {
+    const owner = await memberOf();
+    for (let i = 0; i < 3; i++) expect((await get(owner, exportPath(owner.organizationId))).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await get(owner, digestsPath(owner.organizationId))).status).toBe(200);
+    const refused = await get(owner, digestsPath(owner.organizationId), { "Accept-Language": "de" });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(JSON.parse(refused.text)).toMatchObject({ code: "TOO_MANY_REQUESTS" });
+  });
+
   it("answers bad dates 400 with a translated message", async () => {
     const owner = await memberOf();
     const range = await get(owner, digestsPath(owner.organizationId, "from=2026-02-01&to=2026-01-01"), { "Accept-Language": "de" });
