@@ -17,6 +17,8 @@ export default [
   // a refusal that a browser opened as a page is shown in the app shell, the frame around it.
   layout("routes/audit-export-frame.tsx", [
     route("api/organizations/:organizationId/audit-log/export", "routes/api.organizations.$organizationId.audit-log.export.tsx"),
+    // The signed digests covering an export's range, for checking it offline (scripts/verify-audit-export.mjs).
+    route("api/organizations/:organizationId/audit-log/digests", "routes/api.organizations.$organizationId.audit-log.digests.tsx"),
   ]),
   // The OpenAPI document of the integrator call (POST /rpc/apiKey/authenticate), and its guide.
   route("api/openapi.json", "routes/api.openapi-json.ts"),

@@ -136,11 +136,15 @@ describe("while the database is stopped", () => {
     expect(await response.json()).toEqual({ code: "SERVICE_UNAVAILABLE", message: expect.stringContaining("Datenbank") });
   });
 
-  it("the audit export and a logo answer 503 with Retry-After", async () => {
+  it("the audit export, its digests and a logo answer 503 with Retry-After", async () => {
     const exported = await page(`/api/organizations/${owner.organizationId}/audit-log/export?format=json`, "en", "application/json");
     expect(exported.status).toBe(503);
     expect(exported.headers.get("retry-after")).toBe("5");
     expect(await exported.json()).toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+    const digests = await page(`/api/organizations/${owner.organizationId}/audit-log/digests`, "en", "application/json");
+    expect(digests.status).toBe(503);
+    expect(digests.headers.get("retry-after")).toBe("5");
+    expect(await digests.json()).toMatchObject({ code: "SERVICE_UNAVAILABLE" });
     const logo = await page(`/api/organizations/${owner.organizationId}/logos/0190c3a4-0000-7000-8000-000000000000`, "en", "image/*");
     expect(logo.status).toBe(503);
     expect(logo.headers.get("retry-after")).toBe("5");

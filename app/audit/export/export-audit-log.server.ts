@@ -51,6 +51,20 @@ function recordedFilters(filters: AuditFilters) {
 }
 
 /**
+ * A download of the log (the export, its digests) past the gate: billing (409), then one point of
+ * each export rate limit (429). Gives the points, to hand back when the download fails before it
+ * starts, and where the policies stand (the RateLimit headers).
+ */
+export async function admitExportDownload(access: AuditExporter): Promise<{ points: [PolicyName, string][]; rateLimits: PolicyState[] }> {
+  if (auditExportBlocker(access) === "billing") throw new DomainError("CONFLICT", "auditExport.billingBlocked");
+  const points: [PolicyName, string][] = [
+    ["audit.export.user", access.user.id],
+    ["audit.export.organization", access.organization.id],
+  ];
+  return { points, rateLimits: await consumeEachWithState(points) };
+}
+
+/**
  * Exports the log for a caller who passed the export's check (app/access): billing (409), then
  * the rate limits (429), then the snapshot, the event and the stream. A refusal records nothing
  * and takes no rate-limit point; a failure before the stream starts gives the points back.
@@ -60,13 +74,8 @@ export async function exportAuditLog(
   request: AuditExportRequest,
   { nameDirectoryLimit = NAME_DIRECTORY_LIMIT }: { nameDirectoryLimit?: number } = {},
 ): Promise<AuditExportFile> {
-  const { organization, user } = access;
-  if (auditExportBlocker(access) === "billing") throw new DomainError("CONFLICT", "auditExport.billingBlocked");
-  const points: [PolicyName, string][] = [
-    ["audit.export.user", user.id],
-    ["audit.export.organization", organization.id],
-  ];
-  const rateLimits = await consumeEachWithState(points);
+  const { organization } = access;
+  const { points, rateLimits } = await admitExportDownload(access);
   let connection: ExportConnection | null = null;
   try {
     connection = await openSnapshot();

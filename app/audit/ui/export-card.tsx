@@ -3,7 +3,7 @@
 import { href, Link } from "react-router";
 import { Card } from "~/components/ui";
 import { useTranslation } from "~/i18n/use-translation";
-import { auditExportHref, type AuditFilters } from "~/audit/audit-query";
+import { auditExportHref, filtersToSearchParams, type AuditFilters } from "~/audit/audit-query";
 
 /**
  * What the page offers for export (the tenant page only: support access is read-only). `blocker`
@@ -14,6 +14,14 @@ export type AuditExportOffer =
   | { blocker: "plan"; planName: string; exportPlans: string[]; billingLink?: boolean }
   | { blocker: "billing"; billingLink?: boolean }
   | { blocker: "permission" | "twoFactor" };
+
+/** The digests download for the same filters (its manifest covers the export's date range). */
+function auditDigestsHref(organizationId: string, filters: AuditFilters): string {
+  const params = filtersToSearchParams(filters);
+  params.sort();
+  const path = href("/api/organizations/:organizationId/audit-log/digests", { organizationId: encodeURIComponent(organizationId) });
+  return params.size ? `${path}?${params.toString()}` : path;
+}
 
 const linkClass = "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 shadow-sm hover:bg-slate-50";
 
@@ -54,7 +62,11 @@ export function ExportCard({ offer, organizationId, filters }: { offer: AuditExp
         <a href={auditExportHref(organizationId, filters, "json")} className={linkClass}>
           {t("page.export.ndjson")}
         </a>
+        <a href={auditDigestsHref(organizationId, filters)} className={linkClass} data-testid="audit-digests-link">
+          {t("page.export.offline.download")}
+        </a>
       </p>
+      <p className="mt-2 text-sm text-slate-600">{t("page.export.offline.hint")}</p>
     </Card>
   );
 }

@@ -46,6 +46,10 @@ export default {
         "Laden Sie alle Ereignisse herunter, die zu den aktuellen Filtern passen – nicht nur diese Seite, neueste zuerst. Namen sind die heutigen.",
       csv: "CSV herunterladen",
       ndjson: "NDJSON herunterladen",
+      offline: {
+        download: "Digests zur Offline-Prüfung herunterladen",
+        hint: "Die signierten Digests dieser Ereignisse. Mit ihnen und den veröffentlichten Schlüsseln prüft scripts/verify-audit-export.mjs einen NDJSON-Export auf jedem Rechner, ohne Zugriff auf KeyLedger.",
+      },
       securityLink: "Zu Sicherheit",
       billingLink: "Zur Abrechnung",
       unavailable: {

@@ -45,6 +45,10 @@ export default {
       description: "Download every event that matches the current filters, not only this page, newest first. Names are today's.",
       csv: "Download CSV",
       ndjson: "Download NDJSON",
+      offline: {
+        download: "Download digests for offline verification",
+        hint: "The signed digests of these events. With them and the published keys, scripts/verify-audit-export.mjs checks an NDJSON export on any computer, without access to KeyLedger.",
+      },
       securityLink: "Go to Security",
       billingLink: "Go to Billing",
       unavailable: {
