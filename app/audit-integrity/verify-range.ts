@@ -12,7 +12,8 @@ export interface VerifyRange {
   to?: string;
 }
 
-const verifyRangeSchema = z
+/** The form's and the procedure's rule for the days (conform reads it for the page's form). */
+export const verifyRangeSchema = z
   .object({ from: optionalInput(AUDIT_FILTERS.from.schema), to: optionalInput(AUDIT_FILTERS.to.schema) })
   .refine((range) => !range.from || !range.to || range.from <= range.to, { path: ["to"], message: errorKey("auditLog.badRange") });
 
