@@ -38,7 +38,7 @@ export default {
     tampered_one: "Manipuliert: {{count}} Befund.",
     tampered_other: "Manipuliert: {{count}} Befunde.",
     unsealed: "Nicht geprüft.",
-    counts: "{{digests}} Digests und {{events}} Ereignisse geprüft; {{pending}} neue Ereignisse sind noch nicht versiegelt.",
+    counts: "Geprüfte Digests: {{digests}} · geprüfte Ereignisse: {{events}} · neue, noch nicht versiegelte Ereignisse: {{pending}}",
     range: "Digests von {{first}} bis {{last}}.",
     more: "… und {{count}} weitere Befunde, hier nicht aufgeführt. Die vollständige Liste gibt npm run audit:verify.",
     reasons: {

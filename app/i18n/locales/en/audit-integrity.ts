@@ -35,7 +35,7 @@ export default {
     tampered_one: "Tampered: {{count}} finding.",
     tampered_other: "Tampered: {{count}} findings.",
     unsealed: "Not verified.",
-    counts: "{{digests}} digests and {{events}} events checked; {{pending}} recent events are not sealed yet.",
+    counts: "Digests checked: {{digests}} · events checked: {{events}} · recent events not sealed yet: {{pending}}",
     range: "Digests from {{first}} to {{last}}.",
     more: "… and {{count}} more findings not listed. Use npm run audit:verify for the full list.",
     reasons: {
