@@ -10,38 +10,58 @@ import { numericPosition, type NumericPosition } from "./stream-position";
 /** Events per batch: large enough that the round trips do not count, small enough to stay light. */
 export const VERIFY_BATCH_SIZE = 10_000;
 
-/** Every event after a position, in stream order, with the facts a digest seals. */
-const EVENTS_AFTER_SQL = `
+/** The events after a position and up to another (or to the end: the highest possible position), in
+ * stream order, with the facts a digest seals. */
+const EVENTS_BETWEEN_SQL = `
   SELECT id::text AS id, (extract(epoch FROM created_at) * 1000)::bigint::text AS created_ms, action,
          actor_kind::text AS actor_kind, actor_id, target_type, target_id, details::text AS details,
          COALESCE(transaction_id, '0'::xid8)::text AS transaction_id
   FROM audit_events
   WHERE organization_id = $1
     AND (COALESCE(transaction_id, '0'::xid8), id) > ($2::xid8, $3::uuid)
+    AND (COALESCE(transaction_id, '0'::xid8), id) <= ($4::xid8, $5::uuid)
   ORDER BY COALESCE(transaction_id, '0'::xid8), id
-  LIMIT $4`;
+  LIMIT $6`;
+
+/** Past every event: the largest xid8 and uuid. */
+export const END_POSITION: StreamPosition = { transactionId: "18446744073709551615", eventId: "ffffffff-ffff-ffff-ffff-ffffffffffff" };
 
 export interface LogEvent {
   row: SealedEventRow;
   position: NumericPosition;
 }
 
-function fetchBatch(organizationId: string, after: StreamPosition, size: number): Promise<SealedEventRow[]> {
+function fetchBatch(organizationId: string, after: StreamPosition, until: StreamPosition, size: number): Promise<SealedEventRow[]> {
   const batch = pool()
-    .query<SealedEventRow>(EVENTS_AFTER_SQL, [organizationId, after.transactionId, after.eventId, size])
+    .query<SealedEventRow>(EVENTS_BETWEEN_SQL, [
+      organizationId,
+      after.transactionId,
+      after.eventId,
+      until.transactionId,
+      until.eventId,
+      size,
+    ])
     .then((result) => result.rows);
   // Asked for ahead: a walk that stops early never awaits it, and its failure must not go unhandled.
   batch.catch(() => {});
   return batch;
 }
 
-/** The organization's events after `after`, in stream order. */
-export async function* eventsAfter(organizationId: string, after: StreamPosition, size = VERIFY_BATCH_SIZE): AsyncGenerator<LogEvent> {
-  let next: Promise<SealedEventRow[]> | null = fetchBatch(organizationId, after, size);
+/** The organization's events after `after` up to `until` (included), in stream order. */
+export async function* eventsBetween(
+  organizationId: string,
+  after: StreamPosition,
+  until: StreamPosition = END_POSITION,
+  size = VERIFY_BATCH_SIZE,
+): AsyncGenerator<LogEvent> {
+  let next: Promise<SealedEventRow[]> | null = fetchBatch(organizationId, after, until, size);
   while (next) {
     const rows: SealedEventRow[] = await next;
     const last = rows[rows.length - 1];
-    next = rows.length === size && last ? fetchBatch(organizationId, { transactionId: last.transaction_id, eventId: last.id }, size) : null;
+    next =
+      rows.length === size && last
+        ? fetchBatch(organizationId, { transactionId: last.transaction_id, eventId: last.id }, until, size)
+        : null;
     for (const row of rows) yield { row, position: numericPosition({ transactionId: row.transaction_id, eventId: row.id }) };
   }
 }
@@ -68,10 +88,5 @@ export class LogCursor {
     if (!event || (until && compare(event.position, until) > 0)) return null;
     this.pending = null;
     return event;
-  }
-
-  /** Stops the reading early (a verification that checks only some days). */
-  async close(): Promise<void> {
-    await this.events.return(undefined);
   }
 }

@@ -69,6 +69,12 @@ export class FindingList {
     else this.more += 1;
   }
 
+  /** Another list's findings after this one's. */
+  addAll(other: FindingList): void {
+    for (const finding of other.findings) this.add(finding);
+    this.more += other.more;
+  }
+
   get count(): number {
     return this.findings.length + this.more;
   }

@@ -17,7 +17,7 @@ import {
   type DigestRow,
   type ReadDigest,
 } from "./digest-checks";
-import { eventsAfter, LogCursor } from "./log-reader.server";
+import { eventsBetween, LogCursor } from "./log-reader.server";
 import { entryOf, MAX_DIGEST_EVENTS, START_POSITION } from "./seal.server";
 import { configuredKeys, type PublicSigningKey } from "./signing-keys";
 import { comparePositions, numericPosition } from "./stream-position";
@@ -110,15 +110,15 @@ export async function verifyAuditLog(organizationId: string, options: VerifyOpti
   const picked = chain.length > 0 ? pickedRange(chain, options.from, options.to) : null;
   if (!picked && ranged) return unsealed(chain.length > 0 ? "no-digest-in-range" : "no-digest");
 
-  const walk = new LogWalk(organizationId, findings, options);
+  const walk = new LogWalk(organizationId, options);
   const [first, last] = picked ?? [0, -1];
-  const cursor = new LogCursor(eventsAfter(organizationId, chain[first - 1]?.document.last ?? START_POSITION));
-  for (let index = first; index <= last; index++) {
-    await walk.digest(cursor, chain[index]!, chain[index - 1] ?? null, trusted);
-  }
   const newest = chain[chain.length - 1] ?? null;
-  if (last === chain.length - 1) await walk.unsealedTail(cursor, newest);
-  else await cursor.close();
+  // Each digest's stretch of the log is read and checked on its own, a few at once: while one
+  // waits for its rows, another hashes. Their findings are reported in chain order.
+  const tasks: (() => Promise<FindingList>)[] = [];
+  for (let index = first; index <= last; index++) tasks.push(() => walk.digest(chain[index]!, chain[index - 1] ?? null, trusted));
+  if (last === chain.length - 1) tasks.push(() => walk.unsealedTail(newest));
+  for (const found of await inOrder(tasks, VERIFY_CONCURRENCY)) findings.addAll(found);
 
   if (!picked && findings.count === 0) return unsealed("no-digest", walk.pendingEvents);
   return {
@@ -133,7 +133,26 @@ export async function verifyAuditLog(organizationId: string, options: VerifyOpti
   };
 }
 
-/** The walk along the log: one digest's range after another, then what is not sealed yet. */
+/** Digests checked at once: enough to keep the database and this process both busy. */
+const VERIFY_CONCURRENCY = 3;
+
+/** Runs the tasks, at most `concurrency` at a time; their results in the tasks' order. */
+async function inOrder<T>(tasks: (() => Promise<T>)[], concurrency: number): Promise<T[]> {
+  const results: T[] = new Array<T>(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const index = next++;
+      results[index] = await tasks[index]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, worker));
+  return results;
+}
+
+const isoOf = (createdMs: string | number) => new Date(Number(createdMs)).toISOString();
+
+/** The walk along the log: each digest's range, then what is not sealed yet. */
 class LogWalk {
   eventsChecked = 0;
   pendingEvents = 0;
@@ -141,15 +160,17 @@ class LogWalk {
 
   constructor(
     private readonly organizationId: string,
-    private readonly findings: FindingList,
     private readonly options: VerifyOptions,
   ) {}
 
-  /** Checks one digest and the events of its range (and counts those of missing digests before it). */
-  async digest(cursor: LogCursor, digest: ReadDigest, previous: ReadDigest | null, trusted: ReadonlyMap<string, KeyObject>) {
+  /** Checks one digest and the events from its predecessor's last on (those before its own range
+   * are the missing digests' between them: counted, not checked). */
+  async digest(digest: ReadDigest, previous: ReadDigest | null, trusted: ReadonlyMap<string, KeyObject>): Promise<FindingList> {
+    const findings = new FindingList();
     const { document } = digest;
+    const cursor = new LogCursor(eventsBetween(this.organizationId, previous?.document.last ?? START_POSITION, document.last));
     const signature = signatureFinding(digest, trusted);
-    if (signature) this.findings.add(signature);
+    if (signature) findings.add(signature);
     const link = linkFinding(document, previous);
     // Events before the range: those the missing digests covered, counted, not called inserted.
     let skipped = 0;
@@ -158,15 +179,15 @@ class LogWalk {
       while (await cursor.takeUpTo(after, comparePositions)) skipped += 1;
     }
     if (link?.kind === "digest-missing") link.events = skipped;
-    if (link) this.findings.add(link);
+    if (link) findings.add(link);
 
     const entries = await this.entriesOf(digest);
     const lastPosition = numericPosition(document.last);
     if (!entries) {
       // Entries not the signed ones tell nothing about single events: the finding is the entries.
-      this.findings.add({ kind: "entries-altered", sequence: document.sequence });
+      findings.add({ kind: "entries-altered", sequence: document.sequence });
       while (await cursor.takeUpTo(lastPosition, comparePositions)) this.eventsChecked += 1;
-      return;
+      return findings;
     }
     const indexOf = new Map<string, number>();
     entries.forEach((entry, index) => indexOf.set(entry.eventId, index));
@@ -174,21 +195,25 @@ class LogWalk {
     for (let event; (event = await cursor.takeUpTo(lastPosition, comparePositions));) {
       this.eventsChecked += 1;
       const index = indexOf.get(event.row.id);
-      const createdAt = new Date(Number(event.row.created_ms)).toISOString();
       if (index === undefined || seen[index]) {
-        this.findings.add({ kind: "event-inserted", eventId: event.row.id, createdAt, sequence: document.sequence });
+        findings.add({
+          kind: "event-inserted",
+          eventId: event.row.id,
+          createdAt: isoOf(event.row.created_ms),
+          sequence: document.sequence,
+        });
         continue;
       }
       seen[index] = 1;
       if (!entryOf(this.organizationId, event.row).sha256.equals(entries[index]!.sha256)) {
-        this.findings.add({ kind: "event-altered", eventId: event.row.id, createdAt, sequence: document.sequence });
+        findings.add({ kind: "event-altered", eventId: event.row.id, createdAt: isoOf(event.row.created_ms), sequence: document.sequence });
       }
     }
     entries.forEach((entry, index) => {
-      if (seen[index]) return;
-      const createdAt = new Date(entry.createdAtMs).toISOString();
-      this.findings.add({ kind: "event-deleted", eventId: entry.eventId, createdAt, sequence: document.sequence });
+      if (!seen[index])
+        findings.add({ kind: "event-deleted", eventId: entry.eventId, createdAt: isoOf(entry.createdAtMs), sequence: document.sequence });
     });
+    return findings;
   }
 
   /** The entries the digest's document commits to, or null. A document moved to another row (rows
@@ -209,7 +234,9 @@ class LogWalk {
    * are pending; pending for longer than overdueAfterMs, they say the newest digests are missing
    * or the job is not running.
    */
-  async unsealedTail(cursor: LogCursor, newest: ReadDigest | null) {
+  async unsealedTail(newest: ReadDigest | null): Promise<FindingList> {
+    const findings = new FindingList();
+    const cursor = new LogCursor(eventsBetween(this.organizationId, newest?.document.last ?? START_POSITION));
     const horizon = newest ? BigInt(newest.document.horizon) : 0n;
     const couldHoldMore = newest !== null && newest.document.eventCount < MAX_DIGEST_EVENTS;
     const now = (this.options.now ?? new Date()).getTime();
@@ -220,8 +247,7 @@ class LogWalk {
       const createdMs = Number(event.row.created_ms);
       const transactionId = event.position.transactionId;
       if ((couldHoldMore && transactionId < horizon) || (await this.neverIssued(transactionId))) {
-        const createdAt = new Date(createdMs).toISOString();
-        this.findings.add({ kind: "event-inserted", eventId: event.row.id, createdAt, sequence: null });
+        findings.add({ kind: "event-inserted", eventId: event.row.id, createdAt: isoOf(createdMs), sequence: null });
         continue;
       }
       this.pendingEvents += 1;
@@ -232,8 +258,9 @@ class LogWalk {
     }
     if (overdueEvents > 0) {
       const oldestEventAt = new Date(oldest).toISOString();
-      this.findings.add({ kind: "sealing-overdue", newestSequence: newest?.document.sequence ?? null, overdueEvents, oldestEventAt });
+      findings.add({ kind: "sealing-overdue", newestSequence: newest?.document.sequence ?? null, overdueEvents, oldestEventAt });
     }
+    return findings;
   }
 
   /** Whether no transaction ever had this id: at or past the next id, read after the event was (so
