@@ -20,7 +20,7 @@ const EVENTS_BETWEEN_SQL = `
   WHERE organization_id = $1
     AND (COALESCE(transaction_id, '0'::xid8), id) > ($2::xid8, $3::uuid)
     AND (COALESCE(transaction_id, '0'::xid8), id) <= ($4::xid8, $5::uuid)
-  ORDER BY COALESCE(transaction_id, '0'::xid8), id
+  ORDER BY COALESCE(audit_events.transaction_id, '0'::xid8), audit_events.id
   LIMIT $6`;
 
 /** Past every event: the largest xid8 and uuid. */

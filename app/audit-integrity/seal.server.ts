@@ -65,7 +65,7 @@ export const SEALED_EVENTS_SQL = `
   WHERE organization_id = $1
     AND (COALESCE(transaction_id, '0'::xid8), id) > ($2::xid8, $3::uuid)
     AND COALESCE(transaction_id, '0'::xid8) < $4::xid8
-  ORDER BY COALESCE(transaction_id, '0'::xid8), id
+  ORDER BY COALESCE(audit_events.transaction_id, '0'::xid8), audit_events.id
   LIMIT $5`;
 
 export interface SealedEventRow {
