@@ -5,8 +5,11 @@ import { findOrganization } from "../../app/billing/plan-override.server.ts";
 import { disconnectDb, prisma } from "../../app/db.server.ts";
 import { verdictLines } from "./audit-verify-lines.ts";
 
-const isConnectionRefused = (error: unknown) =>
-  (error as { code?: unknown }).code === "ECONNREFUSED" || (error as { cause?: { code?: unknown } }).cause?.code === "ECONNREFUSED";
+/** The database did not answer: refused by pg, or Prisma's P1001 ("Can't reach database server"). */
+const isUnreachable = (error: unknown) => {
+  const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } };
+  return code === "ECONNREFUSED" || code === "P1001" || cause?.code === "ECONNREFUSED";
+};
 
 export async function verifyOrganizationFromCommandLine(
   reference: string,
@@ -19,7 +22,7 @@ export async function verifyOrganizationFromCommandLine(
     const verdict = await verifyAuditLog(found.id, range);
     return verdictLines(`${organization.name} (${organization.slug})`, verdict);
   } catch (error) {
-    if (isConnectionRefused(error))
+    if (isUnreachable(error))
       return { ok: false, lines: ["The database is not reachable: is it running (`npm start` for the embedded one)?"] };
     return { ok: false, lines: [(error as Error).message] };
   } finally {

@@ -78,6 +78,15 @@ describe("npm run audit:verify", () => {
     });
   });
 
+  it("says so when the database does not answer", async () => {
+    const result = await verify(["anything"], { DATABASE_URL: "postgresql://nobody:secret@127.0.0.1:1/none" });
+    expect(result).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "The database is not reachable: is it running (`npm start` for the embedded one)?\n",
+    });
+  });
+
   it("without DATABASE_URL and no embedded database, says what to set", async () => {
     const result = await verify(["anything"], {
       DATABASE_URL: undefined,
