@@ -39,6 +39,7 @@ export default [
     route("organization-settings/api-keys", "routes/dashboard.organization-settings.api-keys.tsx"),
     route("organization-settings/api-keys/lookup", "routes/dashboard.organization-settings.api-keys.lookup.tsx"),
     route("organization-settings/audit-log", "routes/dashboard.organization-settings.audit-log.tsx"),
+    route("organization-settings/audit-log/integrity", "routes/dashboard.organization-settings.audit-log.integrity.tsx"),
     route("organization-settings/billing", "routes/dashboard.organization-settings.billing.tsx"),
     route("organization-settings/audit-streams", "routes/dashboard.organization-settings.audit-streams.tsx"),
     route("organization-settings/audit-streams/:streamId", "routes/dashboard.organization-settings.audit-streams.$streamId.tsx"),

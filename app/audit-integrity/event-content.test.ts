@@ -2,6 +2,7 @@
 // nine facts (RFC 8785), whatever the details hold: nested and unordered keys, unicode, escapes,
 // numbers, arrays, nulls.
 import { createHash } from "node:crypto";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalEventText, canonicalEventTextByRule, eventSha256, type SealedEvent } from "./event-content";
 
@@ -37,5 +38,27 @@ describe("an event's canonical text", () => {
         '"organizationId":"5f0c4b6e-1a2b-4c3d-8e9f-0a1b2c3d4e5f","targetId":"5f0c4b6e-1a2b-4c3d-8e9f-0a1b2c3d4e5f","targetType":"organization"}',
     );
     expect(eventSha256(base).equals(createHash("sha256").update(text, "utf8").digest())).toBe(true);
+  });
+
+  it("is canonicalJson of the nine facts whatever they hold (generated events)", () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          id: fc.uuid(),
+          organizationId: fc.uuid(),
+          createdAtMs: fc.integer({ min: 946_684_800_000, max: 253_402_300_799_999 }),
+          action: fc.string(),
+          actorKind: fc.constantFrom("user", "api_key", "system"),
+          actorId: fc.string(),
+          targetType: fc.string(),
+          targetId: fc.string({ unit: "grapheme" }),
+          details: fc.jsonValue().map((value) => JSON.parse(JSON.stringify(value)) as unknown),
+        }),
+        (event) => {
+          expect(canonicalEventText(event)).toBe(canonicalEventTextByRule(event));
+          expect(eventSha256(event).equals(createHash("sha256").update(canonicalEventTextByRule(event)).digest())).toBe(true);
+        },
+      ),
+    );
   });
 });

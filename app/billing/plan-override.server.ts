@@ -33,8 +33,8 @@ export interface PlanOverrideResult {
   state: BillingState;
 }
 
-/** The organization an operator named: its id, or its slug (any case). */
-async function findOrganization(tx: Tx, reference: string) {
+/** The organization an operator named: its id, or its slug (any case). Also `npm run audit:verify`'s. */
+export async function findOrganization(tx: Tx, reference: string) {
   const typed = reference.trim().toLowerCase();
   // A slug is found through its lookup (decision 0050), then the organization by its id.
   const id = isUuid(typed) ? typed : (await tx.organizationSlug.findUnique({ where: { slug: typed } }))?.organizationId;

@@ -13,6 +13,7 @@ import enMail from "./locales/en/mail";
 import enBilling from "./locales/en/billing";
 import enAuditStreams from "./locales/en/audit-streams";
 import enIntegrators from "./locales/en/integrators";
+import enAuditIntegrity from "./locales/en/audit-integrity";
 import deCommon from "./locales/de/common";
 import deErrors from "./locales/de/errors";
 import deAuth from "./locales/de/auth";
@@ -25,6 +26,7 @@ import deMail from "./locales/de/mail";
 import deBilling from "./locales/de/billing";
 import deAuditStreams from "./locales/de/audit-streams";
 import deIntegrators from "./locales/de/integrators";
+import deAuditIntegrity from "./locales/de/audit-integrity";
 
 const en = {
   common: enCommon,
@@ -39,6 +41,7 @@ const en = {
   billing: enBilling,
   auditStreams: enAuditStreams,
   integrators: enIntegrators,
+  auditIntegrity: enAuditIntegrity,
 };
 
 /** German has exactly English's namespaces, and each German file exactly its English keys. */
@@ -55,6 +58,7 @@ const de = {
   billing: deBilling,
   auditStreams: deAuditStreams,
   integrators: deIntegrators,
+  auditIntegrity: deAuditIntegrity,
 } satisfies typeof en;
 
 export const resources = { en, de };

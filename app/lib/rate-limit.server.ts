@@ -45,6 +45,10 @@ const POLICIES = {
    * person checking a handful of pasted secrets, far too few to probe for keys by guessing. */
   "apiKey.lookup.user": { points: 30, durationSeconds: 60 },
   "apiKey.lookup.organization": { points: 100, durationSeconds: 60 },
+  /** Audit log verifications (auditLog.verify and the integrity page) per user and per organization:
+   * each reads the whole log (decision 0062); an auditor's session runs a handful. */
+  "audit.verify.user": { points: 10, durationSeconds: 60 * 60 },
+  "audit.verify.organization": { points: 30, durationSeconds: 60 * 60 },
 } satisfies Record<string, Policy>;
 
 export type PolicyName = keyof typeof POLICIES;

@@ -18,6 +18,7 @@ import { keepDataWhenOnlyDrawerChanged } from "~/web/revalidation";
 import { ButtonLink } from "~/components/ui";
 import { useTranslation } from "~/i18n/use-translation";
 import { STREAMS_PAGE_PATH } from "~/audit-streams/ui/stream-page";
+import { INTEGRITY_PAGE_PATH } from "~/audit-integrity/ui/integrity-page";
 
 export function meta({ loaderData, matches }: Route.MetaArgs) {
   return organizationTitleMeta({ loaderData, matches });
@@ -45,15 +46,23 @@ export const shouldRevalidate = keepDataWhenOnlyDrawerChanged;
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("auditStreams");
+  const integrity = useTranslation("auditIntegrity");
   const detailQuery: AuditDetailQuery = (eventId) =>
     rpcQueries.auditLog.detail.queryOptions({ input: { organizationId: loaderData.organizationId, eventId }, ...AUDIT_QUERY_CACHE });
-  const streamsLink = loaderData.canManageStreams ? (
-    <ButtonLink to={STREAMS_PAGE_PATH} variant="secondary" data-testid="audit-streams-link">
-      {t("auditLogLink")}
-    </ButtonLink>
-  ) : null;
+  const headerActions = (
+    <div className="flex flex-wrap gap-2">
+      <ButtonLink to={INTEGRITY_PAGE_PATH} variant="secondary" data-testid="audit-integrity-link">
+        {integrity.t("auditLogLink")}
+      </ButtonLink>
+      {loaderData.canManageStreams ? (
+        <ButtonLink to={STREAMS_PAGE_PATH} variant="secondary" data-testid="audit-streams-link">
+          {t("auditLogLink")}
+        </ButtonLink>
+      ) : null}
+    </div>
+  );
   return (
-    <AuditLogView loaderData={loaderData} detailQuery={detailQuery} exportOffer={loaderData.exportOffer} headerActions={streamsLink} />
+    <AuditLogView loaderData={loaderData} detailQuery={detailQuery} exportOffer={loaderData.exportOffer} headerActions={headerActions} />
   );
 }
 

@@ -48,6 +48,7 @@ import { planIdSchema } from "~/billing/schemas";
 import { authenticateCounted, requireBearerSecret } from "./api-key-authenticate.server";
 import { auditStream } from "./audit-stream-procedures.server";
 import { base, noteOrganization, platformAdminProcedure, sessionProcedure } from "./base.server";
+import { verifyAuditLogProcedure } from "./audit-verify-procedure.server";
 import { organizationProcedure, type OrganizationInputSchema } from "./organization-procedure.server";
 
 const organizationIdOnly = z.object({ organizationId: z.string().max(64) }).strict();
@@ -154,6 +155,7 @@ const auditLog = {
   list: auditReader.input(auditListInputSchema).handler(({ context, input }) => listAuditEvents(context.access, parseAuditQuery(input))),
   detail: auditReader.input(auditEventInput).handler(({ context, input }) => getAuditEvent(context.access, input.eventId)),
   actors: auditReader.input(organizationIdOnly).handler(({ context }) => listAuditActors(context.access)),
+  verify: verifyAuditLogProcedure,
 };
 
 /**

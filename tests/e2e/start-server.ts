@@ -6,6 +6,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { hasBuild, spawnBuiltApp } from "../built-app.ts";
 import { SCANNING_PUBLIC_KEYS } from "./scanning-key.ts";
+import { E2E_AUDIT_SIGNING_KEY_PEM } from "./audit-signing-key.ts";
 
 const root = join(import.meta.dirname, "..", "..");
 const dataDir = process.env.E2E_DATA_DIR ?? join(root, ".data", "e2e-postgres");
@@ -55,6 +56,8 @@ const child = spawnBuiltApp(
     EMBEDDED_POSTGRES_DIR: dataDir,
     STREAMING_ALLOW_PRIVATE_NETWORKS: "true",
     SECRET_SCANNING_PUBLIC_KEYS: SCANNING_PUBLIC_KEYS,
+    // The audit log's digests are signed with the tests' own key (audit-signing-key.ts).
+    AUDIT_SIGNING_KEY: E2E_AUDIT_SIGNING_KEY_PEM,
   },
   { outboxDir, stdio: "inherit" },
 );

@@ -185,6 +185,10 @@ export default {
     badTarget: "Der Zielfilter ist keine gültige Kennung.",
     eventNotFound: "Dieses Ereignis existiert in dieser Organisation nicht.",
   },
+  /** Das Audit-Log gegen seine Digests prüfen (app/audit-integrity/verify-request.server.ts). */
+  auditVerify: {
+    running: "Eine Prüfung des Audit-Logs dieser Organisation läuft bereits. Versuchen Sie es in {{wait}} erneut.",
+  },
   auditExport: {
     planLacksExport: "Der Tarif Ihrer Organisation enthält keinen Export des Audit-Logs.",
     billingBlocked:

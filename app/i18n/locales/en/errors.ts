@@ -172,6 +172,10 @@ export default {
     badTarget: "The target filter is not a valid identifier.",
     eventNotFound: "This event does not exist in this organization.",
   },
+  /** Verifying the audit log against its digests (app/audit-integrity/verify-request.server.ts). */
+  auditVerify: {
+    running: "A verification of this organization's audit log is already running. Try again in {{wait}}.",
+  },
   auditExport: {
     planLacksExport: "Your organization's plan does not include audit log export.",
     billingBlocked: "Audit log export is paused while the organization's billing needs attention. Settle the billing first.",
