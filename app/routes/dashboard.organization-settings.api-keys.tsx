@@ -5,6 +5,7 @@
 // (`?revokedCursor=…`); the filters are a GET form (`?q=&scope=&state=&sort=`, decision 0059).
 // A secret appears only in the action's answer (never in the loader), so it
 // is shown exactly once.
+import { useMemo } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import { data, isRouteErrorResponse } from "react-router";
 import { z } from "zod";
@@ -26,6 +27,7 @@ import { organizationTitleMeta } from "~/components/page-title";
 import { Alert, ButtonLink, PageHeader, buttonClass } from "~/components/ui";
 import { useHydrated } from "~/components/use-hydrated";
 import { translatorFor } from "~/i18n/i18next.server";
+import { toJsonPayload, useJsonPayload } from "~/lib/json-payload";
 import { parseForm, withFormErrors } from "~/web/forms.server";
 import { requireActiveOrganization } from "~/web/guards.server";
 import { orHttpError } from "~/web/http-errors.server";
@@ -43,8 +45,15 @@ export function headers() {
 
 export async function loader(args: Route.LoaderArgs) {
   const access = await requireActiveOrganization(args, "apiKey:manage");
-  const page = await orHttpError(args.context, () => loadKeysPage(access, new URL(args.request.url).searchParams));
-  return { title: translatorFor(args.context)("apiKeys:title"), organizationName: access.organization.name, ...page };
+  const { keys, revoked, ...page } = await orHttpError(args.context, () => loadKeysPage(access, new URL(args.request.url).searchParams));
+  return {
+    title: translatorFor(args.context)("apiKeys:title"),
+    organizationName: access.organization.name,
+    ...page,
+    // The two lists as JSON text: encoding them value by value was a fifth of the page's cost.
+    keys: toJsonPayload(keys),
+    revoked: { ...revoked, keys: toJsonPayload(revoked.keys) },
+  };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -78,7 +87,10 @@ export default function ApiKeysPage({ loaderData, actionData }: Route.ComponentP
   const outcome = actionData?.outcome ?? null;
   const wasIssue = actionData?.intent === "issue";
   const formErrors = actionData?.reply.error?.[""] ?? undefined;
-  const { keys, revoked, canViewHistory, filters, counts, unrevokedCount } = loaderData;
+  const { canViewHistory, filters, counts, unrevokedCount } = loaderData;
+  const keys = useJsonPayload(loaderData.keys);
+  const revokedKeys = useJsonPayload(loaderData.revoked.keys);
+  const revoked = useMemo(() => ({ ...loaderData.revoked, keys: revokedKeys }), [loaderData.revoked, revokedKeys]);
   const limitReached = unrevokedCount >= MAX_UNREVOKED_KEYS;
   const hasRevoked = revoked.keys.length > 0 || !revoked.isFirstPage;
   const noMatch = counts !== null && counts.matching === 0;

@@ -8,7 +8,7 @@ import { keyHistoryHref } from "./key-page";
 import type { KeyListText } from "./key-list-text";
 
 export function historyLink(apiKey: { id: string; name: string }, text: KeyListText, { iconOnlyOnPhones = false } = {}) {
-  const label = text.t("history.linkLabel", { name: apiKey.name });
+  const label = text.historyOf(apiKey.name);
   return (
     <a
       href={keyHistoryHref(apiKey.id)}

@@ -57,6 +57,7 @@ interface RowContext {
 /** One key. A plain function, not a component (as are its links): the list renders up to 25. */
 function keyRow(key: ApiKeyView, { canViewHistory, text, formats, time, onConfirm }: RowContext) {
   const { t } = text;
+  const details = text.details(key.scopes.length);
   return (
     <li key={key.id} data-key-id={key.id} className="key-row">
       <div className="min-w-0 flex-1">
@@ -91,16 +92,14 @@ function keyRow(key: ApiKeyView, { canViewHistory, text, formats, time, onConfir
             )}
           </span>
           <details className="key-row-details">
-            <summary aria-label={t("list.detailsOf", { name: key.name, count: key.scopes.length })}>
-              {t("list.details", { count: key.scopes.length })}
-            </summary>
+            <summary aria-label={details.of(key.name)}>{details.summary}</summary>
             <dl>
               <dt>{text.keyId}</dt>
               <dd className="flex flex-wrap items-center gap-x-2">
                 <code className="font-mono text-xs break-all" data-testid="key-id">
                   {key.id}
                 </code>
-                <CopyButton value={key.id} label={t("keyId.copy", { name: key.name })} />
+                <CopyButton value={key.id} label={text.copyKeyId(key.name)} />
               </dd>
               <dt>{text.scopesLabel}</dt>
               <dd data-testid="key-scopes">{key.scopes.map((scope) => text.scopes[scope] ?? scope).join(", ")}</dd>
@@ -108,7 +107,7 @@ function keyRow(key: ApiKeyView, { canViewHistory, text, formats, time, onConfir
               <dd>
                 {localTime(key.createdAt, time)}
                 {key.createdBy && !key.createdBy.deleted ? (
-                  ` ${t("list.createdByName", { name: key.createdBy.name })}`
+                  ` ${text.createdBy(key.createdBy.name)}`
                 ) : (
                   <>
                     {" "}

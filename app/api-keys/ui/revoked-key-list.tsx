@@ -18,7 +18,7 @@ export const REVOKED_SECTION_ID = "revoked-keys";
 
 /** Who revoked a key; a plain function, as the list renders one per row. */
 function revokedBy(revoker: Revoker, text: KeyListText) {
-  if (revoker.kind === "user") return <span className="revoked-key-row-by">{text.t("revoked.by", { name: revoker.name })}</span>;
+  if (revoker.kind === "user") return <span className="revoked-key-row-by">{text.revokedBy(revoker.name)}</span>;
   if (revoker.kind === "deletedUser") return <em className="revoked-key-row-by">{text.revokedByDeletedUser}</em>;
   return null;
 }
