@@ -19,8 +19,8 @@ export default {
     keyCurrent: "aktuell",
     keyRetired: "abgelöst",
     newest: "Neuester Digest",
-    newestValue_one: "Nr. {{sequence}} ({{count}} Ereignis), abgeschlossen",
-    newestValue_other: "Nr. {{sequence}} ({{count}} Ereignisse), abgeschlossen",
+    newestValue_one: "Nr. {{sequence}} ({{count, number}} Ereignis), abgeschlossen",
+    newestValue_other: "Nr. {{sequence}} ({{count, number}} Ereignisse), abgeschlossen",
     digests: "Digests",
     publicKeys: "Öffentliche Schlüssel (JSON)",
   },
@@ -35,12 +35,12 @@ export default {
   verdict: {
     heading: "Ergebnis",
     intact: "Unverändert: Das Log stimmt mit seinen Digests überein.",
-    tampered_one: "Manipuliert: {{count}} Befund.",
-    tampered_other: "Manipuliert: {{count}} Befunde.",
+    tampered_one: "Manipuliert: {{count, number}} Befund.",
+    tampered_other: "Manipuliert: {{count, number}} Befunde.",
     unsealed: "Nicht geprüft.",
-    counts: "Geprüfte Digests: {{digests}} · geprüfte Ereignisse: {{events}} · neue, noch nicht versiegelte Ereignisse: {{pending}}",
+    counts: "Geprüfte Digests: {{digests, number}} · geprüfte Ereignisse: {{events, number}} · neue, noch nicht versiegelte Ereignisse: {{pending, number}}",
     range: "Digests von {{first}} bis {{last}}.",
-    more: "… und {{count}} weitere Befunde, hier nicht aufgeführt. Die vollständige Liste gibt npm run audit:verify.",
+    more: "… und {{count, number}} weitere Befunde, hier nicht aufgeführt. Die vollständige Liste gibt npm run audit:verify.",
     reasons: {
       "no-key": "Es ist kein Signaturschlüssel eingerichtet, daher kann das Log nicht geprüft werden.",
       "no-digest": "Das Log ist noch nicht versiegelt: Es gibt keinen Digest, gegen den geprüft werden kann.",
@@ -56,8 +56,8 @@ export default {
       "Ereignis {{eventId}} ({{time}}) wurde nach dem neuesten Digest eingefügt: Es war vor diesem Digest festgeschrieben, oder seine Transaktion hat es nie gegeben.",
     "event-deleted":
       "Ereignis {{eventId}} ({{time}}) wurde gelöscht: Digest {{sequence}} hat es versiegelt, das Log enthält es nicht mehr.",
-    "digest-missing": "Digest {{first}} fehlt: {{events}} Ereignisse in seinem Bereich können nicht geprüft werden.",
-    "digests-missing": "Die Digests {{first}} bis {{last}} fehlen: {{events}} Ereignisse in ihrem Bereich können nicht geprüft werden.",
+    "digest-missing": "Digest {{first}} fehlt: {{events, number}} Ereignisse in seinem Bereich können nicht geprüft werden.",
+    "digests-missing": "Die Digests {{first}} bis {{last}} fehlen: {{events, number}} Ereignisse in ihrem Bereich können nicht geprüft werden.",
     "bad-signature": "Digest {{sequence}} hat eine ungültige Signatur: Sie stimmt nicht mit Schlüssel {{keyId}} überein.",
     "unknown-key":
       "Digest {{sequence}} ist mit Schlüssel {{keyId}} signiert, der weder der aktuelle noch ein abgelöster Signaturschlüssel ist.",
@@ -68,6 +68,6 @@ export default {
     "entries-altered":
       "Die mit Digest {{sequence}} gespeicherte Ereignisliste wurde geändert: Es ist nicht die, auf die sich der signierte Digest festlegt.",
     "sealing-overdue":
-      "{{count}} Ereignisse seit {{time}} sind noch immer nicht versiegelt: Die neuesten Digests fehlen, oder der Digest-Job läuft nicht.",
+      "{{count, number}} Ereignisse seit {{time}} sind noch immer nicht versiegelt: Die neuesten Digests fehlen, oder der Digest-Job läuft nicht.",
   },
 } satisfies typeof en;

@@ -16,8 +16,8 @@ export default {
     keyCurrent: "current",
     keyRetired: "retired",
     newest: "Newest digest",
-    newestValue_one: "No. {{sequence}} ({{count}} event), closed",
-    newestValue_other: "No. {{sequence}} ({{count}} events), closed",
+    newestValue_one: "No. {{sequence}} ({{count, number}} event), closed",
+    newestValue_other: "No. {{sequence}} ({{count, number}} events), closed",
     digests: "Digests",
     publicKeys: "Public keys (JSON)",
   },
@@ -32,12 +32,12 @@ export default {
   verdict: {
     heading: "Result",
     intact: "Intact: the log matches its digests.",
-    tampered_one: "Tampered: {{count}} finding.",
-    tampered_other: "Tampered: {{count}} findings.",
+    tampered_one: "Tampered: {{count, number}} finding.",
+    tampered_other: "Tampered: {{count, number}} findings.",
     unsealed: "Not verified.",
-    counts: "Digests checked: {{digests}} · events checked: {{events}} · recent events not sealed yet: {{pending}}",
+    counts: "Digests checked: {{digests, number}} · events checked: {{events, number}} · recent events not sealed yet: {{pending, number}}",
     range: "Digests from {{first}} to {{last}}.",
-    more: "… and {{count}} more findings not listed. Use npm run audit:verify for the full list.",
+    more: "… and {{count, number}} more findings not listed. Use npm run audit:verify for the full list.",
     reasons: {
       "no-key": "No signing key is configured, so the log cannot be verified.",
       "no-digest": "The log is not sealed yet: there is no digest to verify against.",
@@ -51,8 +51,8 @@ export default {
     "event-inserted-after":
       "Event {{eventId}} ({{time}}) was inserted after the newest digest: it had committed before that digest was made, or its transaction never existed.",
     "event-deleted": "Event {{eventId}} ({{time}}) was deleted: digest {{sequence}} sealed it, the log no longer holds it.",
-    "digest-missing": "Digest {{first}} is missing: {{events}} events in the range it covered cannot be checked.",
-    "digests-missing": "Digests {{first}} to {{last}} are missing: {{events}} events in the range they covered cannot be checked.",
+    "digest-missing": "Digest {{first}} is missing: {{events, number}} events in the range it covered cannot be checked.",
+    "digests-missing": "Digests {{first}} to {{last}} are missing: {{events, number}} events in the range they covered cannot be checked.",
     "bad-signature": "Digest {{sequence}} has a bad signature: it does not hold under key {{keyId}}.",
     "unknown-key": "Digest {{sequence}} is signed with key {{keyId}}, which is neither the current nor a retired signing key.",
     "chain-broken": "Digest {{sequence}} does not link to digest {{previous}}: the chain is broken.",
@@ -61,6 +61,6 @@ export default {
     "digest-row-unreadable": "The stored digest no. {{sequence}} holds no readable signed document.",
     "entries-altered": "The event list stored with digest {{sequence}} was altered: it is not the one the signed digest commits to.",
     "sealing-overdue":
-      "{{count}} events since {{time}} are still not sealed: the newest digests are missing or the digest job is not running.",
+      "{{count, number}} events since {{time}} are still not sealed: the newest digests are missing or the digest job is not running.",
   },
 };
