@@ -282,12 +282,33 @@ export function checkDigests(manifest, keys) {
     if (doc.previousDigestSha256 !== sha256Hex(parsed[i - 1].text) || canonicalJson(doc.after) !== canonicalJson(previous.last))
       findings.push(`CHAIN BROKEN: digest ${doc.sequence} does not continue digest ${previous.sequence} (previousDigestSha256 or after).`);
   }
+  findings.push(...replacedKeyFindings(parsed.map((p) => p.doc)));
   const sealed = new SealedEntries();
   for (const { doc, entries } of parsed) {
     for (const duplicate of sealed.add(doc.sequence, entries))
       findings.push(`SEALED TWICE: event ${duplicate.id} is in digest ${duplicate.sequence} and digest ${doc.sequence}.`);
   }
   return { findings, sealed, documents: parsed.map((p) => p.doc), missing };
+}
+
+/**
+ * Digests signed with a key the chain had already moved on from: a rotation replaces a key for
+ * good, so a replaced key signing again is someone holding a retired key's private half. A digest
+ * so named does not retire the key it replaced (the genuine digests after it are not named).
+ */
+function replacedKeyFindings(docs) {
+  const findings = [];
+  const replaced = new Set();
+  let previous = null;
+  for (const doc of docs) {
+    if (replaced.has(doc.keyId))
+      findings.push(
+        `REPLACED KEY: digest ${doc.sequence} is signed with key ${doc.keyId}, which earlier digests had already been rotated away from (a retired key signing again).`,
+      );
+    else if (previous && previous.keyId !== doc.keyId) replaced.add(previous.keyId);
+    previous = doc;
+  }
+  return findings;
 }
 
 function signatureHolds(key, text, signature) {

@@ -77,6 +77,25 @@ export function signatureFinding(digest: ReadDigest, keys: ReadonlyMap<string, K
 }
 
 /**
+ * The digests signed with a key the chain had already moved on from, by sequence: a rotation
+ * replaces a key for good (decision 0061), so a replaced key signing again is someone holding a
+ * retired key's private half (the reason to rotate) and sealing what they forged. A digest so
+ * named does not itself retire the key it replaced: the genuine digests after it are not named.
+ */
+export function replacedKeyFindings(chain: readonly DigestDocument[]): Map<number, Finding> {
+  const found = new Map<number, Finding>();
+  const replaced = new Set<string>();
+  let previous: DigestDocument | null = null;
+  for (const document of chain) {
+    if (replaced.has(document.keyId))
+      found.set(document.sequence, { kind: "key-replaced", sequence: document.sequence, keyId: document.keyId });
+    else if (previous && previous.keyId !== document.keyId) replaced.add(previous.keyId);
+    previous = document;
+  }
+  return found;
+}
+
+/**
  * The link of a digest to the one before it in the walk (`previous`, null when it is the first
  * there is): the digests between them missing, or the link broken. The first digest must be
  * number 1 and start the log.

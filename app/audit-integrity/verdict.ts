@@ -27,6 +27,8 @@ export type Finding =
   | { kind: "bad-signature"; sequence: number; keyId: string }
   /** The digest names a key that is neither the current nor a retired one. */
   | { kind: "unknown-key"; sequence: number; keyId: string }
+  /** The digest is signed with a key that earlier digests had already been rotated away from. */
+  | { kind: "key-replaced"; sequence: number; keyId: string }
   /** The digest's link to its predecessor (previousDigestSha256, or its `after` position) does not
    * match the predecessor's document. */
   | { kind: "chain-broken"; sequence: number }

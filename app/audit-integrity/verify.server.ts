@@ -13,6 +13,7 @@ import {
   disagreeingColumns,
   linkFinding,
   parseDocument,
+  replacedKeyFindings,
   signatureFinding,
   type DigestRow,
   type ReadDigest,
@@ -21,7 +22,7 @@ import { eventsBetween, LogCursor } from "./log-reader.server";
 import { entryOf, MAX_DIGEST_EVENTS, START_POSITION } from "./seal.server";
 import { configuredKeys, type PublicSigningKey } from "./signing-keys";
 import { comparePositions, numericPosition } from "./stream-position";
-import { FindingList, type UnsealedReason, type Verdict } from "./verdict";
+import { FindingList, type Finding, type UnsealedReason, type Verdict } from "./verdict";
 
 export interface VerifyOptions {
   /** First and last day (YYYY-MM-DD, UTC, both included): the digests whose period overlaps them. */
@@ -116,7 +117,11 @@ export async function verifyAuditLog(organizationId: string, options: VerifyOpti
   // Each digest's stretch of the log is read and checked on its own, a few at once: while one
   // waits for its rows, another hashes. Their findings are reported in chain order.
   const tasks: (() => Promise<FindingList>)[] = [];
-  for (let index = first; index <= last; index++) tasks.push(() => walk.digest(chain[index]!, chain[index - 1] ?? null, trusted));
+  const replacedKeys = replacedKeyFindings(chain.map((digest) => digest.document));
+  for (let index = first; index <= last; index++) {
+    const [digest, previous] = [chain[index]!, chain[index - 1] ?? null];
+    tasks.push(() => walk.digest(digest, previous, trusted, replacedKeys.get(digest.document.sequence)));
+  }
   if (last === chain.length - 1) tasks.push(() => walk.unsealedTail(newest));
   for (const found of await inOrder(tasks, VERIFY_CONCURRENCY)) findings.addAll(found);
 
@@ -165,12 +170,18 @@ class LogWalk {
 
   /** Checks one digest and the events from its predecessor's last on (those before its own range
    * are the missing digests' between them: counted, not checked). */
-  async digest(digest: ReadDigest, previous: ReadDigest | null, trusted: ReadonlyMap<string, KeyObject>): Promise<FindingList> {
+  async digest(
+    digest: ReadDigest,
+    previous: ReadDigest | null,
+    trusted: ReadonlyMap<string, KeyObject>,
+    replacedKey: Finding | undefined,
+  ): Promise<FindingList> {
     const findings = new FindingList();
     const { document } = digest;
     const cursor = new LogCursor(eventsBetween(this.organizationId, previous?.document.last ?? START_POSITION, document.last));
     const signature = signatureFinding(digest, trusted);
     if (signature) findings.add(signature);
+    if (replacedKey) findings.add(replacedKey);
     const link = linkFinding(document, previous);
     // Events before the range: those the missing digests covered, counted, not called inserted.
     let skipped = 0;

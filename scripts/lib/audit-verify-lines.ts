@@ -23,6 +23,8 @@ function findingLine(finding: Finding): string {
       return `SIGNATURE digest ${finding.sequence}: the signature does not hold under key ${finding.keyId}.`;
     case "unknown-key":
       return `KEY       digest ${finding.sequence}: signed with key ${finding.keyId}, which is neither the current nor a retired key.`;
+    case "key-replaced":
+      return `KEY       digest ${finding.sequence}: signed with key ${finding.keyId}, which earlier digests had already been rotated away from (a retired key signing again).`;
     case "chain-broken":
       return `CHAIN     digest ${finding.sequence}: its link to digest ${finding.sequence - 1} does not match that digest.`;
     case "digest-row-mismatch":

@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { v7 as uuidv7 } from "uuid";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sealOrganization } from "~/audit-integrity/seal.server";
-import { configuredKeys, currentSigningKey, publishedKey, signingKeyId } from "~/audit-integrity/signing-keys";
+import { digestSha256, documentText, type DigestDocument } from "~/audit-integrity/digest-document";
+import { configuredKeys, currentSigningKey, publishedKey, signText, signingKeyId } from "~/audit-integrity/signing-keys";
 import { recordAuditEvent } from "~/audit/record.server";
 import { createSession } from "~/auth/session.server";
 import { sessionCookieName } from "~/auth/cookies.server";
@@ -290,6 +291,30 @@ describe("an owner's export and digests, checked offline", () => {
     // Without --keys the forger's own key (in the manifest) is trusted: the warning names its id.
     const trusting = await run(exportText, m, []);
     expect(trusting.stderr).toContain(`own keys (${forgerId})`);
+  });
+
+  it("a digest signed with a key a rotation had already replaced is named (a leaked retired key)", async () => {
+    const m = manifest();
+    const leaked = currentSigningKey()!;
+    const pair = generateKeyPairSync("ed25519");
+    const rotated = { id: signingKeyId(pair.publicKey), ...pair };
+    // Digest 2 is signed after a rotation; digest 3, by whoever holds the retired key, links to it.
+    const second = { ...(JSON.parse(m.digests[1]!.document) as DigestDocument), keyId: rotated.id };
+    const third = { ...(JSON.parse(m.digests[2]!.document) as DigestDocument), previousDigestSha256: digestSha256(documentText(second)) };
+    for (const [index, document, key] of [
+      [1, second, rotated],
+      [2, third, leaked],
+    ] as const) {
+      const text = documentText(document);
+      m.digests[index] = { ...m.digests[index]!, document: text, signature: signText(key, text).toString("base64") };
+    }
+    const keys = [publishedKey({ id: rotated.id, key: rotated.publicKey, status: "current" }), ...configuredKeys().map(publishedKey)];
+    const result = await run(exportText, m, ["--keys", write("rotated-keys.json", JSON.stringify({ keys }))]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      `REPLACED KEY: digest 3 is signed with key ${leaked.id}, which earlier digests had already been rotated away from (a retired key signing again).`,
+    );
+    expect(result.stdout).toContain("NOT INTACT: 1 finding(s).");
   });
 
   it("a digest signed by the right key id with another key is a bad signature", async () => {

@@ -5,6 +5,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { documentText, type DigestDocument } from "~/audit-integrity/digest-document";
 import { configuredKeys, currentSigningKey, signText, signingKeyId } from "~/audit-integrity/signing-keys";
+import { sealOrganization } from "~/audit-integrity/seal.server";
 import { verifyAuditLog } from "~/audit-integrity/verify.server";
 import { prisma } from "~/db.server";
 import { asOwner, createdAtOf, forgeEvent, recordEvents, seal, sealedOrganization, transactionIdOf } from "../audit-integrity";
@@ -224,6 +225,28 @@ describe("tampering with digests", () => {
     const retired = configuredKeys().map((key) => ({ ...key, status: "retired" as const }));
     const keys = [{ id: signingKeyId(rotated.publicKey), key: rotated.publicKey, status: "current" as const }, ...retired];
     expect(await verifyAuditLog(organization.id, { keys })).toMatchObject({ status: "intact", findings: [] });
+  });
+
+  it("names a digest signed with a key that a rotation had already replaced (a leaked retired key)", async () => {
+    const { organization, user } = await sealedOrganization(2, 1);
+    const leaked = currentSigningKey()!;
+    const pair = generateKeyPairSync("ed25519");
+    const rotated = { id: signingKeyId(pair.publicKey), ...pair };
+    await recordEvents(organization.id, user.id, 1);
+    await sealOrganization(organization.id, rotated);
+    // Whoever holds the retired key's private half seals a forged event after the rotation.
+    await recordEvents(organization.id, user.id, 1);
+    await sealOrganization(organization.id, leaked);
+    await recordEvents(organization.id, user.id, 1);
+    await sealOrganization(organization.id, leaked);
+    const keys = [
+      { id: rotated.id, key: rotated.publicKey, status: "current" as const },
+      ...configuredKeys().map((key) => ({ ...key, status: "retired" as const })),
+    ];
+    expect((await verifyAuditLog(organization.id, { keys })).findings).toEqual([
+      { kind: "key-replaced", sequence: 4, keyId: leaked.id },
+      { kind: "key-replaced", sequence: 5, keyId: leaked.id },
+    ]);
   });
 
   it("names a broken link when a digest is re-signed with the real key but points elsewhere", async () => {

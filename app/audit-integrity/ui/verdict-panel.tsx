@@ -27,6 +27,7 @@ function findingText(finding: Finding, t: Translate, time: TimeSetting): string 
         : t("findings.digests-missing", { first: finding.firstSequence, last: finding.lastSequence, events: finding.events });
     case "bad-signature":
     case "unknown-key":
+    case "key-replaced":
       return t(`findings.${finding.kind}`, { sequence: finding.sequence, keyId: finding.keyId });
     case "chain-broken":
       return t("findings.chain-broken", { sequence: finding.sequence, previous: finding.sequence - 1 });

@@ -61,6 +61,8 @@ export default {
     "bad-signature": "Digest {{sequence}} hat eine ungültige Signatur: Sie stimmt nicht mit Schlüssel {{keyId}} überein.",
     "unknown-key":
       "Digest {{sequence}} ist mit Schlüssel {{keyId}} signiert, der weder der aktuelle noch ein abgelöster Signaturschlüssel ist.",
+    "key-replaced":
+      "Digest {{sequence}} ist mit Schlüssel {{keyId}} signiert, der für frühere Digests bereits durch einen neuen Schlüssel abgelöst war: Ein abgelöster Schlüssel hat erneut signiert.",
     "chain-broken": "Digest {{sequence}} ist nicht mit Digest {{previous}} verkettet: Die Kette ist unterbrochen.",
     "digest-row-mismatch":
       "Der gespeicherte Digest Nr. {{sequence}} weicht von seinem signierten Dokument ab (Digest {{documentSequence}}; {{columns}}): Digests wurden vertauscht oder bearbeitet.",

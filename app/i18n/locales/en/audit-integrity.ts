@@ -55,6 +55,8 @@ export default {
     "digests-missing": "Digests {{first}} to {{last}} are missing: {{events}} events in the range they covered cannot be checked.",
     "bad-signature": "Digest {{sequence}} has a bad signature: it does not hold under key {{keyId}}.",
     "unknown-key": "Digest {{sequence}} is signed with key {{keyId}}, which is neither the current nor a retired signing key.",
+    "key-replaced":
+      "Digest {{sequence}} is signed with key {{keyId}}, which earlier digests had already been rotated away from: a retired key signed again.",
     "chain-broken": "Digest {{sequence}} does not link to digest {{previous}}: the chain is broken.",
     "digest-row-mismatch":
       "The stored digest no. {{sequence}} disagrees with its signed document (digest {{documentSequence}}; {{columns}}): digests were swapped or edited.",
