@@ -2,7 +2,8 @@
 // draining process queues nothing, and stop() waits for the tick in progress.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { beginDraining, resetLifecycleForTests } from "~/lib/lifecycle.server";
-import { AHEAD_CHECK_MS, startPump as startPumpWith } from "./pump.server";
+import { AHEAD_CHECK_MS } from "~/jobs/periodic-ticks.server";
+import { startPump as startPumpWith } from "./pump.server";
 
 /** The pump with the restore check finding nothing (its own test below passes one that does). */
 const startPump = (logger: { warn: () => void; error: () => void }, intervalMs: number, pump: () => Promise<number>) =>
