@@ -18,6 +18,7 @@ import { createSession } from "~/auth/session.server";
 import { sessionCookieName } from "~/auth/cookies.server";
 import { pool, prisma } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
+import { freshKey } from "../audit-integrity";
 import { createOrganizationWith, createUser } from "../factories";
 import { startInProcessServer, type InProcessServer } from "../app-server";
 
@@ -296,8 +297,7 @@ describe("an owner's export and digests, checked offline", () => {
   it("a digest signed with a key a rotation had already replaced is named (a leaked retired key)", async () => {
     const m = manifest();
     const leaked = currentSigningKey()!;
-    const pair = generateKeyPairSync("ed25519");
-    const rotated = { id: signingKeyId(pair.publicKey), ...pair };
+    const rotated = freshKey();
     // Digest 2 is signed after a rotation; digest 3, by whoever holds the retired key, links to it.
     const second = { ...(JSON.parse(m.digests[1]!.document) as DigestDocument), keyId: rotated.id };
     const third = { ...(JSON.parse(m.digests[2]!.document) as DigestDocument), previousDigestSha256: digestSha256(documentText(second)) };

@@ -8,7 +8,8 @@ import { configuredKeys, currentSigningKey, signText, signingKeyId } from "~/aud
 import { sealOrganization } from "~/audit-integrity/seal.server";
 import { verifyAuditLog } from "~/audit-integrity/verify.server";
 import { prisma } from "~/db.server";
-import { asOwner, createdAtOf, forgeEvent, recordEvents, seal, sealedOrganization, transactionIdOf } from "../audit-integrity";
+import { asOwner, createdAtOf, forgeEvent, freshKey, seal, sealedOrganization, transactionIdOf } from "../audit-integrity";
+import { recordChanges } from "../audit-streams";
 import { createOrganizationWith, createUser } from "../factories";
 
 const HOUR = 60 * 60 * 1000;
@@ -39,7 +40,7 @@ describe("verifying an untouched log", () => {
 
   it("counts events recorded after the newest digest as pending, not as a failure", async () => {
     const { organization, user } = await sealedOrganization(2, 2);
-    await recordEvents(organization.id, user.id, 3);
+    await recordChanges(organization.id, user.id, 3);
     expect(await verifyAuditLog(organization.id)).toMatchObject({ status: "intact", eventsChecked: 4, pendingEvents: 3, findings: [] });
   });
 
@@ -48,7 +49,7 @@ describe("verifying an untouched log", () => {
     expect(await verifyAuditLog(organization.id, { keys: [] })).toMatchObject({ status: "unsealed", reason: "no-key", findings: [] });
     const user = await createUser();
     const fresh = await createOrganizationWith([{ userId: user.id, role: "owner" }]);
-    await recordEvents(fresh.id, user.id, 2);
+    await recordChanges(fresh.id, user.id, 2);
     expect(await verifyAuditLog(fresh.id)).toMatchObject({ status: "unsealed", reason: "no-digest", pendingEvents: 2, findings: [] });
   });
 
@@ -230,14 +231,13 @@ describe("tampering with digests", () => {
   it("names a digest signed with a key that a rotation had already replaced (a leaked retired key)", async () => {
     const { organization, user } = await sealedOrganization(2, 1);
     const leaked = currentSigningKey()!;
-    const pair = generateKeyPairSync("ed25519");
-    const rotated = { id: signingKeyId(pair.publicKey), ...pair };
-    await recordEvents(organization.id, user.id, 1);
+    const rotated = freshKey();
+    await recordChanges(organization.id, user.id, 1);
     await sealOrganization(organization.id, rotated);
     // Whoever holds the retired key's private half seals a forged event after the rotation.
-    await recordEvents(organization.id, user.id, 1);
+    await recordChanges(organization.id, user.id, 1);
     await sealOrganization(organization.id, leaked);
-    await recordEvents(organization.id, user.id, 1);
+    await recordChanges(organization.id, user.id, 1);
     await sealOrganization(organization.id, leaked);
     const keys = [
       { id: rotated.id, key: rotated.publicKey, status: "current" as const },
@@ -305,7 +305,7 @@ describe("an organization's deletion", () => {
 
 it("seals again after verification without disturbing the chain", async () => {
   const { organization, user } = await sealedOrganization(1, 2);
-  await recordEvents(organization.id, user.id, 2);
+  await recordChanges(organization.id, user.id, 2);
   await seal(organization.id);
   expect(await verifyAuditLog(organization.id)).toMatchObject({ status: "intact", digestsChecked: 2, eventsChecked: 4 });
 });
