@@ -107,12 +107,13 @@ export async function verifyAuditLog(organizationId: string, options: VerifyOpti
     readable.push({ row, document });
   }
   const chain = chainOrder(readable);
-  const ranged = options.from !== undefined || options.to !== undefined;
   const picked = chain.length > 0 ? pickedRange(chain, options.from, options.to) : null;
-  if (!picked && ranged) return unsealed(chain.length > 0 ? "no-digest-in-range" : "no-digest");
 
   const walk = new LogWalk(organizationId, options);
-  const [first, last] = picked ?? [0, -1];
+  // No digest's period overlaps the days: they lie after the newest digest (every earlier day
+  // overlaps one), so what is after it is checked as for the whole log: digests deleted from the
+  // end, or all of them, are named for some days too, not reported as a log not sealed yet.
+  const [first, last] = picked ?? [chain.length, chain.length - 1];
   const newest = chain[chain.length - 1] ?? null;
   // Each digest's stretch of the log is read and checked on its own, a few at once: while one
   // waits for its rows, another hashes. Their findings are reported in chain order.
@@ -125,7 +126,7 @@ export async function verifyAuditLog(organizationId: string, options: VerifyOpti
   if (last === chain.length - 1) tasks.push(() => walk.unsealedTail(newest));
   for (const found of await inOrder(tasks, VERIFY_CONCURRENCY)) findings.addAll(found);
 
-  if (!picked && findings.count === 0) return unsealed("no-digest", walk.pendingEvents);
+  if (!picked && findings.count === 0) return unsealed(chain.length > 0 ? "no-digest-in-range" : "no-digest", walk.pendingEvents);
   return {
     status: findings.count > 0 ? "tampered" : "intact",
     digestsChecked: last - first + 1,

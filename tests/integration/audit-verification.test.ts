@@ -164,6 +164,25 @@ describe("tampering with digests", () => {
     });
   });
 
+  it("names every digest deleted, or made unreadable, for a verification of some days as for the whole log", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const later = { now: new Date(Date.now() + 3 * HOUR), digestIntervalSeconds: 3600 };
+    const deleted = await sealedOrganization();
+    await asOwner("DELETE FROM audit_digests WHERE organization_id = $1", [deleted.organization.id]);
+    for (const range of [{}, { from: today }, { from: today, to: today }]) {
+      expect(await verifyAuditLog(deleted.organization.id, { ...range, ...later })).toMatchObject({
+        status: "tampered",
+        findings: [{ kind: "sealing-overdue", newestSequence: null, overdueEvents: 9 }],
+      });
+    }
+    const unreadable = await sealedOrganization(1, 1);
+    await asOwner("UPDATE audit_digests SET document = '{}' WHERE organization_id = $1", [unreadable.organization.id]);
+    expect(await verifyAuditLog(unreadable.organization.id, { from: today })).toMatchObject({
+      status: "tampered",
+      findings: [{ kind: "digest-row-mismatch", sequence: 1, documentSequence: null, columns: ["document"] }],
+    });
+  });
+
   it("names two rows whose documents and signatures were exchanged", async () => {
     const { organization } = await sealedOrganization();
     await asOwner(
