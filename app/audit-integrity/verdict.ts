@@ -20,6 +20,9 @@ export type Finding =
   | { kind: "event-inserted"; eventId: string; createdAt: string; sequence: number | null }
   /** The digest holds the event; the log no longer does. `createdAt` is the sealed time. */
   | { kind: "event-deleted"; eventId: string; createdAt: string; sequence: number }
+  /** Digest `sequence` sealed the event; its transaction id was changed since, so it now sorts into
+   * digest `foundIn`'s range (null: after the newest digest). Not deleted, not inserted. */
+  | { kind: "event-moved"; eventId: string; createdAt: string; sequence: number; foundIn: number | null }
   /** Digests firstSequence..lastSequence are gone; `events` is how many events the log now holds
    * in the range they covered (not checked, and not reported as inserted). */
   | { kind: "digest-missing"; firstSequence: number; lastSequence: number; events: number }

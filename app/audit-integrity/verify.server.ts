@@ -19,6 +19,7 @@ import {
   type ReadDigest,
 } from "./digest-checks";
 import { eventsBetween, LogCursor } from "./log-reader.server";
+import { remember, withMovedEvents, type WalkedEvent } from "./moved-events";
 import { entryOf, MAX_DIGEST_EVENTS, START_POSITION } from "./seal.server";
 import { configuredKeys, type PublicSigningKey } from "./signing-keys";
 import { comparePositions, numericPosition } from "./stream-position";
@@ -134,7 +135,7 @@ export async function verifyAuditLog(organizationId: string, options: VerifyOpti
     pendingEvents: walk.pendingEvents,
     firstDigestAt: chain[first]?.document.periodEnd ?? null,
     lastDigestAt: chain[last]?.document.periodEnd ?? null,
-    findings: findings.findings,
+    findings: withMovedEvents(findings.findings, walk.inserted, walk.deleted),
     moreFindings: findings.more,
   };
 }
@@ -162,6 +163,10 @@ const isoOf = (createdMs: string | number) => new Date(Number(createdMs)).toISOS
 class LogWalk {
   eventsChecked = 0;
   pendingEvents = 0;
+  /** The events named inserted and deleted (a bounded number each: a wiped log has a million), to
+   * name one that is both as moved. */
+  readonly inserted = new Map<string, WalkedEvent>();
+  readonly deleted = new Map<string, WalkedEvent>();
   private nextTransactionId: bigint | null = null;
 
   constructor(
@@ -208,6 +213,10 @@ class LogWalk {
       this.eventsChecked += 1;
       const index = indexOf.get(event.row.id);
       if (index === undefined || seen[index]) {
+        remember(this.inserted, event.row.id, () => ({
+          sha256: entryOf(this.organizationId, event.row).sha256,
+          sequence: document.sequence,
+        }));
         findings.add({
           kind: "event-inserted",
           eventId: event.row.id,
@@ -222,8 +231,9 @@ class LogWalk {
       }
     }
     entries.forEach((entry, index) => {
-      if (!seen[index])
-        findings.add({ kind: "event-deleted", eventId: entry.eventId, createdAt: isoOf(entry.createdAtMs), sequence: document.sequence });
+      if (seen[index]) return;
+      remember(this.deleted, entry.eventId, () => ({ sha256: entry.sha256, sequence: document.sequence }));
+      findings.add({ kind: "event-deleted", eventId: entry.eventId, createdAt: isoOf(entry.createdAtMs), sequence: document.sequence });
     });
     return findings;
   }
@@ -259,6 +269,7 @@ class LogWalk {
       const createdMs = Number(event.row.created_ms);
       const transactionId = event.position.transactionId;
       if ((couldHoldMore && transactionId < horizon) || (await this.neverIssued(transactionId))) {
+        remember(this.inserted, event.row.id, () => ({ sha256: entryOf(this.organizationId, event.row).sha256, sequence: null }));
         findings.add({ kind: "event-inserted", eventId: event.row.id, createdAt: isoOf(createdMs), sequence: null });
         continue;
       }

@@ -12,6 +12,8 @@ function findingLine(finding: Finding): string {
         : `INSERTED  event ${finding.eventId} (${finding.createdAt}): in the range digest ${finding.sequence} sealed, but not in it.`;
     case "event-deleted":
       return `DELETED   event ${finding.eventId} (${finding.createdAt}): sealed in digest ${finding.sequence}, no longer in the log.`;
+    case "event-moved":
+      return `MOVED     event ${finding.eventId} (${finding.createdAt}): sealed in digest ${finding.sequence}, its transaction id was changed: it now sorts ${finding.foundIn === null ? "after the newest digest" : `into digest ${finding.foundIn}'s range`}.`;
     case "digest-missing": {
       const which =
         finding.firstSequence === finding.lastSequence

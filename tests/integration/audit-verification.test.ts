@@ -130,6 +130,28 @@ describe("tampering with events", () => {
   });
 });
 
+describe("moving a sealed event in the stream order", () => {
+  it("names an event whose transaction id was changed as moved, not deleted and inserted", async () => {
+    const { organization, events } = await sealedOrganization();
+    const [first, second] = [events[0]![0]!, events[1]![1]!];
+    await asOwner("UPDATE audit_events SET transaction_id = $3::xid8 WHERE organization_id = $1 AND id = $2", [
+      organization.id,
+      first,
+      await transactionIdOf(organization.id, events[2]![0]!),
+    ]);
+    await asOwner("UPDATE audit_events SET transaction_id = NULL, details = '{}' WHERE organization_id = $1 AND id = $2", [
+      organization.id,
+      second,
+    ]);
+    const [firstAt, secondAt] = [await createdAtOf(organization.id, first), await createdAtOf(organization.id, second)];
+    expect((await verifyAuditLog(organization.id)).findings).toEqual([
+      { kind: "event-moved", eventId: second, createdAt: secondAt, sequence: 2, foundIn: 1 },
+      { kind: "event-altered", eventId: second, createdAt: secondAt, sequence: 2 },
+      { kind: "event-moved", eventId: first, createdAt: firstAt, sequence: 1, foundIn: 3 },
+    ]);
+  });
+});
+
 describe("tampering with digests", () => {
   it("names a deleted middle digest and counts the events it covered, without calling them inserted", async () => {
     const { organization } = await sealedOrganization();

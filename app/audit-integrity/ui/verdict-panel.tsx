@@ -21,6 +21,15 @@ function findingText(finding: Finding, t: Translate, time: TimeSetting): string 
       return finding.sequence === null
         ? t("findings.event-inserted-after", { eventId: finding.eventId, time: at(finding.createdAt) })
         : t("findings.event-inserted", { eventId: finding.eventId, time: at(finding.createdAt), sequence: finding.sequence });
+    case "event-moved":
+      return finding.foundIn === null
+        ? t("findings.event-moved-after", { eventId: finding.eventId, time: at(finding.createdAt), sequence: finding.sequence })
+        : t("findings.event-moved", {
+            eventId: finding.eventId,
+            time: at(finding.createdAt),
+            sequence: finding.sequence,
+            foundIn: finding.foundIn,
+          });
     case "digest-missing":
       return finding.firstSequence === finding.lastSequence
         ? t("findings.digest-missing", { first: finding.firstSequence, events: finding.events })
@@ -47,7 +56,8 @@ function findingText(finding: Finding, t: Translate, time: TimeSetting): string 
 }
 
 /** The event a finding names that the log still holds (a deleted one has no page to open). */
-const linkedEvent = (finding: Finding) => (finding.kind === "event-altered" || finding.kind === "event-inserted" ? finding.eventId : null);
+const linkedEvent = (finding: Finding) =>
+  finding.kind === "event-altered" || finding.kind === "event-inserted" || finding.kind === "event-moved" ? finding.eventId : null;
 
 export function VerdictPanel({ verdict }: { verdict: Verdict }) {
   const { t } = useTranslation("auditIntegrity");

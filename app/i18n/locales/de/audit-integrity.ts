@@ -56,6 +56,10 @@ export default {
       "Ereignis {{eventId}} ({{time}}) wurde nach dem neuesten Digest eingefügt: Es war vor diesem Digest festgeschrieben, oder seine Transaktion hat es nie gegeben.",
     "event-deleted":
       "Ereignis {{eventId}} ({{time}}) wurde gelöscht: Digest {{sequence}} hat es versiegelt, das Log enthält es nicht mehr.",
+    "event-moved":
+      "Ereignis {{eventId}} ({{time}}) wurde verschoben: Digest {{sequence}} hat es versiegelt, doch seine Transaktions-ID wurde geändert, sodass es jetzt in den Bereich von Digest {{foundIn}} fällt.",
+    "event-moved-after":
+      "Ereignis {{eventId}} ({{time}}) wurde verschoben: Digest {{sequence}} hat es versiegelt, doch seine Transaktions-ID wurde geändert, sodass es jetzt nach dem neuesten Digest einsortiert ist.",
     "digest-missing": "Digest {{first}} fehlt: {{events}} Ereignisse in seinem Bereich können nicht geprüft werden.",
     "digests-missing": "Die Digests {{first}} bis {{last}} fehlen: {{events}} Ereignisse in ihrem Bereich können nicht geprüft werden.",
     "bad-signature": "Digest {{sequence}} hat eine ungültige Signatur: Sie stimmt nicht mit Schlüssel {{keyId}} überein.",
