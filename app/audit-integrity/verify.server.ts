@@ -119,7 +119,10 @@ export async function verifyAuditLog(organizationId: string, options: VerifyOpti
   // Each digest's stretch of the log is read and checked on its own, a few at once: while one
   // waits for its rows, another hashes. Their findings are reported in chain order.
   const tasks: (() => Promise<FindingList>)[] = [];
-  const replacedKeys = replacedKeyFindings(chain.map((digest) => digest.document));
+  const replacedKeys = replacedKeyFindings(
+    chain.map((digest) => digest.document),
+    keys,
+  );
   for (let index = first; index <= last; index++) {
     const [digest, previous] = [chain[index]!, chain[index - 1] ?? null];
     tasks.push(() => walk.digest(digest, previous, trusted, replacedKeys.get(digest.document.sequence)));

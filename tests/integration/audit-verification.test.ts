@@ -290,6 +290,21 @@ describe("tampering with digests", () => {
     ]);
   });
 
+  it("names a digest signed with a retired key after the current key signed, though that organization never used the retired one", async () => {
+    const user = await createUser();
+    const organization = await createOrganizationWith([{ userId: user.id, role: "owner" }]);
+    const [current, leaked] = [freshKey(), currentSigningKey()!];
+    await recordChanges(organization.id, user.id, 1);
+    await sealOrganization(organization.id, current);
+    await recordChanges(organization.id, user.id, 1);
+    await sealOrganization(organization.id, leaked);
+    const keys = [
+      { id: current.id, key: current.publicKey, status: "current" as const },
+      ...configuredKeys().map((key) => ({ ...key, status: "retired" as const })),
+    ];
+    expect((await verifyAuditLog(organization.id, { keys })).findings).toEqual([{ kind: "key-replaced", sequence: 2, keyId: leaked.id }]);
+  });
+
   it("names a broken link when a digest is re-signed with the real key but points elsewhere", async () => {
     const { organization } = await sealedOrganization();
     const document = { ...(await digestDocument(organization.id, 2)), previousDigestSha256: "0".repeat(64) };
