@@ -60,6 +60,8 @@ async function main() {
       say.info(
         `Made the audit log's signing key: ${relative(root, signingKey.path)} (back it up apart from the database; README, Backups).`,
       );
+    if (signingKey?.tightened)
+      say.info(`The audit log's signing key ${relative(root, signingKey.path)} was readable by others: it is owner-only (0600) now.`);
   }
   const env = parseEnv(process.env);
   // A database that is not up yet (started alongside, restarting) is waited for, with a reason;

@@ -129,7 +129,10 @@ export function checkManifestShape(manifest) {
   return manifest;
 }
 
-/** Trusted keys by id. The id is computed from the key itself, whatever the file says. */
+/**
+ * Trusted keys by id. The id is computed from the key itself, whatever the file says. The map's
+ * `currentId` is the key listed with status "current" (the published keys say which), if any.
+ */
 export function trustedKeys(list, source) {
   if (!Array.isArray(list)) throw new UsageError(`${source} has no "keys" list.`);
   const keys = new Map();
@@ -143,6 +146,7 @@ export function trustedKeys(list, source) {
     }
     const id = sha256Hex(key.export({ type: "spki", format: "der" })).slice(0, 16);
     keys.set(id, key);
+    if (entry.status === "current" && keys.currentId === undefined) keys.currentId = id;
   }
   return keys;
 }
@@ -282,12 +286,45 @@ export function checkDigests(manifest, keys) {
     if (doc.previousDigestSha256 !== sha256Hex(parsed[i - 1].text) || canonicalJson(doc.after) !== canonicalJson(previous.last))
       findings.push(`CHAIN BROKEN: digest ${doc.sequence} does not continue digest ${previous.sequence} (previousDigestSha256 or after).`);
   }
+  findings.push(
+    ...replacedKeyFindings(
+      parsed.map((p) => p.doc),
+      keys,
+    ),
+  );
   const sealed = new SealedEntries();
   for (const { doc, entries } of parsed) {
     for (const duplicate of sealed.add(doc.sequence, entries))
       findings.push(`SEALED TWICE: event ${duplicate.id} is in digest ${duplicate.sequence} and digest ${doc.sequence}.`);
   }
   return { findings, sealed, documents: parsed.map((p) => p.doc), missing };
+}
+
+/**
+ * Digests signed with a key the chain had already moved on from: a rotation replaces a key for
+ * good, so a replaced key signing again, or any key but the current one once the current one has
+ * signed, is someone holding a retired key's private half. A digest so named is passed over (it
+ * retires no key), so the genuine digests after it are not named; an untrusted key is its own
+ * finding (UNKNOWN KEY) and no rotation.
+ */
+function replacedKeyFindings(docs, keys) {
+  const findings = [];
+  const replaced = new Set();
+  let currentHasSigned = false;
+  let previous = null;
+  for (const doc of docs) {
+    if (!keys.has(doc.keyId)) continue;
+    if (replaced.has(doc.keyId) || (currentHasSigned && doc.keyId !== keys.currentId)) {
+      findings.push(
+        `REPLACED KEY: digest ${doc.sequence} is signed with key ${doc.keyId}, which earlier digests had already been rotated away from (a retired key signing again).`,
+      );
+      continue;
+    }
+    if (previous && previous.keyId !== doc.keyId) replaced.add(previous.keyId);
+    if (doc.keyId === keys.currentId) currentHasSigned = true;
+    previous = doc;
+  }
+  return findings;
 }
 
 function signatureHolds(key, text, signature) {

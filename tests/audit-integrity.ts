@@ -1,13 +1,16 @@
-// Test helpers for the audit log's tamper evidence (issue 34): a sealed log of a few digests, and
-// the database owner's hand (the login that ran the migrations, which the append-only grants do not
-// stop) to tamper with it as an operator could.
-import { randomUUID } from "node:crypto";
+// Test helpers for the audit log's tamper evidence (issue 34): a sealed log of a few digests, the
+// digests as stored, a check that a chain is whole, a fresh signing key, and the database owner's
+// hand (the login that ran the migrations, which the append-only grants do not stop) to tamper
+// with the log as an operator could. Events are recorded with the streams' recordChanges.
+import { generateKeyPairSync, randomUUID } from "node:crypto";
+import { expect } from "vitest";
 import { v7 as uuidv7 } from "uuid";
-import { currentSigningKey } from "~/audit-integrity/signing-keys";
+import { decodeEntries, digestSha256, type DigestDocument, type DigestEntry } from "~/audit-integrity/digest-document";
+import { currentSigningKey, type SigningKey } from "~/audit-integrity/signing-keys";
 import { sealOrganization } from "~/audit-integrity/seal.server";
-import { recordAuditEvent } from "~/audit/record.server";
-import { prisma } from "~/db.server";
+import { pool } from "~/db.server";
 import { withClient } from "../scripts/lib/pg-client.ts";
+import { recordChanges } from "./audit-streams";
 import { createOrganizationWith, createUser } from "./factories";
 
 /** A statement as the database's owner: what the app's role may not do to the log and its digests. */
@@ -15,22 +18,10 @@ export function asOwner<R extends Record<string, unknown> = Record<string, unkno
   return withClient(process.env.DATABASE_URL!, (client) => client.query<R>(sql, values));
 }
 
-/** Records `count` events, each in a transaction of its own (as the app records them). */
-export async function recordEvents(organizationId: string, userId: string, count: number): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const { id } = await prisma.$transaction((tx) =>
-      recordAuditEvent(tx, {
-        organizationId,
-        action: "member.role_changed",
-        actor: { kind: "user", id: userId },
-        target: { type: "user", id: userId },
-        details: i % 2 === 0 ? { from: "admin", to: "owner" } : { from: "owner", to: "admin" },
-      }),
-    );
-    ids.push(id);
-  }
-  return ids;
+/** A new signing key, as AUDIT_SIGNING_KEY would give it. */
+export function freshKey(): SigningKey {
+  const { privateKey } = generateKeyPairSync("ed25519");
+  return currentSigningKey({ AUDIT_SIGNING_KEY: privateKey })!;
 }
 
 /** Seals the organization's log now, with the file's signing key. */
@@ -44,7 +35,7 @@ export async function sealedOrganization(digests = 3, perDigest = 3) {
   const organization = await createOrganizationWith([{ userId: user.id, role: "owner" }]);
   const events: string[][] = [];
   for (let d = 0; d < digests; d++) {
-    events.push(await recordEvents(organization.id, user.id, perDigest));
+    events.push(await recordChanges(organization.id, user.id, perDigest));
     await seal(organization.id);
   }
   return { user, organization, events };
@@ -80,4 +71,53 @@ export async function transactionIdOf(organizationId: string, eventId: string): 
     [organizationId, eventId],
   );
   return rows[0]!.transaction_id;
+}
+
+export interface StoredDigest {
+  sequence: number;
+  document: DigestDocument;
+  text: string;
+  signature: Buffer;
+  entries: DigestEntry[];
+}
+
+/** The organization's digests, oldest first. */
+export async function digestsOf(organizationId: string): Promise<StoredDigest[]> {
+  const { rows } = await pool().query<{ sequence: number; document: string; signature: Buffer; entries: Buffer }>(
+    "SELECT sequence, document, signature, entries FROM audit_digests WHERE organization_id = $1 ORDER BY sequence",
+    [organizationId],
+  );
+  return rows.map((row) => ({
+    sequence: row.sequence,
+    document: JSON.parse(row.document) as DigestDocument,
+    text: row.document,
+    signature: row.signature,
+    entries: decodeEntries(row.entries),
+  }));
+}
+
+/** Every event id the digests hold, in order. */
+export const sealedIds = (digests: StoredDigest[]) => digests.flatMap((digest) => digest.entries.map((entry) => entry.eventId));
+
+/** The chain is whole: 1..n, each digest's `after`, `periodStart` and link are its predecessor's. */
+export function expectWholeChain(digests: StoredDigest[]): void {
+  digests.forEach((digest, i) => {
+    expect(digest.sequence).toBe(i + 1);
+    expect(digest.document.sequence).toBe(i + 1);
+    expect(digest.document.eventCount).toBe(digest.entries.length);
+    const previous = digests[i - 1];
+    expect(digest.document.after).toEqual(previous ? previous.document.last : null);
+    expect(digest.document.periodStart).toBe(previous ? previous.document.periodEnd : null);
+    expect(digest.document.previousDigestSha256).toBe(previous ? digestSha256(previous.text) : null);
+  });
+  const ids = sealedIds(digests);
+  expect(new Set(ids).size).toBe(ids.length);
+}
+
+/** The job of the organization's digest that waits in the queue, if any. */
+export async function waitingDigestJobs(organizationId: string): Promise<number> {
+  const { rows } = await pool().query<{ count: number }>("SELECT count(*)::int AS count FROM graphile_worker.jobs WHERE key = $1", [
+    `audit-digest:${organizationId}`,
+  ]);
+  return rows[0]!.count;
 }

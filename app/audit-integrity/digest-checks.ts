@@ -77,6 +77,37 @@ export function signatureFinding(digest: ReadDigest, keys: ReadonlyMap<string, K
 }
 
 /**
+ * The digests signed with a key the chain had already moved on from, by sequence: a rotation
+ * replaces a key for good (decision 0061), so a replaced key signing again, or any key but the
+ * current one once the current one has signed, is someone holding a retired key's private half
+ * (the reason to rotate) sealing what they forged. A digest so named is passed over (it retires
+ * no key), so the genuine digests after it are not named.
+ */
+export function replacedKeyFindings(
+  chain: readonly DigestDocument[],
+  keys: readonly { id: string; status: "current" | "retired" }[],
+): Map<number, Finding> {
+  const currentKeyId = keys.find((key) => key.status === "current")?.id;
+  const trusted = new Set(keys.map((key) => key.id));
+  const found = new Map<number, Finding>();
+  const replaced = new Set<string>();
+  let currentHasSigned = false;
+  let previous: DigestDocument | null = null;
+  for (const document of chain) {
+    // A key nobody trusts is its own finding (unknown-key), and no rotation.
+    if (!trusted.has(document.keyId)) continue;
+    if (replaced.has(document.keyId) || (currentHasSigned && document.keyId !== currentKeyId)) {
+      found.set(document.sequence, { kind: "key-replaced", sequence: document.sequence, keyId: document.keyId });
+      continue;
+    }
+    if (previous && previous.keyId !== document.keyId) replaced.add(previous.keyId);
+    if (document.keyId === currentKeyId) currentHasSigned = true;
+    previous = document;
+  }
+  return found;
+}
+
+/**
  * The link of a digest to the one before it in the walk (`previous`, null when it is the first
  * there is): the digests between them missing, or the link broken. The first digest must be
  * number 1 and start the log.

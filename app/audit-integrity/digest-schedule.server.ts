@@ -10,8 +10,7 @@
 // (intervals are AUDIT_DIGEST_INTERVAL seconds since the epoch: with 3600, just after each hour).
 import type { Logger } from "pino";
 import { pool } from "~/db.server";
-import { isDatabaseUnavailable } from "~/lib/database-unavailable.server";
-import { isDraining } from "~/lib/lifecycle.server";
+import { startPeriodicTicks } from "~/jobs/periodic-ticks.server";
 
 export const SEAL_DIGEST_TASK = "audit-digest";
 
@@ -75,9 +74,6 @@ export async function digestsAheadOfDatabase(): Promise<number> {
   return rows[0]?.ahead ?? 0;
 }
 
-/** How often the schedule looks for digests ahead of the database (and logs an error while there are). */
-export const AHEAD_CHECK_MS = 10 * 60_000;
-
 /** The tick's period for an interval: at least once per interval, at most a minute apart. */
 export function tickMs(intervalSeconds: number): number {
   return Math.min(intervalSeconds * 1000, MAX_TICK_MS);
@@ -99,38 +95,15 @@ export interface DigestScheduleOptions {
  */
 export function startDigestSchedule(logger: Pick<Logger, "warn" | "error">, options: DigestScheduleOptions): () => Promise<void> {
   const { intervalSeconds } = options;
-  const queue = options.queue ?? (() => queueDueDigests(intervalSeconds));
-  const aheadOfDatabase = options.aheadOfDatabase ?? digestsAheadOfDatabase;
-  let stopped = false;
-  let running: Promise<void> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  let checkedAt = -Infinity;
-  const checkOrder = async () => {
-    if (Date.now() - checkedAt < AHEAD_CHECK_MS) return;
-    checkedAt = Date.now();
-    const ahead = await aheadOfDatabase();
-    if (ahead > 0)
-      logger.error(
-        { organizations: ahead },
-        "audit digests' horizons are ahead of this database's transaction ids (restored from a logical dump?): new events are not sealed and would verify as inserted until the transaction ids are moved past them (README, Backups)",
-      );
-  };
-  const tick = () => {
-    running = (isDraining() ? Promise.resolve() : Promise.all([queue(), checkOrder()])).then(
-      () => undefined,
-      (error: unknown) => {
-        const { message, code } = error as { message?: string; code?: string };
-        logger[isDatabaseUnavailable(error) ? "warn" : "error"]({ err: { message, code } }, "audit digest schedule tick failed");
-      },
-    );
-    void running.finally(() => {
-      if (!stopped) timer = setTimeout(tick, tickMs(intervalSeconds));
-    });
-  };
-  timer = setTimeout(tick, Math.min(options.firstTickMs ?? FIRST_TICK_MS, tickMs(intervalSeconds)));
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await running;
-  };
+  return startPeriodicTicks(logger, {
+    work: options.queue ?? (() => queueDueDigests(intervalSeconds)),
+    aheadOfDatabase: options.aheadOfDatabase ?? digestsAheadOfDatabase,
+    aheadError: (ahead) => [
+      { organizations: ahead },
+      "audit digests' horizons are ahead of this database's transaction ids (restored from a logical dump?): new events are not sealed and would verify as inserted until the transaction ids are moved past them (README, Backups)",
+    ],
+    failure: "audit digest schedule tick failed",
+    firstDelayMs: Math.min(options.firstTickMs ?? FIRST_TICK_MS, tickMs(intervalSeconds)),
+    nextDelayMs: () => tickMs(intervalSeconds),
+  });
 }

@@ -20,6 +20,9 @@ export type Finding =
   | { kind: "event-inserted"; eventId: string; createdAt: string; sequence: number | null }
   /** The digest holds the event; the log no longer does. `createdAt` is the sealed time. */
   | { kind: "event-deleted"; eventId: string; createdAt: string; sequence: number }
+  /** Digest `sequence` sealed the event; its transaction id was changed since, so it now sorts into
+   * digest `foundIn`'s range (null: after the newest digest). Not deleted, not inserted. */
+  | { kind: "event-moved"; eventId: string; createdAt: string; sequence: number; foundIn: number | null }
   /** Digests firstSequence..lastSequence are gone; `events` is how many events the log now holds
    * in the range they covered (not checked, and not reported as inserted). */
   | { kind: "digest-missing"; firstSequence: number; lastSequence: number; events: number }
@@ -27,6 +30,8 @@ export type Finding =
   | { kind: "bad-signature"; sequence: number; keyId: string }
   /** The digest names a key that is neither the current nor a retired one. */
   | { kind: "unknown-key"; sequence: number; keyId: string }
+  /** The digest is signed with a key that earlier digests had already been rotated away from. */
+  | { kind: "key-replaced"; sequence: number; keyId: string }
   /** The digest's link to its predecessor (previousDigestSha256, or its `after` position) does not
    * match the predecessor's document. */
   | { kind: "chain-broken"; sequence: number }

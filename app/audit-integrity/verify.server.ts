@@ -13,15 +13,17 @@ import {
   disagreeingColumns,
   linkFinding,
   parseDocument,
+  replacedKeyFindings,
   signatureFinding,
   type DigestRow,
   type ReadDigest,
 } from "./digest-checks";
 import { eventsBetween, LogCursor } from "./log-reader.server";
+import { remember, withMovedEvents, type WalkedEvent } from "./moved-events";
 import { entryOf, MAX_DIGEST_EVENTS, START_POSITION } from "./seal.server";
 import { configuredKeys, type PublicSigningKey } from "./signing-keys";
 import { comparePositions, numericPosition } from "./stream-position";
-import { FindingList, type UnsealedReason, type Verdict } from "./verdict";
+import { FindingList, type Finding, type UnsealedReason, type Verdict } from "./verdict";
 
 export interface VerifyOptions {
   /** First and last day (YYYY-MM-DD, UTC, both included): the digests whose period overlaps them. */
@@ -106,21 +108,29 @@ export async function verifyAuditLog(organizationId: string, options: VerifyOpti
     readable.push({ row, document });
   }
   const chain = chainOrder(readable);
-  const ranged = options.from !== undefined || options.to !== undefined;
   const picked = chain.length > 0 ? pickedRange(chain, options.from, options.to) : null;
-  if (!picked && ranged) return unsealed(chain.length > 0 ? "no-digest-in-range" : "no-digest");
 
   const walk = new LogWalk(organizationId, options);
-  const [first, last] = picked ?? [0, -1];
+  // No digest's period overlaps the days: they lie after the newest digest (every earlier day
+  // overlaps one), so what is after it is checked as for the whole log: digests deleted from the
+  // end, or all of them, are named for some days too, not reported as a log not sealed yet.
+  const [first, last] = picked ?? [chain.length, chain.length - 1];
   const newest = chain[chain.length - 1] ?? null;
   // Each digest's stretch of the log is read and checked on its own, a few at once: while one
   // waits for its rows, another hashes. Their findings are reported in chain order.
   const tasks: (() => Promise<FindingList>)[] = [];
-  for (let index = first; index <= last; index++) tasks.push(() => walk.digest(chain[index]!, chain[index - 1] ?? null, trusted));
+  const replacedKeys = replacedKeyFindings(
+    chain.map((digest) => digest.document),
+    keys,
+  );
+  for (let index = first; index <= last; index++) {
+    const [digest, previous] = [chain[index]!, chain[index - 1] ?? null];
+    tasks.push(() => walk.digest(digest, previous, trusted, replacedKeys.get(digest.document.sequence)));
+  }
   if (last === chain.length - 1) tasks.push(() => walk.unsealedTail(newest));
   for (const found of await inOrder(tasks, VERIFY_CONCURRENCY)) findings.addAll(found);
 
-  if (!picked && findings.count === 0) return unsealed("no-digest", walk.pendingEvents);
+  if (!picked && findings.count === 0) return unsealed(chain.length > 0 ? "no-digest-in-range" : "no-digest", walk.pendingEvents);
   return {
     status: findings.count > 0 ? "tampered" : "intact",
     digestsChecked: last - first + 1,
@@ -128,7 +138,7 @@ export async function verifyAuditLog(organizationId: string, options: VerifyOpti
     pendingEvents: walk.pendingEvents,
     firstDigestAt: chain[first]?.document.periodEnd ?? null,
     lastDigestAt: chain[last]?.document.periodEnd ?? null,
-    findings: findings.findings,
+    findings: withMovedEvents(findings.findings, walk.inserted, walk.deleted),
     moreFindings: findings.more,
   };
 }
@@ -156,6 +166,10 @@ const isoOf = (createdMs: string | number) => new Date(Number(createdMs)).toISOS
 class LogWalk {
   eventsChecked = 0;
   pendingEvents = 0;
+  /** The events named inserted and deleted (a bounded number each: a wiped log has a million), to
+   * name one that is both as moved. */
+  readonly inserted = new Map<string, WalkedEvent>();
+  readonly deleted = new Map<string, WalkedEvent>();
   private nextTransactionId: bigint | null = null;
 
   constructor(
@@ -165,12 +179,18 @@ class LogWalk {
 
   /** Checks one digest and the events from its predecessor's last on (those before its own range
    * are the missing digests' between them: counted, not checked). */
-  async digest(digest: ReadDigest, previous: ReadDigest | null, trusted: ReadonlyMap<string, KeyObject>): Promise<FindingList> {
+  async digest(
+    digest: ReadDigest,
+    previous: ReadDigest | null,
+    trusted: ReadonlyMap<string, KeyObject>,
+    replacedKey: Finding | undefined,
+  ): Promise<FindingList> {
     const findings = new FindingList();
     const { document } = digest;
     const cursor = new LogCursor(eventsBetween(this.organizationId, previous?.document.last ?? START_POSITION, document.last));
     const signature = signatureFinding(digest, trusted);
     if (signature) findings.add(signature);
+    if (replacedKey) findings.add(replacedKey);
     const link = linkFinding(document, previous);
     // Events before the range: those the missing digests covered, counted, not called inserted.
     let skipped = 0;
@@ -196,6 +216,10 @@ class LogWalk {
       this.eventsChecked += 1;
       const index = indexOf.get(event.row.id);
       if (index === undefined || seen[index]) {
+        remember(this.inserted, event.row.id, () => ({
+          sha256: entryOf(this.organizationId, event.row).sha256,
+          sequence: document.sequence,
+        }));
         findings.add({
           kind: "event-inserted",
           eventId: event.row.id,
@@ -210,8 +234,9 @@ class LogWalk {
       }
     }
     entries.forEach((entry, index) => {
-      if (!seen[index])
-        findings.add({ kind: "event-deleted", eventId: entry.eventId, createdAt: isoOf(entry.createdAtMs), sequence: document.sequence });
+      if (seen[index]) return;
+      remember(this.deleted, entry.eventId, () => ({ sha256: entry.sha256, sequence: document.sequence }));
+      findings.add({ kind: "event-deleted", eventId: entry.eventId, createdAt: isoOf(entry.createdAtMs), sequence: document.sequence });
     });
     return findings;
   }
@@ -247,6 +272,7 @@ class LogWalk {
       const createdMs = Number(event.row.created_ms);
       const transactionId = event.position.transactionId;
       if ((couldHoldMore && transactionId < horizon) || (await this.neverIssued(transactionId))) {
+        remember(this.inserted, event.row.id, () => ({ sha256: entryOf(this.organizationId, event.row).sha256, sequence: null }));
         findings.add({ kind: "event-inserted", eventId: event.row.id, createdAt: isoOf(createdMs), sequence: null });
         continue;
       }

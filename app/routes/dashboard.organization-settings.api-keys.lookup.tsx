@@ -15,7 +15,7 @@ import { PageHeader } from "~/components/ui";
 import { useHydrated } from "~/components/use-hydrated";
 import { translatorFor } from "~/i18n/i18next.server";
 import { useTranslation } from "~/i18n/use-translation";
-import { parseForm, withFormErrors } from "~/web/forms.server";
+import { noStoreFormHeaders, parseForm, withFormErrors } from "~/web/forms.server";
 import { requireActiveOrganization } from "~/web/guards.server";
 
 /** The pasted secret must not come back in any answer, valid or not. */
@@ -28,10 +28,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
 /** An answer names a key found by its secret: keep it out of every cache. A refusal's own headers
  * (Retry-After on a 429) go along: what this returns is all the page's answer carries. */
 export function headers({ actionHeaders }: Route.HeadersArgs) {
-  const headers = new Headers({ "Cache-Control": "no-store" });
-  const retryAfter = actionHeaders.get("Retry-After");
-  if (retryAfter !== null) headers.set("Retry-After", retryAfter);
-  return headers;
+  return noStoreFormHeaders(actionHeaders);
 }
 
 export async function loader(args: Route.LoaderArgs) {

@@ -17,7 +17,7 @@ import { organizationTitleMeta } from "~/components/page-title";
 import { ButtonLink, PageHeader } from "~/components/ui";
 import { translatorFor } from "~/i18n/i18next.server";
 import { useTranslation } from "~/i18n/use-translation";
-import { parseForm, withFormErrors } from "~/web/forms.server";
+import { noStoreFormHeaders, parseForm, withFormErrors } from "~/web/forms.server";
 import { requireActiveOrganization } from "~/web/guards.server";
 import type { SubmissionResult } from "@conform-to/react";
 
@@ -32,10 +32,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
 
 /** A refusal's Retry-After (one verification at a time, the budget) goes along with the page. */
 export function headers({ actionHeaders }: Route.HeadersArgs) {
-  const headers = new Headers({ "Cache-Control": "no-store" });
-  const retryAfter = actionHeaders.get("Retry-After");
-  if (retryAfter !== null) headers.set("Retry-After", retryAfter);
-  return headers;
+  return noStoreFormHeaders(actionHeaders);
 }
 
 export async function loader(args: Route.LoaderArgs) {

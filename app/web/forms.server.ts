@@ -55,3 +55,14 @@ export async function withFormErrors<T>(
     return { ok: false as const, reply, init, response: data(reply, init) };
   }
 }
+
+/**
+ * A form page's headers when its answer must not be cached: a route's `headers` is all the answer
+ * carries, so a refusal's Retry-After (a 429 from withFormErrors) is passed on from the action.
+ */
+export function noStoreFormHeaders(actionHeaders: Headers): Headers {
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter !== null) headers.set("Retry-After", retryAfter);
+  return headers;
+}

@@ -12,6 +12,8 @@ function findingLine(finding: Finding): string {
         : `INSERTED  event ${finding.eventId} (${finding.createdAt}): in the range digest ${finding.sequence} sealed, but not in it.`;
     case "event-deleted":
       return `DELETED   event ${finding.eventId} (${finding.createdAt}): sealed in digest ${finding.sequence}, no longer in the log.`;
+    case "event-moved":
+      return `MOVED     event ${finding.eventId} (${finding.createdAt}): sealed in digest ${finding.sequence}, its transaction id was changed: it now sorts ${finding.foundIn === null ? "after the newest digest" : `into digest ${finding.foundIn}'s range`}.`;
     case "digest-missing": {
       const which =
         finding.firstSequence === finding.lastSequence
@@ -23,6 +25,8 @@ function findingLine(finding: Finding): string {
       return `SIGNATURE digest ${finding.sequence}: the signature does not hold under key ${finding.keyId}.`;
     case "unknown-key":
       return `KEY       digest ${finding.sequence}: signed with key ${finding.keyId}, which is neither the current nor a retired key.`;
+    case "key-replaced":
+      return `KEY       digest ${finding.sequence}: signed with key ${finding.keyId}, which earlier digests had already been rotated away from (a retired key signing again).`;
     case "chain-broken":
       return `CHAIN     digest ${finding.sequence}: its link to digest ${finding.sequence - 1} does not match that digest.`;
     case "digest-row-mismatch":

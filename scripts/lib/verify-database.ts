@@ -2,7 +2,8 @@
 // or, without DATABASE_URL, the embedded database `npm start` runs (when its data directory exists)
 // with the signing key `npm start` keeps beside it (docs/decisions/0062-audit-verification.md).
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
+import { signingKeyPath } from "./audit-signing-key.ts";
 import { projectRoot } from "./paths.ts";
 
 /** The embedded database's login and database name (scripts/lib/embedded-postgres.ts, scripts/start.ts). */
@@ -24,7 +25,7 @@ export function chooseDatabase(env: NodeJS.ProcessEnv): DatabaseChoice {
   }
   env.DATABASE_URL = `postgresql://${EMBEDDED.user}:${EMBEDDED.password}@127.0.0.1:${port}/${EMBEDDED.database}`;
   // The key `npm start` made beside the data directory, unless one is configured.
-  const keyFile = join(dirname(dataDir), "audit-signing-key.pem");
+  const keyFile = signingKeyPath(dataDir);
   if (!env.AUDIT_SIGNING_KEY && existsSync(keyFile)) env.AUDIT_SIGNING_KEY = readFileSync(keyFile, "utf8");
   return {
     kind: "embedded",

@@ -1,10 +1,9 @@
 // Seals an organization's log in the e2e server's database with the tests' key, as the digest job
 // would once its period closed (the browser tests cannot wait an interval), and tampers with it as
 // the database owner.
-import { createPublicKey } from "node:crypto";
 import pg from "pg";
 import { sealOrganization } from "../../app/audit-integrity/seal.server";
-import { signingKeyId } from "../../app/audit-integrity/signing-keys";
+import { currentSigningKey } from "../../app/audit-integrity/signing-keys";
 import { E2E_AUDIT_PRIVATE_KEY } from "./audit-signing-key";
 import { e2eDatabaseUrl } from "./database";
 
@@ -18,8 +17,7 @@ async function withPool<T>(work: (db: pg.Pool) => Promise<T>): Promise<T> {
 }
 
 export function sealE2eOrganization(organizationId: string) {
-  const publicKey = createPublicKey(E2E_AUDIT_PRIVATE_KEY);
-  const key = { id: signingKeyId(publicKey), privateKey: E2E_AUDIT_PRIVATE_KEY, publicKey };
+  const key = currentSigningKey({ AUDIT_SIGNING_KEY: E2E_AUDIT_PRIVATE_KEY })!;
   return withPool((db) => sealOrganization(organizationId, key, { db }));
 }
 

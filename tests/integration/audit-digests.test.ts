@@ -4,7 +4,7 @@
 // and workers without duplicates or gaps, large periods split, signatures that hold with the
 // published key (and with a retired one after a rotation), the cascade with the organization, the
 // app role's missing UPDATE/DELETE, and the check for digests ahead of a restored database.
-import { createPublicKey, generateKeyPairSync } from "node:crypto";
+import { createPublicKey } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { digestsAheadOfDatabase, queueDueDigests } from "~/audit-integrity/digest-schedule.server";
 import { encodeEntries, sha256Hex } from "~/audit-integrity/digest-document";
@@ -17,12 +17,12 @@ import {
   START_POSITION,
   type SealedEventRow,
 } from "~/audit-integrity/seal.server";
-import { configuredKeys, currentSigningKey, publishedKey, signatureHolds, type SigningKey } from "~/audit-integrity/signing-keys";
+import { configuredKeys, currentSigningKey, publishedKey, signatureHolds } from "~/audit-integrity/signing-keys";
 import { auditDigestTasks } from "~/audit-integrity/tasks.server";
 import { pool, prisma } from "~/db.server";
 import { runDueJobs } from "~/jobs/queue.server";
 import { withClient } from "../../scripts/lib/pg-client.ts";
-import { digestsOf, expectWholeChain, sealedIds, waitingDigestJobs } from "../audit-digests";
+import { digestsOf, expectWholeChain, freshKey, sealedIds, waitingDigestJobs } from "../audit-integrity";
 import { openTransactionWithEvent, recordChanges } from "../audit-streams";
 import { createOrganizationWith, createUser } from "../factories";
 
@@ -33,12 +33,6 @@ async function organizationWithEvents(count: number) {
   const organization = await createOrganizationWith([{ userId: user.id, role: "owner" }]);
   const ids = await recordChanges(organization.id, user.id, count);
   return { organizationId: organization.id, userId: user.id, ids };
-}
-
-/** A new signing key, as AUDIT_SIGNING_KEY would give it. */
-function freshKey(): SigningKey {
-  const { privateKey } = generateKeyPairSync("ed25519");
-  return currentSigningKey({ AUDIT_SIGNING_KEY: privateKey })!;
 }
 
 /** Queues the due digests and runs the queue once: what a worker does after a tick. */

@@ -11,12 +11,14 @@ import { join } from "node:path";
 import { v7 as uuidv7 } from "uuid";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sealOrganization } from "~/audit-integrity/seal.server";
-import { configuredKeys, currentSigningKey, publishedKey, signingKeyId } from "~/audit-integrity/signing-keys";
+import { digestSha256, documentText, type DigestDocument } from "~/audit-integrity/digest-document";
+import { configuredKeys, currentSigningKey, publishedKey, signText, signingKeyId, type SigningKey } from "~/audit-integrity/signing-keys";
 import { recordAuditEvent } from "~/audit/record.server";
 import { createSession } from "~/auth/session.server";
 import { sessionCookieName } from "~/auth/cookies.server";
 import { pool, prisma } from "~/db.server";
 import type { Role } from "~/generated/prisma/enums";
+import { freshKey } from "../audit-integrity";
 import { createOrganizationWith, createUser } from "../factories";
 import { startInProcessServer, type InProcessServer } from "../app-server";
 
@@ -290,6 +292,41 @@ describe("an owner's export and digests, checked offline", () => {
     // Without --keys the forger's own key (in the manifest) is trusted: the warning names its id.
     const trusting = await run(exportText, m, []);
     expect(trusting.stderr).toContain(`own keys (${forgerId})`);
+  });
+
+  it("a digest signed with a key a rotation had already replaced is named (a leaked retired key)", async () => {
+    const leaked = currentSigningKey()!;
+    const [rotated, unused] = [freshKey(), freshKey()];
+    const published = (key: SigningKey, status: "current" | "retired") => publishedKey({ id: key.id, key: key.publicKey, status });
+    const keysFile = write(
+      `rotated-keys-${randomUUID()}.json`,
+      JSON.stringify({ keys: [published(rotated, "current"), published(leaked, "retired"), published(unused, "retired")] }),
+    );
+    /** The manifest's chain signed again digest by digest with these keys, each linked to the one before. */
+    const signedWith = (keys: SigningKey[]) => {
+      const m = manifest();
+      let previousText: string | null = null;
+      keys.forEach((key, index) => {
+        const document = { ...(JSON.parse(m.digests[index]!.document) as DigestDocument), keyId: key.id };
+        if (previousText !== null) document.previousDigestSha256 = digestSha256(previousText);
+        const text = documentText(document);
+        m.digests[index] = { ...m.digests[index]!, document: text, signature: signText(key, text).toString("base64") };
+        previousText = text;
+      });
+      return m;
+    };
+    // The retired key signs again after the rotation; a retired key this log never used signs after the current one.
+    for (const keys of [
+      [leaked, rotated, leaked],
+      [rotated, rotated, unused],
+    ]) {
+      const result = await run(exportText, signedWith(keys), ["--keys", keysFile]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain(
+        `REPLACED KEY: digest 3 is signed with key ${keys[2]!.id}, which earlier digests had already been rotated away from (a retired key signing again).`,
+      );
+      expect(result.stdout).toContain("NOT INTACT: 1 finding(s).");
+    }
   });
 
   it("a digest signed by the right key id with another key is a bad signature", async () => {

@@ -5,9 +5,11 @@ import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { documentText, type DigestDocument } from "~/audit-integrity/digest-document";
 import { configuredKeys, currentSigningKey, signText, signingKeyId } from "~/audit-integrity/signing-keys";
+import { sealOrganization } from "~/audit-integrity/seal.server";
 import { verifyAuditLog } from "~/audit-integrity/verify.server";
 import { prisma } from "~/db.server";
-import { asOwner, createdAtOf, forgeEvent, recordEvents, seal, sealedOrganization, transactionIdOf } from "../audit-integrity";
+import { asOwner, createdAtOf, forgeEvent, freshKey, seal, sealedOrganization, transactionIdOf } from "../audit-integrity";
+import { recordChanges } from "../audit-streams";
 import { createOrganizationWith, createUser } from "../factories";
 
 const HOUR = 60 * 60 * 1000;
@@ -38,7 +40,7 @@ describe("verifying an untouched log", () => {
 
   it("counts events recorded after the newest digest as pending, not as a failure", async () => {
     const { organization, user } = await sealedOrganization(2, 2);
-    await recordEvents(organization.id, user.id, 3);
+    await recordChanges(organization.id, user.id, 3);
     expect(await verifyAuditLog(organization.id)).toMatchObject({ status: "intact", eventsChecked: 4, pendingEvents: 3, findings: [] });
   });
 
@@ -47,7 +49,7 @@ describe("verifying an untouched log", () => {
     expect(await verifyAuditLog(organization.id, { keys: [] })).toMatchObject({ status: "unsealed", reason: "no-key", findings: [] });
     const user = await createUser();
     const fresh = await createOrganizationWith([{ userId: user.id, role: "owner" }]);
-    await recordEvents(fresh.id, user.id, 2);
+    await recordChanges(fresh.id, user.id, 2);
     expect(await verifyAuditLog(fresh.id)).toMatchObject({ status: "unsealed", reason: "no-digest", pendingEvents: 2, findings: [] });
   });
 
@@ -128,6 +130,28 @@ describe("tampering with events", () => {
   });
 });
 
+describe("moving a sealed event in the stream order", () => {
+  it("names an event whose transaction id was changed as moved, not deleted and inserted", async () => {
+    const { organization, events } = await sealedOrganization();
+    const [first, second] = [events[0]![0]!, events[1]![1]!];
+    await asOwner("UPDATE audit_events SET transaction_id = $3::xid8 WHERE organization_id = $1 AND id = $2", [
+      organization.id,
+      first,
+      await transactionIdOf(organization.id, events[2]![0]!),
+    ]);
+    await asOwner("UPDATE audit_events SET transaction_id = NULL, details = '{}' WHERE organization_id = $1 AND id = $2", [
+      organization.id,
+      second,
+    ]);
+    const [firstAt, secondAt] = [await createdAtOf(organization.id, first), await createdAtOf(organization.id, second)];
+    expect((await verifyAuditLog(organization.id)).findings).toEqual([
+      { kind: "event-moved", eventId: second, createdAt: secondAt, sequence: 2, foundIn: 1 },
+      { kind: "event-altered", eventId: second, createdAt: secondAt, sequence: 2 },
+      { kind: "event-moved", eventId: first, createdAt: firstAt, sequence: 1, foundIn: 3 },
+    ]);
+  });
+});
+
 describe("tampering with digests", () => {
   it("names a deleted middle digest and counts the events it covered, without calling them inserted", async () => {
     const { organization } = await sealedOrganization();
@@ -159,6 +183,25 @@ describe("tampering with digests", () => {
       findings: [
         { kind: "sealing-overdue", newestSequence: 2, overdueEvents: 3, oldestEventAt: await createdAtOf(organization.id, events[2]![0]!) },
       ],
+    });
+  });
+
+  it("names every digest deleted, or made unreadable, for a verification of some days as for the whole log", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const later = { now: new Date(Date.now() + 3 * HOUR), digestIntervalSeconds: 3600 };
+    const deleted = await sealedOrganization();
+    await asOwner("DELETE FROM audit_digests WHERE organization_id = $1", [deleted.organization.id]);
+    for (const range of [{}, { from: today }, { from: today, to: today }]) {
+      expect(await verifyAuditLog(deleted.organization.id, { ...range, ...later })).toMatchObject({
+        status: "tampered",
+        findings: [{ kind: "sealing-overdue", newestSequence: null, overdueEvents: 9 }],
+      });
+    }
+    const unreadable = await sealedOrganization(1, 1);
+    await asOwner("UPDATE audit_digests SET document = '{}' WHERE organization_id = $1", [unreadable.organization.id]);
+    expect(await verifyAuditLog(unreadable.organization.id, { from: today })).toMatchObject({
+      status: "tampered",
+      findings: [{ kind: "digest-row-mismatch", sequence: 1, documentSequence: null, columns: ["document"] }],
     });
   });
 
@@ -226,6 +269,42 @@ describe("tampering with digests", () => {
     expect(await verifyAuditLog(organization.id, { keys })).toMatchObject({ status: "intact", findings: [] });
   });
 
+  it("names a digest signed with a key that a rotation had already replaced (a leaked retired key)", async () => {
+    const { organization, user } = await sealedOrganization(2, 1);
+    const leaked = currentSigningKey()!;
+    const rotated = freshKey();
+    await recordChanges(organization.id, user.id, 1);
+    await sealOrganization(organization.id, rotated);
+    // Whoever holds the retired key's private half seals a forged event after the rotation.
+    await recordChanges(organization.id, user.id, 1);
+    await sealOrganization(organization.id, leaked);
+    await recordChanges(organization.id, user.id, 1);
+    await sealOrganization(organization.id, leaked);
+    const keys = [
+      { id: rotated.id, key: rotated.publicKey, status: "current" as const },
+      ...configuredKeys().map((key) => ({ ...key, status: "retired" as const })),
+    ];
+    expect((await verifyAuditLog(organization.id, { keys })).findings).toEqual([
+      { kind: "key-replaced", sequence: 4, keyId: leaked.id },
+      { kind: "key-replaced", sequence: 5, keyId: leaked.id },
+    ]);
+  });
+
+  it("names a digest signed with a retired key after the current key signed, though that organization never used the retired one", async () => {
+    const user = await createUser();
+    const organization = await createOrganizationWith([{ userId: user.id, role: "owner" }]);
+    const [current, leaked] = [freshKey(), currentSigningKey()!];
+    await recordChanges(organization.id, user.id, 1);
+    await sealOrganization(organization.id, current);
+    await recordChanges(organization.id, user.id, 1);
+    await sealOrganization(organization.id, leaked);
+    const keys = [
+      { id: current.id, key: current.publicKey, status: "current" as const },
+      ...configuredKeys().map((key) => ({ ...key, status: "retired" as const })),
+    ];
+    expect((await verifyAuditLog(organization.id, { keys })).findings).toEqual([{ kind: "key-replaced", sequence: 2, keyId: leaked.id }]);
+  });
+
   it("names a broken link when a digest is re-signed with the real key but points elsewhere", async () => {
     const { organization } = await sealedOrganization();
     const document = { ...(await digestDocument(organization.id, 2)), previousDigestSha256: "0".repeat(64) };
@@ -282,7 +361,7 @@ describe("an organization's deletion", () => {
 
 it("seals again after verification without disturbing the chain", async () => {
   const { organization, user } = await sealedOrganization(1, 2);
-  await recordEvents(organization.id, user.id, 2);
+  await recordChanges(organization.id, user.id, 2);
   await seal(organization.id);
   expect(await verifyAuditLog(organization.id)).toMatchObject({ status: "intact", digestsChecked: 2, eventsChecked: 4 });
 });

@@ -3,7 +3,8 @@
 // a budget per user, both 429 with Retry-After (docs/decisions/0062-audit-verification.md).
 import { describe, expect, it } from "vitest";
 import { callRpc, joinOrganization, memberOfNewOrganization } from "../api-key-factories";
-import { asOwner, recordEvents, seal } from "../audit-integrity";
+import { asOwner, seal } from "../audit-integrity";
+import { recordChanges } from "../audit-streams";
 import { withClient } from "../../scripts/lib/pg-client.ts";
 import { call } from "../rpc";
 
@@ -11,7 +12,7 @@ const DE = { "accept-language": "de-DE,de;q=0.9" };
 
 async function sealedOwner() {
   const owner = await memberOfNewOrganization("owner");
-  await recordEvents(owner.organization.id, owner.user.id, 3);
+  await recordChanges(owner.organization.id, owner.user.id, 3);
   await seal(owner.organization.id);
   return owner;
 }

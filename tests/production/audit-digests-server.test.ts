@@ -5,7 +5,7 @@
 // sealed, and writes no digest.
 import { afterAll, describe, expect, it } from "vitest";
 import { currentSigningKey } from "~/audit-integrity/signing-keys";
-import { digestsOf, expectWholeChain, sealedIds } from "../audit-digests";
+import { digestsOf, expectWholeChain, sealedIds } from "../audit-integrity";
 import { recordChanges } from "../audit-streams";
 import { createOrganizationWith, createUser } from "../factories";
 import { startProductionServer, type ProductionServer } from "./production-server";

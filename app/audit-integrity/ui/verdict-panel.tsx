@@ -21,12 +21,22 @@ function findingText(finding: Finding, t: Translate, time: TimeSetting): string 
       return finding.sequence === null
         ? t("findings.event-inserted-after", { eventId: finding.eventId, time: at(finding.createdAt) })
         : t("findings.event-inserted", { eventId: finding.eventId, time: at(finding.createdAt), sequence: finding.sequence });
+    case "event-moved":
+      return finding.foundIn === null
+        ? t("findings.event-moved-after", { eventId: finding.eventId, time: at(finding.createdAt), sequence: finding.sequence })
+        : t("findings.event-moved", {
+            eventId: finding.eventId,
+            time: at(finding.createdAt),
+            sequence: finding.sequence,
+            foundIn: finding.foundIn,
+          });
     case "digest-missing":
       return finding.firstSequence === finding.lastSequence
         ? t("findings.digest-missing", { first: finding.firstSequence, events: finding.events })
         : t("findings.digests-missing", { first: finding.firstSequence, last: finding.lastSequence, events: finding.events });
     case "bad-signature":
     case "unknown-key":
+    case "key-replaced":
       return t(`findings.${finding.kind}`, { sequence: finding.sequence, keyId: finding.keyId });
     case "chain-broken":
       return t("findings.chain-broken", { sequence: finding.sequence, previous: finding.sequence - 1 });
@@ -46,7 +56,8 @@ function findingText(finding: Finding, t: Translate, time: TimeSetting): string 
 }
 
 /** The event a finding names that the log still holds (a deleted one has no page to open). */
-const linkedEvent = (finding: Finding) => (finding.kind === "event-altered" || finding.kind === "event-inserted" ? finding.eventId : null);
+const linkedEvent = (finding: Finding) =>
+  finding.kind === "event-altered" || finding.kind === "event-inserted" || finding.kind === "event-moved" ? finding.eventId : null;
 
 export function VerdictPanel({ verdict }: { verdict: Verdict }) {
   const { t } = useTranslation("auditIntegrity");

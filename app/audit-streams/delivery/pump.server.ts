@@ -10,8 +10,7 @@ import type { Logger } from "pino";
 import { billingBlocksPaidFeatures } from "~/access/billing-pause";
 import { pool } from "~/db.server";
 import { BillingState } from "~/generated/prisma/enums";
-import { isDatabaseUnavailable } from "~/lib/database-unavailable.server";
-import { isDraining } from "~/lib/lifecycle.server";
+import { startPeriodicTicks } from "~/jobs/periodic-ticks.server";
 import { PLAN_IDS, planHas } from "~/plans/catalog";
 import { addDeliveryJobSql } from "./delivery-jobs.server";
 
@@ -56,9 +55,6 @@ export async function streamsAheadOfDatabase(): Promise<number> {
   return rows[0]?.ahead ?? 0;
 }
 
-/** How often the pump looks for cursors ahead of the database (and logs an error while there are). */
-export const AHEAD_CHECK_MS = 10 * 60_000;
-
 /** One tick: queues the due streams' jobs; how many. */
 export async function pumpOnce(): Promise<number> {
   const { rows } = await pool().query<{ queued: number }>(PUMP_SQL, [streamingPlans(), pausingStates()]);
@@ -76,37 +72,15 @@ export function startPump(
   pump: () => Promise<number> = pumpOnce,
   aheadOfDatabase: () => Promise<number> = streamsAheadOfDatabase,
 ): () => Promise<void> {
-  let stopped = false;
-  let running: Promise<void> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  let checkedAt = -Infinity;
-  const checkOrder = async () => {
-    if (Date.now() - checkedAt < AHEAD_CHECK_MS) return;
-    checkedAt = Date.now();
-    const ahead = await aheadOfDatabase();
-    if (ahead > 0)
-      logger.error(
-        { streams: ahead },
-        "audit streams' cursors are ahead of this database's transaction ids (restored from a logical dump?): they deliver nothing until the stream order is repaired (README, Backups)",
-      );
-  };
-  const tick = () => {
-    // A draining process queues nothing more; the other instances' pumps carry on.
-    running = (isDraining() ? Promise.resolve(0) : Promise.all([pump(), checkOrder()])).then(
-      () => undefined,
-      (error: unknown) => {
-        const { message, code } = error as { message?: string; code?: string };
-        logger[isDatabaseUnavailable(error) ? "warn" : "error"]({ err: { message, code } }, "audit stream pump tick failed");
-      },
-    );
-    void running.finally(() => {
-      if (!stopped) timer = setTimeout(tick, intervalMs);
-    });
-  };
-  timer = setTimeout(tick, intervalMs);
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await running;
-  };
+  return startPeriodicTicks(logger, {
+    work: pump,
+    aheadOfDatabase,
+    aheadError: (ahead) => [
+      { streams: ahead },
+      "audit streams' cursors are ahead of this database's transaction ids (restored from a logical dump?): they deliver nothing until the stream order is repaired (README, Backups)",
+    ],
+    failure: "audit stream pump tick failed",
+    firstDelayMs: intervalMs,
+    nextDelayMs: () => intervalMs,
+  });
 }

@@ -38,7 +38,8 @@ export default {
     tampered_one: "Manipuliert: {{count, number}} Befund.",
     tampered_other: "Manipuliert: {{count, number}} Befunde.",
     unsealed: "Nicht geprüft.",
-    counts: "Geprüfte Digests: {{digests, number}} · geprüfte Ereignisse: {{events, number}} · neue, noch nicht versiegelte Ereignisse: {{pending, number}}",
+    counts:
+      "Geprüfte Digests: {{digests, number}} · geprüfte Ereignisse: {{events, number}} · neue, noch nicht versiegelte Ereignisse: {{pending, number}}",
     range: "Digests von {{first}} bis {{last}}.",
     more: "… und {{count, number}} weitere Befunde, hier nicht aufgeführt. Die vollständige Liste gibt npm run audit:verify.",
     reasons: {
@@ -56,11 +57,18 @@ export default {
       "Ereignis {{eventId}} ({{time}}) wurde nach dem neuesten Digest eingefügt: Es war vor diesem Digest festgeschrieben, oder seine Transaktion hat es nie gegeben.",
     "event-deleted":
       "Ereignis {{eventId}} ({{time}}) wurde gelöscht: Digest {{sequence}} hat es versiegelt, das Log enthält es nicht mehr.",
+    "event-moved":
+      "Ereignis {{eventId}} ({{time}}) wurde verschoben: Digest {{sequence}} hat es versiegelt, doch seine Transaktions-ID wurde geändert, sodass es jetzt in den Bereich von Digest {{foundIn}} fällt.",
+    "event-moved-after":
+      "Ereignis {{eventId}} ({{time}}) wurde verschoben: Digest {{sequence}} hat es versiegelt, doch seine Transaktions-ID wurde geändert, sodass es jetzt nach dem neuesten Digest einsortiert ist.",
     "digest-missing": "Digest {{first}} fehlt: {{events, number}} Ereignisse in seinem Bereich können nicht geprüft werden.",
-    "digests-missing": "Die Digests {{first}} bis {{last}} fehlen: {{events, number}} Ereignisse in ihrem Bereich können nicht geprüft werden.",
+    "digests-missing":
+      "Die Digests {{first}} bis {{last}} fehlen: {{events, number}} Ereignisse in ihrem Bereich können nicht geprüft werden.",
     "bad-signature": "Digest {{sequence}} hat eine ungültige Signatur: Sie stimmt nicht mit Schlüssel {{keyId}} überein.",
     "unknown-key":
       "Digest {{sequence}} ist mit Schlüssel {{keyId}} signiert, der weder der aktuelle noch ein abgelöster Signaturschlüssel ist.",
+    "key-replaced":
+      "Digest {{sequence}} ist mit Schlüssel {{keyId}} signiert, der für frühere Digests bereits durch einen neuen Schlüssel abgelöst war: Ein abgelöster Schlüssel hat erneut signiert.",
     "chain-broken": "Digest {{sequence}} ist nicht mit Digest {{previous}} verkettet: Die Kette ist unterbrochen.",
     "digest-row-mismatch":
       "Der gespeicherte Digest Nr. {{sequence}} weicht von seinem signierten Dokument ab (Digest {{documentSequence}}; {{columns}}): Digests wurden vertauscht oder bearbeitet.",

@@ -51,10 +51,16 @@ export default {
     "event-inserted-after":
       "Event {{eventId}} ({{time}}) was inserted after the newest digest: it had committed before that digest was made, or its transaction never existed.",
     "event-deleted": "Event {{eventId}} ({{time}}) was deleted: digest {{sequence}} sealed it, the log no longer holds it.",
+    "event-moved":
+      "Event {{eventId}} ({{time}}) was moved: digest {{sequence}} sealed it, but its transaction id was changed, so it now sorts into the range of digest {{foundIn}}.",
+    "event-moved-after":
+      "Event {{eventId}} ({{time}}) was moved: digest {{sequence}} sealed it, but its transaction id was changed, so it now sorts after the newest digest.",
     "digest-missing": "Digest {{first}} is missing: {{events, number}} events in the range it covered cannot be checked.",
     "digests-missing": "Digests {{first}} to {{last}} are missing: {{events, number}} events in the range they covered cannot be checked.",
     "bad-signature": "Digest {{sequence}} has a bad signature: it does not hold under key {{keyId}}.",
     "unknown-key": "Digest {{sequence}} is signed with key {{keyId}}, which is neither the current nor a retired signing key.",
+    "key-replaced":
+      "Digest {{sequence}} is signed with key {{keyId}}, which earlier digests had already been rotated away from: a retired key signed again.",
     "chain-broken": "Digest {{sequence}} does not link to digest {{previous}}: the chain is broken.",
     "digest-row-mismatch":
       "The stored digest no. {{sequence}} disagrees with its signed document (digest {{documentSequence}}; {{columns}}): digests were swapped or edited.",
