@@ -36,7 +36,7 @@ interface Run {
 /** Runs the verifier as a process; killed (code null) if it has not ended within a minute. */
 function verifier(args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [SCRIPT, ...args], { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [SCRIPT, ...args], { timeout: 60_000, maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
       resolve({ code, stdout, stderr });
     });
@@ -86,8 +86,9 @@ const eventLine = (id: string, details: string) =>
 
 describe("the offline verifier with hostile files", () => {
   it("refuses a keys file that is not an object with exit 2 and a clear line", async () => {
-    const manifest = file("m.json", JSON.stringify(manifestSealing([])));
-    const exported = file("empty.ndjson", "");
+    const id = uuidv7();
+    const manifest = file("m.json", JSON.stringify(manifestSealing([id])));
+    const exported = file("one.ndjson", `${eventLine(id, "{}")}\n`);
     for (const keys of ["null", "[]", '"keys"', '{"keys":null}', '{"keys":[null,1,"x",{"alg":"Ed25519","publicKey":5}]}']) {
       const run = await verifier(["--export", exported, "--digests", manifest, "--keys", file("k.json", keys)]);
       expectNoTrace(run);
@@ -153,7 +154,24 @@ describe("the offline verifier with hostile files", () => {
     ]);
     expectNoTrace(run);
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain(`ALTERED EVENT: ${id}`);
+    expect(run.stdout).toContain(`UNCHECKED EVENT: ${id} (member.role_changed, 2026-01-01T00:00:00.000Z) has details nested too deeply`);
+  });
+
+  it("shows values read from the files with control characters escaped: no terminal escapes, no bidi overrides", async () => {
+    const id = uuidv7();
+    const line = eventLine(id, "{}").replace('"member.role_changed"', JSON.stringify("\u001b[2J\u001b]0;owned\u0007\u202e"));
+    const run = await verifier([
+      "--export",
+      file("escape.ndjson", `${line}\n`),
+      "--digests",
+      file("m.json", JSON.stringify(manifestSealing([id], { keyId: "\u001b[31mred" }))),
+      "--keys",
+      EMPTY_KEYS(),
+    ]);
+    expect(run.code).toBe(1);
+    for (const raw of ["\u001b", "\u0007", "\u202e"]) expect(run.stdout).not.toContain(raw);
+    expect(run.stdout).toContain(`ALTERED EVENT: ${id} (\\u001b[2J\\u001b]0;owned\\u0007\\u202e, `);
+    expect(run.stdout).toContain("signed with key \\u001b[31mred,");
   });
 
   it("answers manifests with wrong types, junk base64, odd entries, duplicate sequences and huge counts with findings", async () => {
