@@ -17,5 +17,6 @@ describe("readCommandLine", () => {
     expect(readCommandLine(spec, [])).toEqual({ kind: "error", message: "Missing arguments." });
     expect(readCommandLine(spec, ["a", "b", "c"])).toEqual({ kind: "error", message: "Unexpected argument: c" });
     expect(readCommandLine({ usage: "u" }, ["x"])).toEqual({ kind: "error", message: "Unexpected argument: x" });
+    expect(readCommandLine(spec, ["a", "--name=A", "--name", "B"])).toEqual({ kind: "error", message: "--name given twice." });
   });
 });
