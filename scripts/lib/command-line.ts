@@ -31,10 +31,11 @@ export function readCommandLine<O extends ParseArgsOptionsConfig>(spec: CommandS
     return { kind: "error", message: (error as Error).message.replace(/\. To specify a positional argument.*$/s, ".") };
   }
   if ((parsed.values as { help?: boolean }).help) return { kind: "help" };
-  // parseArgs keeps the last of a repeated option: `--from A --from B` would quietly mean B.
+  // parseArgs keeps the last of a repeated option: `--from A --from B` would quietly mean B. A flag
+  // given twice means the same thing twice (`npm run dev -- --dev`).
   const given = new Set<string>();
   for (const token of parsed.tokens) {
-    if (token.kind !== "option") continue;
+    if (token.kind !== "option" || spec.options?.[token.name]?.type !== "string") continue;
     if (given.has(token.name)) return { kind: "error", message: `--${token.name} given twice.` };
     given.add(token.name);
   }
