@@ -12,9 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealOrganization } from "~/audit-integrity/seal.server";
 import { currentSigningKey } from "~/audit-integrity/signing-keys";
 import { verifyAuditLog } from "~/audit-integrity/verify.server";
+import { sessionCookieName } from "~/auth/cookies.server";
 import { pool } from "~/db.server";
 import { callRpc, memberOfNewOrganization } from "../api-key-factories";
 import { recordEvents } from "../audit-integrity";
+import { startInProcessServer } from "../app-server";
 import { startDatabaseProxy } from "../database-proxy";
 
 // Before anything reads the configuration: the app's connections go through the relay.
@@ -132,6 +134,45 @@ describe("the database going away mid-verification", () => {
     await pool().query("DELETE FROM rate_limits");
     const again = await callRpc("auditLog/verify", { sessionToken: token, input: { organizationId: organization.id } });
     expect(again).toMatchObject({ status: 200, json: { status: "intact", eventsChecked: 3 } });
+  });
+
+  it("answers the integrity page's form 503 with the translated page, and the next verification runs", async () => {
+    const { organization, user, token } = await memberOfNewOrganization("owner");
+    await recordEvents(organization.id, user.id, 2);
+    await sealOrganization(organization.id, currentSigningKey()!);
+    const server = await startInProcessServer();
+    try {
+      const post = () =>
+        fetch(`${server.origin}/dashboard/organization-settings/audit-log/integrity`, {
+          method: "POST",
+          headers: {
+            cookie: `${sessionCookieName()}=${token}`,
+            "content-type": "application/x-www-form-urlencoded",
+            origin: server.origin,
+            "sec-fetch-site": "same-origin",
+            "accept-language": "de-DE",
+          },
+          body: "from=&to=",
+        });
+      const blocker = await ownerClient();
+      await blocker.query("BEGIN");
+      await blocker.query("LOCK TABLE audit_digests IN ACCESS EXCLUSIVE MODE");
+      const posting = post();
+      await waitForLockWait("%audit_digests%");
+      await database.cut();
+      const answer = await posting;
+      await blocker.query("ROLLBACK");
+      await blocker.end();
+      expect(answer.status).toBe(503);
+      expect(await answer.text()).toMatch(/Datenbank/);
+      await database.restore();
+      await pool().query("DELETE FROM rate_limits");
+      const again = await post();
+      expect(again.status).toBe(200);
+      expect(await again.text()).toContain("Unverändert: Das Log stimmt mit seinen Digests überein.");
+    } finally {
+      await server.close();
+    }
   });
 
   it("ends npm run audit:verify with exit 1 and a line that says the database went away, no stack trace", async () => {
