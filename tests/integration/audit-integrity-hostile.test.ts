@@ -206,6 +206,24 @@ describe("auditLog.verify at /rpc under hostile bodies", () => {
   });
 });
 
+describe("the verification budget", () => {
+  it("answers the eleventh verification of a caller 429 with Retry-After and a translated message", async () => {
+    const body = JSON.stringify({ json: { organizationId: owner.organizationId } });
+    const headers = {
+      "content-type": "application/json",
+      cookie: owner.cookie,
+      origin: server.origin,
+      "sec-fetch-site": "same-origin",
+      "accept-language": "de-DE",
+    };
+    for (let i = 0; i < 10; i++) expect((await send("/rpc/auditLog/verify", { method: "POST", headers, body })).status).toBe(200);
+    const refused = await send("/rpc/auditLog/verify", { method: "POST", headers, body });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+    expect(refused.text).toMatch(/Versuche/);
+  });
+});
+
 describe("the integrity page's form under hostile posts", () => {
   const PAGE = "/dashboard/organization-settings/audit-log/integrity";
 
