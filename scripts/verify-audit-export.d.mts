@@ -15,5 +15,7 @@ export interface ExportedEvent {
 export declare function canonicalJson(value: unknown): string;
 export declare function canonicalEventText(event: ExportedEvent, organizationId: string): string;
 export declare function eventSha256Hex(event: ExportedEvent, organizationId: string): string;
+/** A value read from a file as a message shows it: control characters escaped, cut short. */
+export declare function shown(value: unknown): string;
 export declare function parseArguments(argv: readonly string[]): { exportPath: string; digestsPath: string; keysPath?: string };
 export declare function main(argv: readonly string[], out?: (line: string) => void, err?: (line: string) => void): Promise<number>;

@@ -33,6 +33,13 @@ export const DIGEST_FORMAT = "keyledger-audit-digest/1";
 const ENTRY_BYTES = 56;
 /** An event created this long before the newest digest closed would be in it (its transaction had ended). */
 const SEALING_MARGIN_MS = 10 * 60 * 1000;
+/**
+ * The longest export line read: far above any event the server writes, low enough that a file of
+ * one endless line (a device, a damaged download) ends with a message instead of filling memory.
+ */
+const MAX_LINE_CHARS = 64 * 1024 * 1024;
+/** How much of a value read from a file a message repeats. */
+const SHOWN_CHARS = 200;
 
 /** A problem with the arguments or the files: exit 2. */
 export class UsageError extends Error {}
@@ -73,6 +80,30 @@ export function eventSha256Hex(event, organizationId) {
 
 const sha256Hex = (data) => createHash("sha256").update(data).digest("hex");
 
+/**
+ * A value read from a file, as a message may show it: control characters escaped (a hostile file
+ * must not drive the terminal that shows the verdict) and cut short.
+ */
+export function shown(value) {
+  const text = typeof value === "string" ? value : String(JSON.stringify(value));
+  const cut = text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text;
+  return Array.from(cut, (c) => (isUnsafeCharacter(c.codePointAt(0)) ? `\\u${c.codePointAt(0).toString(16).padStart(4, "0")}` : c)).join(
+    "",
+  );
+}
+
+/** C0 and C1 controls (ESC starts a terminal's escape sequences), line separators, bidirectional overrides. */
+function isUnsafeCharacter(code) {
+  return (
+    code < 0x20 ||
+    (code >= 0x7f && code <= 0x9f) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069)
+  );
+}
+
 function uuidText(buf, at) {
   const hex = buf.toString("hex", at, at + 16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
@@ -110,6 +141,9 @@ function readJsonFile(path, what) {
   }
 }
 
+/** The "keys" list of a keys file (undefined when the file is not an object: trustedKeys says so). */
+const keysListOf = (file) => (file !== null && typeof file === "object" && !Array.isArray(file) ? file.keys : undefined);
+
 /** The manifest's shape (what it claims is checked later). */
 export function checkManifestShape(manifest) {
   const ok =
@@ -142,7 +176,7 @@ export function trustedKeys(list, source) {
     try {
       key = createPublicKey(entry.publicKey);
     } catch {
-      throw new UsageError(`${source} holds a key that is not a PEM public key (id ${entry.id}).`);
+      throw new UsageError(`${source} holds a key that is not a PEM public key (id ${shown(entry.id)}).`);
     }
     const id = sha256Hex(key.export({ type: "spki", format: "der" })).slice(0, 16);
     keys.set(id, key);
@@ -154,7 +188,7 @@ export function trustedKeys(list, source) {
 // ---- The digests.
 
 function eventLabel(event) {
-  return `${event.id} (${event.action}, ${event.createdAt})`;
+  return `${shown(event.id)} (${shown(event.action)}, ${shown(event.createdAt)})`;
 }
 
 /**
@@ -245,12 +279,13 @@ export function checkDigests(manifest, keys) {
       findings.push(`DIGESTS OUT OF ORDER: digest ${item.sequence} is listed after digest ${manifest.digests[index - 1].sequence}.`);
     if (doc.organizationId !== manifest.organizationId)
       findings.push(
-        `FOREIGN DIGEST: digest ${doc.sequence} belongs to organization ${doc.organizationId}, not ${manifest.organizationId}.`,
+        `FOREIGN DIGEST: digest ${doc.sequence} belongs to organization ${shown(doc.organizationId)}, not ${shown(manifest.organizationId)}.`,
       );
     const key = keys.get(doc.keyId);
-    if (!key) findings.push(`UNKNOWN KEY: digest ${doc.sequence} is signed with key ${doc.keyId}, which is not among the trusted keys.`);
+    if (!key)
+      findings.push(`UNKNOWN KEY: digest ${doc.sequence} is signed with key ${shown(doc.keyId)}, which is not among the trusted keys.`);
     else if (!signatureHolds(key, item.document, item.signature))
-      findings.push(`BAD SIGNATURE: digest ${doc.sequence}'s signature does not hold for its document (key ${doc.keyId}).`);
+      findings.push(`BAD SIGNATURE: digest ${doc.sequence}'s signature does not hold for its document (key ${shown(doc.keyId)}).`);
     const entries = Buffer.from(item.entries, "base64");
     item.entries = ""; // the decoded bytes are kept; a million events' base64 need not be
     if (entries.length % ENTRY_BYTES !== 0 || sha256Hex(entries) !== doc.eventsSha256 || entries.length / ENTRY_BYTES !== doc.eventCount)
@@ -351,8 +386,20 @@ function rangeOf(manifest) {
 function newestClosedMs(manifest, documents) {
   const times = documents.map((doc) => Date.parse(doc.periodEnd));
   if (manifest.newestDigest && typeof manifest.newestDigest.periodEnd === "string") times.push(Date.parse(manifest.newestDigest.periodEnd));
-  const valid = times.filter((t) => !Number.isNaN(t));
-  return valid.length ? Math.max(...valid) : -Infinity;
+  // A loop, not Math.max(...times): a manifest of some hundred thousand digests would overflow the stack.
+  let newest = -Infinity;
+  for (const t of times) if (t > newest) newest = t;
+  return newest;
+}
+
+/** The event's hash; undefined when its details nest deeper than the stack allows. */
+function hashOrNull(event, organizationId) {
+  try {
+    return eventSha256Hex(event, organizationId);
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
 }
 
 /**
@@ -409,7 +456,10 @@ export async function checkExport(lines, manifest, digests) {
       continue;
     }
     matched += 1;
-    if (Number.isNaN(createdAtMs) || eventSha256Hex(event, manifest.organizationId) !== entry.sha256.toString("hex"))
+    const hash = Number.isNaN(createdAtMs) ? null : hashOrNull(event, manifest.organizationId);
+    if (hash === undefined)
+      findings.push(`UNCHECKED EVENT: ${eventLabel(event)} has details nested too deeply to hash here; it was not checked.`);
+    else if (hash !== entry.sha256.toString("hex"))
       findings.push(`ALTERED EVENT: ${eventLabel(event)} is not what digest ${entry.sequence} sealed.`);
   }
   // "intact" must never mean "nothing was compared" (no digests yet, no signing key, a manifest emptied).
@@ -452,21 +502,47 @@ export async function checkExport(lines, manifest, digests) {
 
 /**
  * The export's lines, split at "\n" only: readline would also split at U+2028 and U+2029, which
- * JSON.stringify leaves unescaped inside strings (a detail may hold them).
+ * JSON.stringify leaves unescaped inside strings (a detail may hold them). Each chunk is searched
+ * once (a long line costs its length, not its length squared), and a line longer than
+ * MAX_LINE_CHARS ends the check. A read failing after the file opened (a directory) is a UsageError.
  */
-async function* splitLines(stream) {
-  let rest = "";
-  for await (const chunk of stream) {
-    const parts = (rest + chunk).split("\n");
-    rest = parts.pop();
-    yield* parts;
+async function* splitLines(stream, path) {
+  let pieces = [];
+  let length = 0;
+  let lineNumber = 1;
+  const tooLong = () =>
+    new UsageError(`Line ${lineNumber} of the export is longer than ${MAX_LINE_CHARS / 1024 / 1024} MiB: is it the NDJSON export?`);
+  try {
+    for await (const chunk of stream) {
+      let start = 0;
+      let end;
+      while ((end = chunk.indexOf("\n", start)) !== -1) {
+        if (length + end - start > MAX_LINE_CHARS) throw tooLong();
+        pieces.push(chunk.slice(start, end));
+        yield pieces.join("");
+        pieces = [];
+        length = 0;
+        lineNumber += 1;
+        start = end + 1;
+      }
+      if (start < chunk.length) {
+        pieces.push(chunk.slice(start));
+        length += chunk.length - start;
+        if (length > MAX_LINE_CHARS) throw tooLong();
+      }
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`Cannot read the export ${path}: ${error.message}`);
+  } finally {
+    stream.destroy();
   }
-  if (rest !== "") yield rest;
+  if (pieces.length > 0) yield pieces.join("");
 }
 
 function exportLines(path) {
   const stream = createReadStream(path, { encoding: "utf8" });
-  return { stream, lines: splitLines(stream) };
+  return { stream, lines: splitLines(stream, path) };
 }
 
 /** Runs the verifier; gives the exit code. `out` and `err` take one line each. */
@@ -476,7 +552,7 @@ export async function main(argv, out = console.log, err = console.error) {
     const manifest = checkManifestShape(readJsonFile(options.digestsPath, "digests file"));
     let keys;
     if (options.keysPath) {
-      keys = trustedKeys(readJsonFile(options.keysPath, "keys file").keys, "The keys file");
+      keys = trustedKeys(keysListOf(readJsonFile(options.keysPath, "keys file")), "The keys file");
     } else {
       keys = trustedKeys(manifest.keys, "The digests file");
       err(
@@ -510,7 +586,9 @@ export async function main(argv, out = console.log, err = console.error) {
       err("Usage: node verify-audit-export.mjs --export audit-log.ndjson --digests digests.json [--keys audit-log-keys.json]");
       return 2;
     }
-    throw error;
+    // Whatever else a hostile file provokes: one line, not a stack trace, and not exit 1 ("findings").
+    err(`The files could not be checked: ${error instanceof Error ? error.message : String(error)}`);
+    return 2;
   }
 }
 

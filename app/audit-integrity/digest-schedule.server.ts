@@ -1,7 +1,8 @@
 // When digests are made (docs/decisions/0061-audit-digests.md). Every process that runs the job
 // worker ticks: one statement finds the organizations due for a digest and queues one job per
 // organization (job key `audit-digest:<id>`: any number of instances queue it once; the writer is
-// safe twice over anyway, seal.server.ts). An audited change does no extra work in its own
+// safe twice over anyway, seal.server.ts). A job left locked by a killed process does not count
+// (sealing-lock.server.ts): the organization is queued again at the next tick. An audited change does no extra work in its own
 // transaction: no trigger, no job per write.
 //
 // Due: an event lies after the chain tip's `last` below the horizon (the oldest transaction still
@@ -11,6 +12,7 @@
 import type { Logger } from "pino";
 import { pool } from "~/db.server";
 import { startPeriodicTicks } from "~/jobs/periodic-ticks.server";
+import { sealingLockHeldSql } from "./sealing-lock.server";
 
 export const SEAL_DIGEST_TASK = "audit-digest";
 
@@ -26,7 +28,7 @@ const QUEUE_LIMIT = 1_000;
 
 /**
  * The schedule's statement: scans every organization's newest digest (tests/statements/allowed-scatter.ts).
- * $1: the interval in seconds. A job already waiting (or running) for an organization is left alone.
+ * $1: the interval in seconds. A job already waiting (or running in a live process) for an organization is left alone.
  */
 const DUE_SQL = `
   SELECT count(graphile_worker.add_job(
@@ -43,7 +45,9 @@ const DUE_SQL = `
     ) tip ON true
     WHERE (tip.period_end IS NULL OR floor(extract(epoch FROM tip.period_end) / $1) < floor(extract(epoch FROM now()) / $1))
       AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j
-                      WHERE j.key = 'audit-digest:' || o.id::text AND j.attempts < j.max_attempts)
+                      WHERE j.key = 'audit-digest:' || o.id::text AND j.attempts < j.max_attempts
+                        -- waiting, or running in a live process (sealing-lock.server.ts)
+                        AND (j.locked_at IS NULL OR ${sealingLockHeldSql("o.id::text")}))
       AND EXISTS (
         SELECT 1 FROM audit_events e
         WHERE e.organization_id = o.id

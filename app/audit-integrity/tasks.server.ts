@@ -7,6 +7,7 @@ import { env, type Env } from "~/env.server";
 import { taskWithPayload } from "~/jobs/queue.server";
 import { SEAL_DIGEST_TASK, startDigestSchedule } from "./digest-schedule.server";
 import { sealOrganization } from "./seal.server";
+import { whileSealing } from "./sealing-lock.server";
 import { currentSigningKey } from "./signing-keys";
 
 /** PostgreSQL's foreign key violation: the organization was deleted while its digest was made. */
@@ -21,8 +22,9 @@ export const auditDigestTasks: TaskList = {
     const key = currentSigningKey();
     if (!key) return;
     try {
-      const sealed = await sealOrganization(organizationId, key);
-      if (sealed.digests > 0) helpers.logger.debug(`audit digests written: ${sealed.digests} (${sealed.events} events)`);
+      const sealed = await whileSealing(organizationId, () => sealOrganization(organizationId, key));
+      // null: another live writer holds the organization's sealing lock and is at it.
+      if (sealed && sealed.digests > 0) helpers.logger.debug(`audit digests written: ${sealed.digests} (${sealed.events} events)`);
     } catch (error) {
       // Gone with its organization: there is nothing left to seal.
       if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION) return;

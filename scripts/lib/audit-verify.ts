@@ -3,13 +3,22 @@
 import { verifyAuditLog } from "../../app/audit-integrity/verify.server.ts";
 import { findOrganization } from "../../app/billing/plan-override.server.ts";
 import { disconnectDb, prisma } from "../../app/db.server.ts";
+import { databaseUnavailableReason } from "../../app/lib/database-unavailable.server.ts";
 import { verdictLines } from "./audit-verify-lines.ts";
 
-/** The database did not answer: refused by pg, or Prisma's P1001 ("Can't reach database server"). */
-const isUnreachable = (error: unknown) => {
-  const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } };
-  return code === "ECONNREFUSED" || code === "P1001" || cause?.code === "ECONNREFUSED";
-};
+/**
+ * What to say when the database is not there (the app's own reading of pg's and Prisma's errors,
+ * app/lib/database-unavailable.server.ts): never reached, or gone in the middle of the run (pg's bare
+ * "Connection terminated unexpectedly" told an operator nothing about what to do). Null: a real fault.
+ */
+function databaseTrouble(error: unknown): string | null {
+  const reason = databaseUnavailableReason(error);
+  if (reason === null) return null;
+  if (reason === "unreachable") return "The database is not reachable: is it running (`npm start` for the embedded one)?";
+  if (reason === "connectionLost")
+    return "The database connection was lost during the verification: run it again once the database is back.";
+  return `The database is not available (${reason}): run the verification again shortly.`;
+}
 
 export async function verifyOrganizationFromCommandLine(
   reference: string,
@@ -22,8 +31,8 @@ export async function verifyOrganizationFromCommandLine(
     const verdict = await verifyAuditLog(found.id, range);
     return verdictLines(`${organization.name} (${organization.slug})`, verdict);
   } catch (error) {
-    if (isUnreachable(error))
-      return { ok: false, lines: ["The database is not reachable: is it running (`npm start` for the embedded one)?"] };
+    const trouble = databaseTrouble(error);
+    if (trouble) return { ok: false, lines: [trouble] };
     return { ok: false, lines: [(error as Error).message] };
   } finally {
     await disconnectDb();

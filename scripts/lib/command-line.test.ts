@@ -17,5 +17,8 @@ describe("readCommandLine", () => {
     expect(readCommandLine(spec, [])).toEqual({ kind: "error", message: "Missing arguments." });
     expect(readCommandLine(spec, ["a", "b", "c"])).toEqual({ kind: "error", message: "Unexpected argument: c" });
     expect(readCommandLine({ usage: "u" }, ["x"])).toEqual({ kind: "error", message: "Unexpected argument: x" });
+    expect(readCommandLine(spec, ["a", "--name=A", "--name", "B"])).toEqual({ kind: "error", message: "--name given twice." });
+    const flags = { usage: "u", options: { dev: { type: "boolean" } } } as const;
+    expect(readCommandLine(flags, ["--dev", "--dev"])).toEqual({ kind: "ok", values: { dev: true }, positionals: [] });
   });
 });

@@ -1,5 +1,5 @@
 // The operator commands' one argument reader (node:util parseArgs): `--help` / `-h` prints the
-// usage to stdout and exits 0; an unknown option or a wrong number of arguments prints what is
+// usage to stdout and exits 0; an unknown or repeated option or a wrong number of arguments prints what is
 // wrong and the usage to stderr and exits 1. Every command in scripts/ reads its arguments here.
 import { parseArgs, type ParseArgsConfig } from "node:util";
 
@@ -25,12 +25,20 @@ const HELP = { help: { type: "boolean", short: "h" } } as const;
 export function readCommandLine<O extends ParseArgsOptionsConfig>(spec: CommandSpec<O>, argv: string[]): CommandLine<O> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { ...HELP, ...spec.options }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: { ...HELP, ...spec.options }, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
     // e.g. "Unknown option '--force'"; parseArgs's hint about "--" is about its own API, not ours.
     return { kind: "error", message: (error as Error).message.replace(/\. To specify a positional argument.*$/s, ".") };
   }
   if ((parsed.values as { help?: boolean }).help) return { kind: "help" };
+  // parseArgs keeps the last of a repeated option: `--from A --from B` would quietly mean B. A flag
+  // given twice means the same thing twice (`npm run dev -- --dev`).
+  const given = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== "option" || spec.options?.[token.name]?.type !== "string") continue;
+    if (given.has(token.name)) return { kind: "error", message: `--${token.name} given twice.` };
+    given.add(token.name);
+  }
   const { min, max } = spec.positionals ?? { min: 0, max: 0 };
   const count = parsed.positionals.length;
   if (count < min) return { kind: "error", message: "Missing arguments." };
