@@ -9,7 +9,7 @@ import { sealOrganization } from "~/audit-integrity/seal.server";
 import { SEALING_LOCK_CLASS, whileSealing } from "~/audit-integrity/sealing-lock.server";
 import { currentSigningKey } from "~/audit-integrity/signing-keys";
 import { pool } from "~/db.server";
-import { digestsOf } from "../audit-digests";
+import { digestsOf } from "../audit-integrity";
 import { recordChanges } from "../audit-streams";
 import { createOrganizationWith, createUser } from "../factories";
 

@@ -15,7 +15,7 @@ import { verifyAuditLog } from "~/audit-integrity/verify.server";
 import { sessionCookieName } from "~/auth/cookies.server";
 import { pool } from "~/db.server";
 import { callRpc, memberOfNewOrganization } from "../api-key-factories";
-import { recordEvents } from "../audit-integrity";
+import { recordChanges } from "../audit-streams";
 import { startInProcessServer } from "../app-server";
 import { startDatabaseProxy } from "../database-proxy";
 
@@ -78,7 +78,7 @@ async function digestSequences(organizationId: string): Promise<number[]> {
 describe("the database going away mid-seal", () => {
   it("leaves whole digests only, and the next seal continues the chain without a gap: intact", async () => {
     const { organization, user } = await memberOfNewOrganization("owner");
-    await recordEvents(organization.id, user.id, 9);
+    await recordChanges(organization.id, user.id, 9);
     // An uncommitted digest 2 of the owner's: the writer's INSERT of its digest 2 waits for it.
     const blocker = await ownerClient();
     await blocker.query("BEGIN");
@@ -113,7 +113,7 @@ describe("the database going away mid-seal", () => {
 describe("the database going away mid-verification", () => {
   it("answers auditLog.verify 503 (translated), and the next verification runs: the lock went with the connection", async () => {
     const { organization, user, token } = await memberOfNewOrganization("owner");
-    await recordEvents(organization.id, user.id, 3);
+    await recordChanges(organization.id, user.id, 3);
     await sealOrganization(organization.id, currentSigningKey()!);
     const blocker = await ownerClient();
     await blocker.query("BEGIN");
@@ -138,7 +138,7 @@ describe("the database going away mid-verification", () => {
 
   it("answers the integrity page's form 503 with the translated page, and the next verification runs", async () => {
     const { organization, user, token } = await memberOfNewOrganization("owner");
-    await recordEvents(organization.id, user.id, 2);
+    await recordChanges(organization.id, user.id, 2);
     await sealOrganization(organization.id, currentSigningKey()!);
     const server = await startInProcessServer();
     try {
@@ -177,7 +177,7 @@ describe("the database going away mid-verification", () => {
 
   it("ends npm run audit:verify with exit 1 and a line that says the database went away, no stack trace", async () => {
     const { organization, user } = await memberOfNewOrganization("owner");
-    await recordEvents(organization.id, user.id, 2);
+    await recordChanges(organization.id, user.id, 2);
     await sealOrganization(organization.id, currentSigningKey()!);
     const blocker = await ownerClient();
     await blocker.query("BEGIN");

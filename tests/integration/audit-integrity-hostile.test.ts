@@ -8,7 +8,8 @@ import { sessionCookieName } from "~/auth/cookies.server";
 import { pool, prisma } from "~/db.server";
 import { createOrganizationWith, createUser } from "../factories";
 import { startInProcessServer, type InProcessServer } from "../app-server";
-import { recordEvents, seal } from "../audit-integrity";
+import { seal } from "../audit-integrity";
+import { recordChanges } from "../audit-streams";
 
 let server: InProcessServer;
 const owner = { organizationId: "", cookie: "", userId: "" };
@@ -26,7 +27,7 @@ beforeAll(async () => {
   server = await startInProcessServer();
   Object.assign(owner, await memberCookie("owner"));
   Object.assign(stranger, await memberCookie("owner"));
-  await recordEvents(owner.organizationId, owner.userId, 3);
+  await recordChanges(owner.organizationId, owner.userId, 3);
   await seal(owner.organizationId);
 });
 

@@ -8,7 +8,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { verifyAuditLog } from "~/audit-integrity/verify.server";
 import { pool } from "~/db.server";
-import { digestsOf, expectWholeChain, sealedIds } from "../audit-digests";
+import { digestsOf, expectWholeChain, sealedIds } from "../audit-integrity";
 import { recordChanges } from "../audit-streams";
 import { createOrganizationWith, createUser } from "../factories";
 import { startProductionServer, type ProductionServer } from "./production-server";
