@@ -12,20 +12,12 @@ import { digestsOf, expectWholeChain, sealedIds } from "../audit-integrity";
 import { recordChanges } from "../audit-streams";
 import { createOrganizationWith, createUser } from "../factories";
 import { startProductionServer, type ProductionServer } from "./production-server";
+import { eventually } from "../eventually";
 
 const servers: ProductionServer[] = [];
 afterAll(async () => {
   for (const server of servers) await server.stop();
 });
-
-/** Waits (without asserting on time) until `check` holds; fails with `what` after a generous bound. */
-async function eventually(check: () => Promise<boolean>, what: string, limitMs = 30_000) {
-  const deadline = Date.now() + limitMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Still waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** Statements waiting for the transaction `xid` (pg_locks: visible to every role, unlike pg_stat_activity's queries). */
 async function waitingFor(xid: string): Promise<number> {

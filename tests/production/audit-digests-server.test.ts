@@ -9,20 +9,12 @@ import { digestsOf, expectWholeChain, sealedIds } from "../audit-integrity";
 import { recordChanges } from "../audit-streams";
 import { createOrganizationWith, createUser } from "../factories";
 import { startProductionServer, type ProductionServer } from "./production-server";
+import { eventually } from "../eventually";
 
 const servers: ProductionServer[] = [];
 afterAll(async () => {
   for (const server of servers) await server.stop();
 });
-
-/** Waits (without asserting on time) until `check` holds; fails with `what` after a generous bound. */
-async function eventually(check: () => Promise<boolean>, what: string, limitMs = 30_000) {
-  const deadline = Date.now() + limitMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Still waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 async function organizationWithEvents(count: number) {
   const user = await createUser();
@@ -35,9 +27,9 @@ describe("the built server with AUDIT_SIGNING_KEY", () => {
     const { organizationId, userId, ids } = await organizationWithEvents(3);
     const server = await startProductionServer(process.env.DATABASE_URL!, { AUDIT_DIGEST_INTERVAL: "1" });
     servers.push(server);
-    await eventually(async () => (await digestsOf(organizationId)).length === 1, "the first digest");
+    await eventually(async () => (await digestsOf(organizationId)).length === 1, "the first digest", { everyMs: 200 });
     const later = await recordChanges(organizationId, userId, 2);
-    await eventually(async () => sealedIds(await digestsOf(organizationId)).length === 5, "the next digest");
+    await eventually(async () => sealedIds(await digestsOf(organizationId)).length === 5, "the next digest", { everyMs: 200 });
     const digests = await digestsOf(organizationId);
     expectWholeChain(digests);
     expect(sealedIds(digests)).toEqual([...ids, ...later]);
@@ -57,7 +49,7 @@ describe("the built server without a signing key", () => {
     servers.push(server);
     const published = (await (await fetch(`${server.origin}/.well-known/audit-log-keys.json`)).json()) as { keys: unknown[] };
     expect(published).toEqual({ keys: [] });
-    await eventually(async () => /the audit log is not sealed/.test(server.stdout()), "the warning");
+    await eventually(async () => /the audit log is not sealed/.test(server.stdout()), "the warning", { everyMs: 200 });
     // A few ticks' worth of waiting would find nothing to wait for: no schedule runs at all.
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect(await digestsOf(organizationId)).toEqual([]);

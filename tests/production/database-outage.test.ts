@@ -10,6 +10,7 @@ import { createOrganizationWith, createUser, signedIn } from "../factories";
 import { issueKey } from "../domain-calls";
 import { APP_LOGIN, startCrashablePostgres, type CrashablePostgres } from "./crashable-postgres.ts";
 import { startProductionServer, type ProductionServer } from "./production-server.ts";
+import { eventually } from "../eventually";
 
 let db: CrashablePostgres;
 let server: ProductionServer;
@@ -60,13 +61,9 @@ function procedure(path: string, cookie: string, input: unknown, language = "en"
 const page = (path: string, language = "en", accept = "text/html") =>
   fetch(`${server.origin}${path}`, { headers: { Cookie: owner.cookie, Accept: accept, "Accept-Language": language } });
 
-async function eventually(check: () => Promise<boolean>, what: string, limitMs = 30_000) {
-  const deadline = Date.now() + limitMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${limitMs / 1000} s:\n${server.output().slice(-3000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** A check that throws (the server not answering yet) counts as not yet; a failure shows the server's last output. */
+const eventuallyAnswers = (check: () => Promise<boolean>, what: string, limitMs = 30_000) =>
+  eventually(() => check().catch(() => false), what, { limitMs, detail: () => server.output().slice(-3000) });
 
 /** The server's JSON log lines. */
 function logLines(): Record<string, unknown>[] {
@@ -161,7 +158,7 @@ describe("while the database is stopped", () => {
 
   it("logs one warn line per failed request, with the reason, and no error stack", async () => {
     // Every request above (9) has its line once its answer was sent; the output arrives through a pipe.
-    await eventually(async () => logLines().filter((line) => line.databaseUnavailable).length >= 9, "the log lines");
+    await eventuallyAnswers(async () => logLines().filter((line) => line.databaseUnavailable).length >= 9, "the log lines");
     const lines = logLines();
     const unavailable = lines.filter((line) => line.databaseUnavailable);
     for (const line of unavailable) expect(line).toMatchObject({ level: "warn", msg: "request", status: 503 });
@@ -172,7 +169,7 @@ describe("while the database is stopped", () => {
 
 describe("when the database has no connection left for the app", () => {
   it("answers 503, not 500, and recovers once connections are given back", async () => {
-    await eventually(async () => (await authenticate()).status === 200, "the first recovery");
+    await eventuallyAnswers(async () => (await authenticate()).status === 200, "the first recovery");
     // The app's role may open no connection, and the ones it had are cut: as when another client
     // has taken every connection the server allows (SQLSTATE 53300 for every new one).
     await db.admin(async (c) => {
@@ -180,17 +177,17 @@ describe("when the database has no connection left for the app", () => {
       await c.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", [APP_LOGIN]);
     });
     try {
-      await eventually(async () => (await authenticate()).status === 503, "a 503");
+      await eventuallyAnswers(async () => (await authenticate()).status === 503, "a 503");
       await expectRpcUnavailable(await authenticate(), /cannot reach its database/);
       const dashboard = await page("/dashboard");
       expect(dashboard.status).toBe(503);
       expect(dashboard.headers.get("retry-after")).toBe("5");
       // Log lines are written asynchronously, after the answer.
-      await eventually(async () => logLines().some((line) => line.databaseUnavailable === "tooManyConnections"), "the log line");
+      await eventuallyAnswers(async () => logLines().some((line) => line.databaseUnavailable === "tooManyConnections"), "the log line");
     } finally {
       await db.admin((c) => c.query(`ALTER ROLE ${APP_LOGIN} CONNECTION LIMIT -1`));
     }
-    await eventually(async () => (await authenticate()).status === 200, "recovery");
+    await eventuallyAnswers(async () => (await authenticate()).status === 200, "recovery");
     expect((await page("/dashboard")).status).toBe(200);
   }, 60_000);
 });
@@ -205,7 +202,7 @@ interface Outcome {
 
 describe("PostgreSQL crashed under load (immediate shutdown) and restarted", () => {
   it("answers no 500, keeps the process up, recovers within 5 s and loses or half-writes nothing acknowledged", async () => {
-    await eventually(async () => (await authenticate()).status === 200, "the start of the run");
+    await eventuallyAnswers(async () => (await authenticate()).status === 200, "the start of the run");
     const creators = await Promise.all([newOwner(), newOwner()]);
     const outcomes: Outcome[] = [];
     const networkErrors: unknown[] = [];
@@ -329,8 +326,8 @@ describe("PostgreSQL crashed under load (immediate shutdown) and restarted", () 
     // (graphile-worker retries with backoff), and a job added now runs.
     const listening = (c: pg.Client) =>
       c.query("SELECT 1 FROM pg_stat_activity WHERE usename = $1 AND query LIKE 'LISTEN \"jobs:insert\"%'", [APP_LOGIN]);
-    await eventually(async () => (await db.admin(listening)).rowCount === 1, "the worker's LISTEN", 60_000);
+    await eventuallyAnswers(async () => (await db.admin(listening)).rowCount === 1, "the worker's LISTEN", 60_000);
     await db.admin((c) => c.query("SELECT graphile_worker.add_job('send-invitation-mail', '{}'::json)"));
-    await eventually(async () => server.output().includes("job with an unreadable payload: dropped"), "the job's run");
+    await eventuallyAnswers(async () => server.output().includes("job with an unreadable payload: dropped"), "the job's run");
   }, 120_000);
 });

@@ -13,6 +13,7 @@ import { pool } from "~/db.server";
 import { createOrganizationWith, createUser } from "../factories";
 import { startProductionServer, type ProductionServer } from "./production-server.ts";
 import { startSlowDownload, type SlowDownload } from "./slow-download.ts";
+import { eventually } from "../eventually";
 
 /** Enough rows that the file (tens of MB) cannot hide in socket buffers while its client waits. */
 const EVENTS = 200_000;
@@ -48,13 +49,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function until(condition: () => Promise<boolean> | boolean, what = "condition", timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = (condition: () => Promise<boolean> | boolean, what = "condition", timeoutMs = 60_000) =>
+  eventually(condition, what, { limitMs: timeoutMs, everyMs: 50 });
 
 const logged = (text: string) => until(() => server.output().includes(text), `the log line "${text}"`);
 

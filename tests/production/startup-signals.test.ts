@@ -16,6 +16,7 @@ import { readMigrations } from "../../scripts/lib/migrate.ts";
 import { hasBuild, spawnBuiltApp } from "../built-app.ts";
 import { startProductionServer } from "./production-server.ts";
 import { signalServer } from "./server-process.ts";
+import { eventually } from "../eventually";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -71,13 +72,8 @@ async function startEmbeddedApp(): Promise<Started> {
   return { child, output: () => output, exited, dataDir, pgPort };
 }
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 120_000) =>
+  eventually(condition, what, { limitMs: timeoutMs, everyMs: 50 });
 
 describe("a signal during start-up", () => {
   it("while the embedded database starts: the start finishes that step, stops the database, exits 0, applies nothing", async () => {
