@@ -109,6 +109,9 @@ describe("apiKey.authenticate", () => {
       // follows a touch that found the row locked.
       const [held, notHeld] = await Promise.all([authenticate(secret, ["audit:view"]), authenticate(secret, ["member:read"])]);
       expect([held.status, held.json.keyId, notHeld.status]).toEqual([200, key.id, 403]);
+      // Two calls in one turn share the batch statement (decision 0066); a lone call has its own.
+      const alone = await authenticate(secret, ["audit:view"]);
+      expect([alone.status, alone.json.keyId]).toEqual([200, key.id]);
       expect(
         (await prisma.apiKey.findUniqueOrThrow({ where: { organizationId_id: { organizationId: organization.id, id: key.id } } }))
           .lastUsedAt,
