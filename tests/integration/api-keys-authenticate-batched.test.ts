@@ -4,7 +4,7 @@
 // a call was allowed with and for no other.
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { issueKey, revokeKey } from "../domain-calls";
+import { issueKey, revokeKey, rotateKey } from "../domain-calls";
 import { authenticateKey, MAX_AUTHENTICATE_BATCH } from "~/api-keys/authenticate.server";
 import { AUTHENTICATE_BATCH_SQL } from "~/api-keys/authenticate-sql";
 import { bearerSecret, generateSecret, hashSecret } from "~/api-keys/secret.server";
@@ -143,6 +143,29 @@ describe("apiKey.authenticate, calls arriving together", () => {
     } finally {
       client.release();
     }
+  });
+
+  it("sees a revocation and a rotation committed between two turns: the old secrets are the 401, last used kept", async () => {
+    const owner = await memberOfNewOrganization();
+    const orgId = owner.organization.id;
+    const revoked = await issueKey(owner.auth, orgId, { name: "revoked", scopes: ["audit:view"] });
+    const rotated = await issueKey(owner.auth, orgId, { name: "rotated", scopes: ["audit:view"] });
+    const first = await inOneTurn([() => outcome(revoked.secret, ["audit:view"]), () => outcome(rotated.secret, [])]);
+    expect(first.outcomes).toEqual([revoked.key.id, rotated.key.id]);
+    const usedBefore = await lastUsed(orgId, revoked.key.id);
+    expect(usedBefore).not.toBeNull();
+
+    await revokeKey(owner.auth, orgId, revoked.key.id);
+    const { secret: newSecret } = await rotateKey(owner.auth, orgId, rotated.key.id);
+    const { outcomes, statements } = await inOneTurn([
+      () => outcome(revoked.secret, ["audit:view"]),
+      () => outcome(rotated.secret, []),
+      () => outcome(newSecret, ["audit:view"]),
+      () => outcome(newSecret, ["member:read"]),
+    ]);
+    expect(outcomes).toEqual(["401", "401", rotated.key.id, "403"]);
+    expect(statements).toBe(1);
+    expect(await lastUsed(orgId, revoked.key.id)).toEqual(usedBefore);
   });
 
   it("answers calls of different turns from their own statements (a lone call is not held back)", async () => {
