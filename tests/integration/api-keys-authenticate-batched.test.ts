@@ -168,6 +168,38 @@ describe("apiKey.authenticate, calls arriving together", () => {
     expect(await lastUsed(orgId, revoked.key.id)).toEqual(usedBefore);
   });
 
+  it("answers a key whose row another transaction is rotating from the statement's snapshot, without waiting or writing it, and writes the others", async () => {
+    const owner = await memberOfNewOrganization();
+    const orgId = owner.organization.id;
+    const busy = await issueKey(owner.auth, orgId, { name: "busy", scopes: ["audit:view"] });
+    const free = await issueKey(owner.auth, orgId, { name: "free", scopes: ["audit:view"] });
+    const { secret: newSecret, hash } = generateSecret(orgId);
+    // What rotateKey does, held open: the row locked and its secret replaced, not yet committed.
+    const writer = await pool().connect();
+    try {
+      await writer.query("BEGIN");
+      await writer.query("UPDATE api_keys SET secret_hash = $3 WHERE organization_id = $1 AND id = $2", [
+        orgId,
+        busy.key.id,
+        Buffer.from(hash),
+      ]);
+      // Answered at once (the test would time out waiting on the lock otherwise).
+      const { outcomes, statements } = await inOneTurn([
+        () => outcome(busy.secret, ["audit:view"]),
+        () => outcome(busy.secret, ["member:read"]),
+        () => outcome(newSecret, []),
+        () => outcome(free.secret, []),
+      ]);
+      expect(outcomes).toEqual([busy.key.id, "403", "401", free.key.id]);
+      expect(statements).toBe(1);
+      expect(await lastUsed(orgId, busy.key.id)).toBeNull();
+      expect(await lastUsed(orgId, free.key.id)).not.toBeNull();
+    } finally {
+      await writer.query("ROLLBACK");
+      writer.release();
+    }
+  });
+
   it("answers calls of different turns from their own statements (a lone call is not held back)", async () => {
     const owner = await memberOfNewOrganization();
     const key = await issueKey(owner.auth, owner.organization.id, { name: "alone", scopes: ["audit:view"] });
