@@ -47,12 +47,14 @@ export const AUTHENTICATE_SQL = `
 // $2 holds the presented hashes, $3 beside each the scopes that call requires, joined with commas
 // (scope names have none). `presented` reads every unrevoked, unexpired key presented, once; `held`
 // locks those that at least one call holds all its scopes for, unless another transaction holds the
-// row at this very moment (SKIP LOCKED), checking again that the row it locks is neither revoked nor
-// expired; `touched` writes their last used. The result is `presented`, each key with its scopes:
-// the caller answers each call from it, no row being the 401 and a row without the call's scopes the
-// 403 (that call wrote nothing), as the one-key statement does. A key held locked elsewhere at that
-// instant is answered from the statement's snapshot without queueing behind the lock, its last used
-// not written by this call. A key presented several times is locked and written once.
+// row at this very moment (SKIP LOCKED), checking again that the row it locks still has a presented
+// secret and is neither revoked nor expired (a rotation or revocation committed meanwhile is not
+// written to, as in the one-key statement); `touched` writes their last used. The result is
+// `presented`, each key with its scopes: the caller answers each call from it, no row being the 401
+// and a row without the call's scopes the 403 (that call wrote nothing), as the one-key statement
+// does. A key held locked elsewhere at that instant is answered from the statement's snapshot
+// without queueing behind the lock, its last used not written by this call. A key presented several
+// times is locked and written once.
 export const AUTHENTICATE_BATCH_SQL = `
   WITH asked AS (
     SELECT secret_hash, string_to_array(scopes, ',') AS scopes
@@ -66,6 +68,7 @@ export const AUTHENTICATE_BATCH_SQL = `
      WHERE k.organization_id = $1::uuid
        AND k.id = ANY (ARRAY(SELECT p.id FROM presented p
                               WHERE EXISTS (SELECT FROM asked a WHERE a.secret_hash = p.secret_hash AND p.scopes @> a.scopes)))
+       AND k.secret_hash = ANY ($2::bytea[])
        AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
        FOR NO KEY UPDATE SKIP LOCKED
   ), touched AS (
