@@ -8,6 +8,7 @@ import { join, relative, sep } from "node:path";
 import type { ServerBuild } from "react-router";
 import serveStatic from "serve-static";
 import { serverHooksOf, type ServerHooks } from "../app/edge/server-hooks.ts";
+import { collectWhenIdle, exposedGc } from "./idle-collection.ts";
 
 export interface AppServer {
   server: Server;
@@ -64,14 +65,22 @@ export async function createAppServer(options: { buildDir: string; trustProxy: b
     trustProxy: options.trustProxy,
     files: buildFiles(join(options.buildDir, "client")),
   });
-  // Before listening: the first requests must not pay for what every request needs warm.
+  // Before listening: the first requests must not pay for what every request needs warm, nor for
+  // collecting what starting and warming left behind.
   await hooks.warmUp(build);
-  const server = createServer(edge);
+  const gc = exposedGc();
+  gc();
+  const idle = collectWhenIdle(gc);
+  const server = createServer((req, res) => {
+    idle.noteRequest();
+    edge(req, res);
+  });
   server.keepAliveTimeout = 65_000;
   return {
     server,
     hooks,
     close: async () => {
+      idle.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
