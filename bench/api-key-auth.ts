@@ -32,7 +32,7 @@ import { generateSecret } from "../app/api-keys/secret.server.ts";
 import { startEmbeddedPostgres } from "../scripts/lib/embedded-postgres.ts";
 import { freePort } from "../scripts/lib/free-port.ts";
 import { migrate } from "../scripts/lib/migrate.ts";
-import { answerTimes, CONNECTIONS, seed } from "./lib/authenticate-load.ts";
+import { answerTimes, CONNECTIONS, KEYS_PER_ORGANIZATION, seed } from "./lib/authenticate-load.ts";
 import { startBetterAuthPeer } from "./lib/peer-better-auth.ts";
 import { preparePreviousRelease } from "./lib/previous-release.ts";
 import { ensureBuild, stopChild } from "./lib/servers.ts";
@@ -85,15 +85,14 @@ export async function runApiKeyAuthBench(): Promise<{ passed: boolean; report: s
     let next = 0;
     const manyKeys = () => `Bearer ${secrets[next++ % secrets.length]}`;
     const oneKey = () => `Bearer ${secrets[0]}`;
-    // The same 1,000 keys, each call's organization another than the call before's (the seed puts 25
-    // keys in each of 40 organizations, in order): the app sends one statement per organization per
-    // turn of its event loop (decision 0066), so this is its worst case, shown beside the usual order.
-    const perOrganization = 25;
-    const organizations = Math.ceil(secrets.length / perOrganization);
+    // The same 1,000 keys, each call's organization another than the call before's (the seed puts
+    // each organization's keys together): the app sends one statement per organization per turn of
+    // its event loop (decision 0066), so this is its worst case, shown beside the usual order.
+    const organizations = Math.ceil(secrets.length / KEYS_PER_ORGANIZATION);
     let nextSpread = 0;
     const spreadKeys = () => {
       const n = nextSpread++;
-      return `Bearer ${secrets[((n % organizations) * perOrganization + Math.floor(n / organizations)) % secrets.length]}`;
+      return `Bearer ${secrets[((n % organizations) * KEYS_PER_ORGANIZATION + Math.floor(n / organizations)) % secrets.length]}`;
     };
     // The previous release reads the secrets it issued: before issue 31, 52 characters, no organization.
     let nextLegacy = 0;

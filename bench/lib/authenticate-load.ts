@@ -5,12 +5,16 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import autocannon, { type Result } from "autocannon";
 import pg from "pg";
+import { MAX_UNREVOKED_KEYS } from "../../app/api-keys/schemas.ts";
 import { generateSecret } from "../../app/api-keys/secret.server.ts";
 import { legacySecret } from "../../tests/legacy-secrets.ts";
 import { median } from "./stats.ts";
 
 export const CONNECTIONS = 50;
 export const KEY_COUNT = 1000;
+/** Keys in use per seeded organization: the plan limit, so 1,000 keys need 40 organizations. The
+ * keys of one organization follow each other in the seeded order. */
+export const KEYS_PER_ORGANIZATION = MAX_UNREVOKED_KEYS;
 
 export interface SeededKeys {
   /** 1,000 keys in use, in the format issued today (the secret names its organization). */
@@ -30,7 +34,12 @@ async function insertKeys(client: pg.Client, organizations: string[], keys: { ha
     `INSERT INTO api_keys (id, organization_id, name, scopes, secret_hash, prefix, created_by_id)
      SELECT gen_random_uuid(), org, 'key-' || n, ARRAY['audit:view', 'member:read'], hash, prefix, $4
        FROM unnest($1::uuid[], $2::bytea[], $3::text[]) WITH ORDINALITY AS s(org, hash, prefix, n)`,
-    [keys.map((_, i) => organizations[Math.floor(i / 25)]), keys.map((k) => Buffer.from(k.hash)), keys.map((k) => k.prefix), userId],
+    [
+      keys.map((_, i) => organizations[Math.floor(i / KEYS_PER_ORGANIZATION)]),
+      keys.map((k) => Buffer.from(k.hash)),
+      keys.map((k) => k.prefix),
+      userId,
+    ],
   );
 }
 
@@ -43,14 +52,14 @@ export async function seed(databaseUrl: string): Promise<SeededKeys> {
     await client.query("INSERT INTO users (id, email, name, password_hash) VALUES ($1, 'bench@example.test', 'Bench', 'x')", [userId]);
     // One organization may hold only 25 unrevoked keys; the benchmark needs 1,000 of each format,
     // so they are seeded across 40 organizations each.
-    const orgIds = Array.from({ length: (2 * KEY_COUNT) / 25 }, () => randomUUID());
+    const orgIds = Array.from({ length: (2 * KEY_COUNT) / KEYS_PER_ORGANIZATION }, () => randomUUID());
     await client.query(
       `INSERT INTO organizations (id, name, slug) SELECT id, 'Bench ' || n, 'bench-' || n FROM unnest($1::uuid[]) WITH ORDINALITY AS o(id, n)`,
       [orgIds],
     );
-    const routedOrgs = orgIds.slice(0, KEY_COUNT / 25);
-    const legacyOrgs = orgIds.slice(KEY_COUNT / 25);
-    const secrets = Array.from({ length: KEY_COUNT }, (_, i) => generateSecret(routedOrgs[Math.floor(i / 25)]!));
+    const routedOrgs = orgIds.slice(0, KEY_COUNT / KEYS_PER_ORGANIZATION);
+    const legacyOrgs = orgIds.slice(KEY_COUNT / KEYS_PER_ORGANIZATION);
+    const secrets = Array.from({ length: KEY_COUNT }, (_, i) => generateSecret(routedOrgs[Math.floor(i / KEYS_PER_ORGANIZATION)]!));
     await insertKeys(client, routedOrgs, secrets, userId);
     const legacySecrets = Array.from({ length: KEY_COUNT }, () => legacySecret());
     await insertKeys(client, legacyOrgs, legacySecrets, userId);
