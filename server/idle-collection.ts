@@ -26,14 +26,14 @@ export interface IdleCollection {
  * once, not every few seconds. The timer does not keep the process alive.
  */
 export function collectWhenIdle(gc: () => void, { intervalMs = 1_000, quietChecks = 2 } = {}): IdleCollection {
-  let requests = 0;
-  let quiet = 0;
+  let requestedSinceCheck = false;
   let servedSinceCollection = false;
+  let quiet = 0;
   const timer = setInterval(() => {
-    if (requests > 0) {
-      requests = 0;
-      quiet = 0;
+    if (requestedSinceCheck) {
+      requestedSinceCheck = false;
       servedSinceCollection = true;
+      quiet = 0;
       return;
     }
     if (!servedSinceCollection || ++quiet < quietChecks) return;
@@ -44,7 +44,7 @@ export function collectWhenIdle(gc: () => void, { intervalMs = 1_000, quietCheck
   timer.unref();
   return {
     noteRequest: () => {
-      requests++;
+      requestedSinceCheck = true;
     },
     stop: () => clearInterval(timer),
   };
