@@ -2,14 +2,11 @@
 // period, what it logs for a failed tick and for digests ahead of a restored database, and with no
 // signing key no ticks, only one warning.
 import { generateKeyPairSync } from "node:crypto";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startDigestSchedule, tickMs } from "./digest-schedule.server";
 import { startAuditDigests } from "./tasks.server";
+import { quietLogger, until } from "~/jobs/periodic-ticks.test-support";
 
-const quietLogger = () => ({ warn: vi.fn(), error: vi.fn() });
-const until = async (condition: () => boolean) => {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 2));
-};
 /** A schedule ticking every millisecond (a 1 ms interval) with the restore check finding nothing. */
 const start = (logger: ReturnType<typeof quietLogger>, queue: () => Promise<number>, aheadOfDatabase = async () => 0) =>
   startDigestSchedule(logger, { intervalSeconds: 0.001, firstTickMs: 1, queue, aheadOfDatabase });

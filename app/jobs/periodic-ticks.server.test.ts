@@ -5,11 +5,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { beginDraining, resetLifecycleForTests } from "~/lib/lifecycle.server";
 import { AHEAD_CHECK_MS, startPeriodicTicks } from "./periodic-ticks.server";
-
-const quietLogger = () => ({ warn: vi.fn(), error: vi.fn() });
-const until = async (condition: () => boolean) => {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 2));
-};
+import { quietLogger, until } from "./periodic-ticks.test-support";
 
 /** Ticks every millisecond, with the restore check finding nothing unless given one. */
 const start = (logger: ReturnType<typeof quietLogger>, work: () => Promise<unknown>, aheadOfDatabase = async () => 0) =>

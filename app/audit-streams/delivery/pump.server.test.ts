@@ -1,12 +1,8 @@
 // The pump on the workers' ticks (app/jobs/periodic-ticks.server.ts, tested there): what it logs
 // for a failed tick and for cursors ahead of a restored database.
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startPump } from "./pump.server";
-
-const quietLogger = () => ({ warn: vi.fn(), error: vi.fn() });
-const until = async (condition: () => boolean) => {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 2));
-};
+import { quietLogger, until } from "~/jobs/periodic-ticks.test-support";
 
 describe("startPump", () => {
   it("names itself when a tick fails, and the streams whose cursors are ahead of the database", async () => {
