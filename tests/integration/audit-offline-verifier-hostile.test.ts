@@ -81,6 +81,10 @@ function manifestSealing(ids: string[], overrides: Record<string, unknown> = {})
   };
 }
 
+/** The verifier on one export file (or device) against a manifest, with no keys. */
+const verifyExport = (exportPath: string, manifest: unknown) =>
+  verifier(["--export", exportPath, "--digests", file("m.json", JSON.stringify(manifest)), "--keys", EMPTY_KEYS()]);
+
 const eventLine = (id: string, details: string) =>
   `{"id":"${id}","createdAt":"2026-01-01T00:00:00.000Z","action":"member.role_changed","actorKind":"user","actorId":"u","targetType":"user","targetId":"u","details":${details}}`;
 
@@ -101,7 +105,7 @@ describe("the offline verifier with hostile files", () => {
   });
 
   it("refuses an export that is a directory or cannot be read with exit 2", async () => {
-    const run = await verifier(["--export", dir, "--digests", file("m.json", JSON.stringify(manifestSealing([]))), "--keys", EMPTY_KEYS()]);
+    const run = await verifyExport(dir, manifestSealing([]));
     expectNoTrace(run);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^Cannot read the export .*: EISDIR/);
@@ -111,14 +115,7 @@ describe("the offline verifier with hostile files", () => {
     "ends an endless line (a device, a file of one huge line) with exit 2 instead of reading it forever",
     { timeout: 90_000 },
     async () => {
-      const run = await verifier([
-        "--export",
-        "/dev/zero",
-        "--digests",
-        file("m.json", JSON.stringify(manifestSealing([]))),
-        "--keys",
-        EMPTY_KEYS(),
-      ]);
+      const run = await verifyExport("/dev/zero", manifestSealing([]));
       expectNoTrace(run);
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(/^Line 1 of the export is longer than 64 MiB/);
@@ -128,14 +125,7 @@ describe("the offline verifier with hostile files", () => {
   it("reads a long line whole, splitting only at newlines", { timeout: 90_000 }, async () => {
     const id = uuidv7();
     const long = eventLine(id, JSON.stringify({ note: "x".repeat(8 * 1024 * 1024) }));
-    const run = await verifier([
-      "--export",
-      file("long.ndjson", `${long}\n`),
-      "--digests",
-      file("m.json", JSON.stringify(manifestSealing([id]))),
-      "--keys",
-      EMPTY_KEYS(),
-    ]);
+    const run = await verifyExport(file("long.ndjson", `${long}\n`), manifestSealing([id]));
     expectNoTrace(run);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`ALTERED EVENT: ${id}`);
@@ -144,14 +134,7 @@ describe("the offline verifier with hostile files", () => {
   it("names an event whose details nest too deeply to hash instead of crashing", async () => {
     const id = uuidv7();
     const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
-    const run = await verifier([
-      "--export",
-      file("deep.ndjson", `${eventLine(id, deep)}\n`),
-      "--digests",
-      file("m.json", JSON.stringify(manifestSealing([id]))),
-      "--keys",
-      EMPTY_KEYS(),
-    ]);
+    const run = await verifyExport(file("deep.ndjson", `${eventLine(id, deep)}\n`), manifestSealing([id]));
     expectNoTrace(run);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`UNCHECKED EVENT: ${id} (member.role_changed, 2026-01-01T00:00:00.000Z) has details nested too deeply`);
@@ -160,14 +143,7 @@ describe("the offline verifier with hostile files", () => {
   it("shows values read from the files with control characters escaped: no terminal escapes, no bidi overrides", async () => {
     const id = uuidv7();
     const line = eventLine(id, "{}").replace('"member.role_changed"', JSON.stringify("\u001b[2J\u001b]0;owned\u0007\u202e"));
-    const run = await verifier([
-      "--export",
-      file("escape.ndjson", `${line}\n`),
-      "--digests",
-      file("m.json", JSON.stringify(manifestSealing([id], { keyId: "\u001b[31mred" }))),
-      "--keys",
-      EMPTY_KEYS(),
-    ]);
+    const run = await verifyExport(file("escape.ndjson", `${line}\n`), manifestSealing([id], { keyId: "\u001b[31mred" }));
     expect(run.code).toBe(1);
     for (const raw of ["\u001b", "\u0007", "\u202e"]) expect(run.stdout).not.toContain(raw);
     expect(run.stdout).toContain(`ALTERED EVENT: ${id} (\\u001b[2J\\u001b]0;owned\\u0007\\u202e, `);
@@ -191,7 +167,7 @@ describe("the offline verifier with hostile files", () => {
       { ...good, from: 5, to: {} },
     ];
     for (const manifest of manifests) {
-      const run = await verifier(["--export", exported, "--digests", file("m.json", JSON.stringify(manifest)), "--keys", EMPTY_KEYS()]);
+      const run = await verifyExport(exported, manifest);
       expectNoTrace(run);
       expect(run.code, JSON.stringify(manifest).slice(0, 300)).toBe(1);
       expect(run.stdout).toMatch(/NOT INTACT/);

@@ -4,7 +4,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { documentText, type DigestDocument } from "~/audit-integrity/digest-document";
-import { configuredKeys, currentSigningKey, signText, signingKeyId } from "~/audit-integrity/signing-keys";
+import { configuredKeys, currentSigningKey, signText, signingKeyId, type SigningKey } from "~/audit-integrity/signing-keys";
 import { sealOrganization } from "~/audit-integrity/seal.server";
 import { verifyAuditLog } from "~/audit-integrity/verify.server";
 import { prisma } from "~/db.server";
@@ -13,6 +13,12 @@ import { recordChanges } from "../audit-streams";
 import { createOrganizationWith, createUser } from "../factories";
 
 const HOUR = 60 * 60 * 1000;
+
+/** The keys after a rotation to `current`: it signs from now on, the file's configured keys are retired. */
+const rotatedTo = (current: Pick<SigningKey, "id" | "publicKey">) => [
+  { id: current.id, key: current.publicKey, status: "current" as const },
+  ...configuredKeys().map((key) => ({ ...key, status: "retired" as const })),
+];
 
 async function digestDocument(organizationId: string, sequence: number): Promise<DigestDocument> {
   const { rows } = await asOwner<{ document: string }>("SELECT document FROM audit_digests WHERE organization_id = $1 AND sequence = $2", [
@@ -264,8 +270,7 @@ describe("tampering with digests", () => {
   it("trusts a retired key's digests after a rotation", async () => {
     const { organization } = await sealedOrganization(2, 1);
     const rotated = generateKeyPairSync("ed25519");
-    const retired = configuredKeys().map((key) => ({ ...key, status: "retired" as const }));
-    const keys = [{ id: signingKeyId(rotated.publicKey), key: rotated.publicKey, status: "current" as const }, ...retired];
+    const keys = rotatedTo({ id: signingKeyId(rotated.publicKey), publicKey: rotated.publicKey });
     expect(await verifyAuditLog(organization.id, { keys })).toMatchObject({ status: "intact", findings: [] });
   });
 
@@ -280,11 +285,7 @@ describe("tampering with digests", () => {
     await sealOrganization(organization.id, leaked);
     await recordChanges(organization.id, user.id, 1);
     await sealOrganization(organization.id, leaked);
-    const keys = [
-      { id: rotated.id, key: rotated.publicKey, status: "current" as const },
-      ...configuredKeys().map((key) => ({ ...key, status: "retired" as const })),
-    ];
-    expect((await verifyAuditLog(organization.id, { keys })).findings).toEqual([
+    expect((await verifyAuditLog(organization.id, { keys: rotatedTo(rotated) })).findings).toEqual([
       { kind: "key-replaced", sequence: 4, keyId: leaked.id },
       { kind: "key-replaced", sequence: 5, keyId: leaked.id },
     ]);
@@ -298,11 +299,9 @@ describe("tampering with digests", () => {
     await sealOrganization(organization.id, current);
     await recordChanges(organization.id, user.id, 1);
     await sealOrganization(organization.id, leaked);
-    const keys = [
-      { id: current.id, key: current.publicKey, status: "current" as const },
-      ...configuredKeys().map((key) => ({ ...key, status: "retired" as const })),
-    ];
-    expect((await verifyAuditLog(organization.id, { keys })).findings).toEqual([{ kind: "key-replaced", sequence: 2, keyId: leaked.id }]);
+    expect((await verifyAuditLog(organization.id, { keys: rotatedTo(current) })).findings).toEqual([
+      { kind: "key-replaced", sequence: 2, keyId: leaked.id },
+    ]);
   });
 
   it("names a broken link when a digest is re-signed with the real key but points elsewhere", async () => {
