@@ -41,7 +41,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const target = await requireSupportTarget(args, args.params.organizationId);
-  const { submission } = await parseForm(args.request, beginSupportAccessSchema);
+  const { submission } = await parseForm(args, beginSupportAccessSchema);
   if (submission.status !== "success") return invalidForm(submission);
   const result = await withFormErrors(args.context, submission, () => beginSupportAccess(target, submission.value));
   if (!result.ok) return result.response;

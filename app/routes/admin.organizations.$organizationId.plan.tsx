@@ -36,7 +36,7 @@ type ActionResult = { reply: SubmissionResult; confirm: null } | { reply: null; 
 
 export async function action(args: Route.ActionArgs) {
   const target = await requireSupportTarget(args, args.params.organizationId);
-  const { submission } = await parseForm(args.request, supportSetPlanSchema);
+  const { submission } = await parseForm(args, supportSetPlanSchema);
   if (submission.status !== "success") return data<ActionResult>({ reply: submission.reply(), confirm: null }, { status: 400 });
   const { intent, ...input } = submission.value;
   if (intent === "edit") return data<ActionResult>({ reply: submission.reply(), confirm: null });

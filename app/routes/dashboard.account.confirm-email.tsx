@@ -44,7 +44,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const auth = requireUser(args);
-  const { submission } = await parseForm(args.request, emailLinkFormSchema);
+  const { submission } = await parseForm(args, emailLinkFormSchema);
   if (submission.status !== "success") return invalidForm(submission);
   const result = await withFormErrors(args.context, submission, () =>
     confirmEmailChange(auth, submission.value.token, mailDeliveryFor(args)),

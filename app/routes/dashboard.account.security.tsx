@@ -41,7 +41,7 @@ const schema = z.discriminatedUnion("intent", [
 
 export async function action(args: Route.ActionArgs) {
   const auth = requireUser(args);
-  const { submission, formData } = await parseForm(args.request, schema);
+  const { submission, formData } = await parseForm(args, schema);
   const intent = String(formData.get("intent") ?? "");
   // The code is never sent back: the page does not refill it, and an answer should not repeat it.
   const hideFields = ["code"];

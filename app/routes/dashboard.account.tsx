@@ -59,7 +59,7 @@ const sessionActions = z.discriminatedUnion("intent", [
 export async function action(args: Route.ActionArgs) {
   const auth = requireUser(args);
   // One read of the body; the password schema's result is used only by the password form.
-  const { formData, submission } = await parseForm(args.request, changePasswordFormSchema);
+  const { formData, submission } = await parseForm(args, changePasswordFormSchema);
   if (formData.get("intent") === "password") {
     const hideFields = ["currentPassword", "newPassword", "confirmPassword"];
     if (submission.status !== "success")

@@ -43,7 +43,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const access = await requireActiveOrganization(args, "apiKey:manage");
-  const { submission } = await parseForm(args.request, lookupFormSchema);
+  const { submission } = await parseForm(args, lookupFormSchema);
   const noStore = new Headers({ "Cache-Control": "no-store" });
   if (submission.status !== "success")
     return data<LookupActionData>({ reply: submission.reply({ hideFields: HIDDEN }), found: null }, { status: 400, headers: noStore });

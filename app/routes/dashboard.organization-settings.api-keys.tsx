@@ -60,7 +60,7 @@ export async function action(args: Route.ActionArgs) {
   const access = await requireActiveOrganization(args, "apiKey:manage");
   // The page answering this post reads the same params: refused before any change, not after.
   await orHttpError(args.context, async () => parseKeysPageParams(new URL(args.request.url).searchParams));
-  const { submission, formData } = await parseForm(args.request, actionSchema);
+  const { submission, formData } = await parseForm(args, actionSchema);
   const intent = typeof formData.get("intent") === "string" ? String(formData.get("intent")) : null;
   const noStore = new Headers({ "Cache-Control": "no-store" });
   if (submission.status !== "success")

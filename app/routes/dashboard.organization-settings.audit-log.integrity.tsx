@@ -46,7 +46,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const access = await requireActiveOrganization(args, "audit:view");
-  const { submission } = await parseForm(args.request, verifyRangeSchema);
+  const { submission } = await parseForm(args, verifyRangeSchema);
   if (submission.status !== "success") return data<VerifyActionData>({ reply: submission.reply(), verdict: null }, { status: 400 });
   const result = await withFormErrors(args.context, submission, () => verifyAuditLogFor(access, submission.value));
   if (!result.ok) return data<VerifyActionData>({ reply: result.reply, verdict: null }, result.init);

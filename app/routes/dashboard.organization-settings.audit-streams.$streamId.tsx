@@ -55,7 +55,7 @@ export async function action(args: Route.ActionArgs) {
   // Read first: an unknown stream is a 404 before its form is looked at, and an edit needs the kind.
   const stream = await orHttpError(args.context, () => getStream(access, args.params.streamId));
   const schema = z.union([editStreamFormSchema(stream.kind), streamActionFormSchema]);
-  const { submission, formData } = await parseForm(args.request, schema);
+  const { submission, formData } = await parseForm(args, schema);
   const intent = typeof formData.get("intent") === "string" ? String(formData.get("intent")) : null;
   // Credentials typed into the edit form are never sent back.
   const hideFields = [

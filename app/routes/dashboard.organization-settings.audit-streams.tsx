@@ -44,7 +44,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const access = await requireActiveOrganization(args, "auditStream:manage");
-  const { submission } = await parseForm(args.request, createStreamFormSchema);
+  const { submission } = await parseForm(args, createStreamFormSchema);
   const noStore = new Headers({ "Cache-Control": "no-store" });
   // Credentials typed into the form are never sent back, even when the form is refused.
   const hideFields = ["webhook.secret", "splunk.token", "datadog.apiKey", "s3.accessKeyId", "s3.secretAccessKey"];

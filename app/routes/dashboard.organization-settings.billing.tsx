@@ -66,7 +66,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const access = await requireActiveOrganization(args, "billing:manage");
-  const { submission } = await parseForm(args.request, billingActionSchema);
+  const { submission } = await parseForm(args, billingActionSchema);
   if (submission.status !== "success") return data({ reply: submission.reply() }, { status: 400 });
   const input = submission.value;
   const result = await withFormErrors(args.context, submission, () => {

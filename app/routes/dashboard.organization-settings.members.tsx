@@ -58,7 +58,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const access = await requireActiveOrganization(args);
-  const { submission, formData } = await parseForm(args.request, memberActionSchema);
+  const { submission, formData } = await parseForm(args, memberActionSchema);
   const intent = typeof formData.get("intent") === "string" ? String(formData.get("intent")) : null;
   if (submission.status !== "success") return data<MemberActionData>({ reply: submission.reply(), intent, outcome: null }, { status: 400 });
   const input = submission.value;

@@ -41,7 +41,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const { submission } = await parseForm(args.request, settingsActionSchema);
+  const { submission } = await parseForm(args, settingsActionSchema);
   const intent = submission.payload.intent === "delete" ? "delete" : "settings";
   if (submission.status !== "success") return data({ reply: submission.reply(), intent, saved: false }, { status: 400 });
   const input = submission.value;

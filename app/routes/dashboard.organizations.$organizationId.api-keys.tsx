@@ -52,7 +52,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const auth = requireUser(args);
-  const { submission } = await parseForm(args.request, switchSchema);
+  const { submission } = await parseForm(args, switchSchema);
   if (submission.status !== "success") throw badRequest(args.context);
   await orHttpError(args.context, () => switchActiveOrganization(auth, args.params.organizationId));
   return redirect(keysPage(submission.value.q));

@@ -33,7 +33,7 @@ export function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const auth = requireUser(args);
-  const { formData, submission } = await parseForm(args.request, organizationInputSchema);
+  const { formData, submission } = await parseForm(args, organizationInputSchema);
   if (formData.get("intent") === "resend") {
     const resent = await withFormErrors(args.context, submission, () => requestVerificationMail(auth, mailDeliveryFor(args)));
     if (!resent.ok) return resent.response;

@@ -26,7 +26,7 @@ export function loader(args: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const { submission } = await parseForm(args.request, forgotPasswordSchema);
+  const { submission } = await parseForm(args, forgotPasswordSchema);
   if (submission.status !== "success") return invalidForm(submission);
   const { email } = submission.value;
   const result = await withFormErrors(args.context, submission, () =>

@@ -50,7 +50,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const auth = requireUser(args);
-  const { submission } = await parseForm(args.request, acceptSchema);
+  const { submission } = await parseForm(args, acceptSchema);
   if (submission.status !== "success") return invalidForm(submission);
   const result = await withFormErrors(args.context, submission, async () => {
     const accepted = await acceptInvitation(auth, submission.value.token);

@@ -42,7 +42,7 @@ export function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const { request, context } = args;
-  const { submission } = await parseForm(request, signInSchema);
+  const { submission } = await parseForm({ request, context }, signInSchema);
   if (submission.status !== "success") return invalidForm(submission, ["password"]);
   const previous = getAuth(context)?.session.id;
   const result = await withFormErrors(

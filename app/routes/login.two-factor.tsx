@@ -36,7 +36,7 @@ export function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const auth = requirePendingSecondFactor(context);
-  const { submission } = await parseForm(request, secondFactorSchema);
+  const { submission } = await parseForm({ request, context }, secondFactorSchema);
   if (submission.status !== "success") return invalidForm(submission, ["code"]);
   const result = await withFormErrors(context, submission, () => verifySecondFactor(auth, submission.value.code), { hideFields: ["code"] });
   if (!result.ok) return result.response;

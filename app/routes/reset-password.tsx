@@ -33,7 +33,7 @@ export async function loader(args: Route.LoaderArgs) {
 const hideFields = ["newPassword", "confirmPassword"];
 
 export async function action(args: Route.ActionArgs) {
-  const { submission } = await parseForm(args.request, resetPasswordFormSchema);
+  const { submission } = await parseForm(args, resetPasswordFormSchema);
   if (submission.status !== "success") return invalidForm(submission, hideFields);
   const { token, newPassword } = submission.value;
   const result = await withFormErrors(args.context, submission, () => resetPassword(token, newPassword), { hideFields });

@@ -49,7 +49,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const { request, context } = args;
-  const { submission } = await parseForm(request, signUpSchema);
+  const { submission } = await parseForm({ request, context }, signUpSchema);
   const hideFields = ["password", "confirmPassword"];
   if (submission.status !== "success") return invalidForm(submission, hideFields);
   const input = submission.value;

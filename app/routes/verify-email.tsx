@@ -58,7 +58,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const { request, context } = args;
-  const { submission } = await parseForm(request, verifyEmailFormSchema);
+  const { submission } = await parseForm({ request, context }, verifyEmailFormSchema);
   if (submission.status !== "success") return invalidForm(submission);
   const auth = getAuth(context);
   // A sign-in halfway through its second step is not "signed in as" anyone yet.

@@ -13,7 +13,7 @@ const switchSchema = z.object({ intent: z.literal("switch"), organizationId: z.s
 
 export async function switchOrganizationAction(args: { request: Request; context: Readonly<RouterContextProvider> }) {
   const auth = requireUser(args);
-  const { submission } = await parseForm(args.request, switchSchema);
+  const { submission } = await parseForm(args, switchSchema);
   if (submission.status !== "success") throw badRequest(args.context);
   await orHttpError(args.context, () => switchActiveOrganization(auth, submission.value.organizationId));
   return redirect(href("/dashboard"));

@@ -436,7 +436,17 @@ describe("hostile input against the production server", () => {
         extra: fc.dictionary(
           fc.oneof(
             fc.string({ maxLength: 8 }),
-            fc.constantFrom("scopes[150000000]", "name[20000000]", "redirectTo[99999999]", "scopes[0][50000000]"),
+            fc.constantFrom(
+              "scopes[150000000]",
+              "name[20000000]",
+              "redirectTo[99999999]",
+              "scopes[0][50000000]",
+              // conform's own fields, which it parses as JSON, and names nested past its recursion.
+              "__state__",
+              "__intent__",
+              `scopes${"[0]".repeat(3_000)}`,
+              `${"a.".repeat(8_000)}b`,
+            ),
           ),
           formValue,
           { maxKeys: 2 },
@@ -467,6 +477,34 @@ describe("hostile input against the production server", () => {
       }),
       { seed: SEED, numRuns: RUNS * 3 },
     );
+  });
+
+  it("refuses forms no page sends (conform's reserved fields, deep names, 40,000 fields, not a form) with 4xx, not stalling the server", async () => {
+    const post = (target: string, body: string, contentType = "application/x-www-form-urlencoded", cookie?: string) =>
+      send({
+        method: "POST",
+        target,
+        headers: { ...sameOrigin(), "Content-Type": contentType, Accept: "text/html", ...(cookie ? { Cookie: cookie } : {}) },
+        body,
+      });
+    for (const body of [
+      "__state__=x",
+      '__state__={"validated":1}',
+      "__intent__=x",
+      '__intent__={"type":"update","payload":{"name":"__proto__.x"}}',
+    ])
+      expect((await post("/login", body)).status, body).toBe(400);
+    expect((await post("/forgot-password", `email${"[0]".repeat(3_000)}=1`)).status).toBe(400);
+    // Every copy of a repeated name once cost a copy of the list so far: this body held the event loop for 5 s.
+    const many = post("/login", Array.from({ length: 40_000 }, () => "x=1").join("&"));
+    const alive = await send({ method: "GET", target: "/livez", headers: {} });
+    expect(alive.status).toBe(200);
+    const refused = await many;
+    expect(refused.status).toBe(400);
+    expect(refused.body.toString("utf8")).toContain("more fields than any form");
+    // Not a form at all: read as an empty one, it passed the integrity page's all-optional form.
+    const integrity = "/dashboard/organization-settings/audit-log/integrity";
+    expect((await post(integrity, JSON.stringify({ from: "2026-01-01" }), "application/json", cookies.owner)).status).toBe(400);
   });
 
   it("refuses bad procedure input with 4xx: wrong types, unstorable strings, forged cursors, empty ids", async () => {

@@ -8,6 +8,8 @@ export default {
   unauthenticated: "Bitte melden Sie sich an, um fortzufahren.",
   forbidden: "Sie haben keine Berechtigung dafür.",
   crossSite: "Websiteübergreifende Anfragen sind nicht erlaubt.",
+  formUnreadable: "Das Formular konnte nicht gelesen werden: Senden Sie es erneut von der Seite aus.",
+  formTooManyFields: "Das Formular hat mehr Felder als jedes Formular dieser Anwendung.",
   payloadTooLarge: "Die Anfrage ist zu groß.",
   badRequestTarget: "Die Adresse der Anfrage oder ihr Host-Header ist ungültig.",
   methodNotAllowed: "Diese Methode ist hier nicht erlaubt.",

@@ -7,6 +7,8 @@ export default {
   unauthenticated: "Please sign in to continue.",
   forbidden: "You do not have permission to do this.",
   crossSite: "Cross-site requests are not allowed.",
+  formUnreadable: "The form could not be read: send it again from the page.",
+  formTooManyFields: "The form has more fields than any form of this app.",
   payloadTooLarge: "The request is too large.",
   badRequestTarget: "The request address or Host header is not valid.",
   methodNotAllowed: "This method is not allowed here.",
