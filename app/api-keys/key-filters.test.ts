@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DomainError } from "~/lib/domain-error";
-import { keyFilterParams, listKeysInputSchema, parseKeyFilters, SECRET_PREFIX_LENGTH } from "./key-filters";
+import { keyFilterParams, listKeysInputSchema, looksLikeWholeSecret, parseKeyFilters, SECRET_PREFIX_LENGTH } from "./key-filters";
 import { generateSecret } from "./secret.server";
 
 const parse = (query: string) => parseKeyFilters(new URLSearchParams(query));
@@ -44,6 +44,10 @@ describe("key filters", () => {
     });
     expect(parse(`q=${prefix}`)).toMatchObject({ filters: { query: prefix }, queryShortened: false });
     expect(parse("q=sk_AbC")).toMatchObject({ filters: { query: "sk_AbC" }, queryShortened: false });
+    // What the search cuts is what the language links leave out: with the whitespace of a copy too.
+    expect(parse(`q=${encodeURIComponent(`\n ${secret}\t`)}`)).toMatchObject({ filters: { query: prefix }, queryShortened: true });
+    expect(looksLikeWholeSecret(`\n ${secret}\t`)).toBe(true);
+    expect(looksLikeWholeSecret(` ${prefix} `)).toBe(false);
   });
 
   it("answers bad values with a 400 naming what is wrong", () => {

@@ -47,8 +47,13 @@ export const narrowsKeys = (filters: KeyFilters) => filters.query !== null || fi
 /** The search is for prefixes too: it starts with the secret marker (any case, as the search is). */
 export const searchesPrefix = (query: string) => query.slice(0, SECRET_MARKER.length).toLowerCase() === SECRET_MARKER;
 
-/** Text that is longer than a prefix and starts like a secret: treated as a pasted secret. */
-export const looksLikeWholeSecret = (value: string) => searchesPrefix(value) && value.length > SECRET_PREFIX_LENGTH;
+/** Text that, trimmed as the search trims it, is longer than a prefix and starts like a secret:
+ * treated as a pasted secret. Trimmed here too, so that what repeats the raw address (the language
+ * links) leaves out the same values the search shortens. */
+export const looksLikeWholeSecret = (value: string) => {
+  const trimmed = value.trim();
+  return searchesPrefix(trimmed) && trimmed.length > SECRET_PREFIX_LENGTH;
+};
 
 type CheckedQuery = { ok: true; query: string | null; shortened: boolean } | { ok: false; error: ErrorKey };
 

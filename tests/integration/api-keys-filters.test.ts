@@ -416,6 +416,13 @@ describe("keys page filters over HTTP", () => {
     expect(body).toContain(`value="${prefix}"`);
     expect(body).toContain("That looked like a whole secret.");
     expect(body).not.toContain(secret.slice(prefix.length));
+    // Pasted with the whitespace around it that a copy often carries: the search trims it, and so
+    // must everything else that repeats the address (the language links).
+    for (const padded of [` ${secret}`, `\n${secret}\t`, `  ${secret}`]) {
+      const page = await (await fetch(`${server.origin}${PATH}?q=${encodeURIComponent(padded)}`, { headers: { cookie } })).text();
+      expect(page).toContain(`value="${prefix}"`);
+      expect(page, JSON.stringify(padded)).not.toContain(secret.slice(prefix.length));
+    }
 
     const none = await (await fetch(`${server.origin}${PATH}?q=nothing-like-it`, { headers: { cookie } })).text();
     expect(none).toContain("No key matches these filters");
