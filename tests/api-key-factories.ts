@@ -9,6 +9,7 @@ export interface RpcAnswer {
   status: number;
   json: Record<string, unknown> & { code?: string; message?: string };
   text: string;
+  headers: Headers;
 }
 
 export async function callRpc(
@@ -22,7 +23,7 @@ export async function callRpc(
   const response = await handleRpcFetchRequest(new Request(`http://localhost/rpc/${path}`, { method: "POST", headers, body }), "127.0.0.1");
   const text = await response.text();
   const parsed = JSON.parse(text) as { json: RpcAnswer["json"] };
-  return { status: response.status, json: parsed.json, text };
+  return { status: response.status, json: parsed.json, text, headers: response.headers };
 }
 
 export function authenticate(secret: string | undefined, scopes: string[] = [], extra: { headers?: Record<string, string> } = {}) {

@@ -77,16 +77,23 @@ const readYourWrites: ClientInterceptor = async (options) => {
   return output;
 };
 
+/** No procedure's answer may be kept by a browser or a proxy: issue and rotate carry a key's secret
+ * (shown once), a new audit stream its webhook secret, and the rest an organization's data. */
+const neverCached: ClientInterceptor = async (options) => {
+  options.context.resHeaders?.set("Cache-Control", "no-store");
+  return options.next();
+};
+
 /** Served behind the request edge (app/edge), which has already read the body with its limit. */
 const nodeHandler = new NodeRPCHandler(router, {
   plugins: [new ResponseHeadersPlugin()],
   interceptors: [translateMalformedRequest],
-  clientInterceptors: [logUnexpectedErrors, readYourWrites],
+  clientInterceptors: [neverCached, logUnexpectedErrors, readYourWrites],
 });
 const fetchHandler = new FetchRPCHandler(router, {
   plugins: [new FetchBodyLimit({ maxBodySize: MAX_RPC_BODY_BYTES }), new ResponseHeadersPlugin()],
   interceptors: [translateMalformedRequest],
-  clientInterceptors: [logUnexpectedErrors, readYourWrites],
+  clientInterceptors: [neverCached, logUnexpectedErrors, readYourWrites],
 });
 
 /** An unknown procedure: oRPC's error shape, in the caller's language. */

@@ -37,13 +37,15 @@ describe("apiKey.issue", () => {
   it("returns the secret once, stores only its SHA-256, and records an event without secret, hash or prefix", async () => {
     const { organization, token, user } = await memberOfNewOrganization("admin");
     const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
-    const { status, json } = await issue(token, {
+    const { status, json, headers } = await issue(token, {
       organizationId: organization.id,
       name: "  CI deploy  ",
       scopes: ["audit:view", "member:read"],
       expiresAt,
     });
     expect(status).toBe(200);
+    // The one answer that holds the secret is kept by no browser cache or proxy.
+    expect(headers.get("cache-control")).toBe("no-store");
     const { key, secret } = json as unknown as { key: Record<string, unknown>; secret: string };
     expect(isWellFormedSecret(secret)).toBe(true);
     expect(key).toMatchObject({
@@ -267,11 +269,12 @@ describe("apiKey.rotate and apiKey.revoke", () => {
     const { organization, token, auth } = await memberOfNewOrganization();
     const expiresAt = new Date(Date.now() + 3_600_000);
     const issued = await issueKey(auth, organization.id, { name: "CI", scopes: ["audit:view", "billing:view"], expiresAt });
-    const { status, json } = await callRpc("apiKey/rotate", {
+    const { status, json, headers } = await callRpc("apiKey/rotate", {
       sessionToken: token,
       input: { organizationId: organization.id, keyId: issued.key.id },
     });
     expect(status).toBe(200);
+    expect(headers.get("cache-control")).toBe("no-store");
     const rotated = json as unknown as { key: { id: string; name: string; scopes: string[]; expiresAt: string }; secret: string };
     expect(rotated.key).toMatchObject({
       id: issued.key.id,
