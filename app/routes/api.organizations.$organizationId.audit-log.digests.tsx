@@ -33,5 +33,5 @@ export default function AuditDigests() {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const shell = useRouteLoaderData<typeof frameLoader>("routes/audit-export-frame")?.shell;
   const viewer = shell ? { canViewAudit: shell.canViewAudit, canViewBilling: shell.canViewBilling } : null;
-  return <ExportRefusalPage error={error} viewer={viewer} />;
+  return <ExportRefusalPage error={error} viewer={viewer} download="digests" />;
 }

@@ -461,6 +461,11 @@ describe("the digests download's gate", () => {
     expect(page.status).toBe(409);
     expect(page.headers.get("content-type")).toMatch(/^text\/html/);
     expect(page.text).toContain("Audit log export is paused while the organization&#x27;s billing needs attention.");
+    // The page names the download that was refused, not the export.
+    expect(page.text).toContain("The digests could not be downloaded");
+    expect(page.text).not.toContain("The export could not start");
+    const german = await get(owner, digestsPath(owner.organizationId), { Accept: "text/html", "Accept-Language": "de" });
+    expect(german.text).toContain("Die Digests konnten nicht heruntergeladen werden");
   });
 
   it("counts against the export's rate limits: the sixth download in a minute is 429", async () => {

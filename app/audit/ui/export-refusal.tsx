@@ -1,4 +1,4 @@
-// A refused export, opened as a page (a browser followed the download link): the status, why (the
+// A refused export (or digests download), opened as a page (a browser followed the download link): the status, why (the
 // same translated message a program gets as JSON; for a 429 it says how long to wait, from the
 // same number as Retry-After) and the way back to the log the link came from, with its filters.
 // Inside the app shell for someone signed in; on its own, with a sign-in link, for a 401.
@@ -32,9 +32,22 @@ function isExportRefusal(value: unknown): value is ExportRefusal {
 
 const secondaryLink = "font-medium text-brand-600 hover:text-brand-700";
 
-function RefusalContent({ status, refusal, viewer }: { status: number; refusal: ExportRefusal; viewer: RefusalViewer | null }) {
+/** Which download was refused: the log's export or its digests (both refuse alike). */
+export type RefusedDownload = "export" | "digests";
+
+function RefusalContent({
+  status,
+  refusal,
+  viewer,
+  download,
+}: {
+  status: number;
+  refusal: ExportRefusal;
+  viewer: RefusalViewer | null;
+  download: RefusedDownload;
+}) {
   const { t } = useTranslation("audit");
-  const title = t("exportRefusal.title");
+  const title = t(download === "digests" ? "exportRefusal.digestsTitle" : "exportRefusal.title");
   const fixedBy =
     viewer?.canViewBilling && (refusal.reason === "auditExport.planLacksExport" || refusal.reason === "auditExport.billingBlocked")
       ? { to: href("/dashboard/organization-settings/billing"), label: t("page.export.billingLink") }
@@ -69,10 +82,18 @@ function RefusalContent({ status, refusal, viewer }: { status: number; refusal: 
   );
 }
 
-export function ExportRefusalPage({ error, viewer }: { error: unknown; viewer: RefusalViewer | null }) {
+export function ExportRefusalPage({
+  error,
+  viewer,
+  download = "export",
+}: {
+  error: unknown;
+  viewer: RefusalViewer | null;
+  download?: RefusedDownload;
+}) {
   if (!isRouteErrorResponse(error) || !isExportRefusal(error.data))
     return viewer ? <ErrorPanel error={error} /> : <ErrorPage error={error} />;
-  const content = <RefusalContent status={error.status} refusal={error.data} viewer={viewer} />;
+  const content = <RefusalContent status={error.status} refusal={error.data} viewer={viewer} download={download} />;
   if (viewer) {
     return (
       <div className="rounded-xl bg-white px-6 py-10 text-center shadow-sm ring-1 ring-slate-200" role="alert" data-testid="export-refusal">

@@ -273,6 +273,7 @@ export default {
   },
   exportRefusal: {
     title: "Der Export konnte nicht starten",
+    digestsTitle: "Die Digests konnten nicht heruntergeladen werden",
     backToLog: "Zurück zum Audit-Log",
   },
 } satisfies typeof en;

@@ -244,6 +244,7 @@ export default {
   /** A refused export opened as a page (app/audit/ui/export-refusal.tsx). */
   exportRefusal: {
     title: "The export could not start",
+    digestsTitle: "The digests could not be downloaded",
     backToLog: "Back to the audit log",
   },
 };
