@@ -114,7 +114,12 @@ export async function answerPlainAuthenticate(
   // The edge's object is this request's own: the answer's headers join it rather than a copy.
   res.writeHead(
     status,
-    Object.assign(edgeHeaders, headers, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }),
+    Object.assign(edgeHeaders, headers, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+      // As every procedure's answer (app/rpc/handler.server.ts, neverCached).
+      "cache-control": "no-store",
+    }),
   );
   res.end(body);
 }

@@ -45,6 +45,7 @@ interface Answer {
   body: string;
   contentType: string | null;
   retryAfter: string | null;
+  cacheControl: string | null;
   chunked: boolean;
 }
 
@@ -85,6 +86,7 @@ async function answerOf(response: Response, chunked: boolean): Promise<Answer> {
     body: await response.text(),
     contentType: response.headers.get("content-type"),
     retryAfter: response.headers.get("retry-after"),
+    cacheControl: response.headers.get("cache-control"),
     chunked,
   };
 }
