@@ -43,10 +43,14 @@ describe("parseForm", () => {
     expect(submission.status === "success" && submission.value).toEqual({ name: "k", scopes: [] });
   });
 
-  it("keeps names nested as deep as a list of objects", async () => {
-    const nested = z.object({ headers: z.array(z.object({ name: z.string() })) });
-    const { submission } = await parseForm(await posted("headers[0].name=a&headers[1].name=b"), nested);
-    expect(submission.status === "success" && submission.value).toEqual({ headers: [{ name: "a" }, { name: "b" }] });
+  it("keeps nested names up to the limit: the forms' own (`webhook.url`), and 8 levels but not 9", async () => {
+    const nested = z.object({ webhook: z.object({ url: z.string() }), a: z.unknown(), b: z.unknown() });
+    const body = "webhook.url=https%3A%2F%2Fx.example&a.1.2.3.4.5.6.7.8=kept&b.1.2.3.4.5.6.7.8.9=dropped";
+    const { submission } = await parseForm(await posted(body), nested);
+    expect(submission.status === "success" && submission.value).toEqual({
+      webhook: { url: "https://x.example" },
+      a: { 1: { 2: { 3: { 4: { 5: { 6: { 7: { 8: "kept" } } } } } } } },
+    });
   });
 
   it("refuses a body that is not a form with a translated 400, before any field is read", async () => {

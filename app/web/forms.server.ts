@@ -15,8 +15,8 @@ import { httpErrorOf } from "./http-errors.server";
  * length and allocates every slot: one 50-byte request could exhaust the process's memory. */
 const MAX_LIST_INDEX = 100;
 
-/** Nor names nested this deep (the deepest is a list of objects, `headers[0].name`): conform builds
- * a name's path recursively, and `x[0][0]…` 3,000 levels deep overflowed the stack (a 500). */
+/** Nor names nested this deep (the deepest has one level, `webhook.url`): conform builds a name's
+ * path recursively, and `x[0][0]…` 3,000 levels deep overflowed the stack (a 500). */
 const MAX_NAME_DEPTH = 8;
 
 /** Nor this many fields (the largest has about 30): conform joins a repeated name's values by

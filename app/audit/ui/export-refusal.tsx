@@ -2,7 +2,7 @@
 // same translated message a program gets as JSON; for a 429 it says how long to wait, from the
 // same number as Retry-After) and the way back to the log the link came from, with its filters.
 // Inside the app shell for someone signed in; on its own, with a sign-in link, for a 401.
-// The route is app/routes/api.organizations.$organizationId.audit-log.export.tsx.
+// The routes are app/routes/api.organizations.$organizationId.audit-log.export.tsx and .digests.tsx.
 import { href, isRouteErrorResponse } from "react-router";
 import { ErrorPage, ErrorPanel } from "~/components/error-page";
 import { Logo } from "~/components/logo";

@@ -241,7 +241,7 @@ export default {
     remove: "Remove filter",
     clear: "Clear filters",
   },
-  /** A refused export opened as a page (app/audit/ui/export-refusal.tsx). */
+  /** A refused export or digests download opened as a page (app/audit/ui/export-refusal.tsx). */
   exportRefusal: {
     title: "The export could not start",
     digestsTitle: "The digests could not be downloaded",
