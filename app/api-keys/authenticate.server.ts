@@ -117,9 +117,10 @@ function sendWaiting(): void {
 
 function authenticateInOrganization(organizationId: string, hash: Buffer, scopes: readonly ApiKeyScope[]): Promise<AuthenticatedKey> {
   return new Promise((resolve, reject) => {
+    const call: WaitingCall = { hash, scopes, resolve, reject };
     const calls = waiting.get(organizationId);
-    if (calls) calls.push({ hash, scopes, resolve, reject });
-    else waiting.set(organizationId, [{ hash, scopes, resolve, reject }]);
+    if (calls) calls.push(call);
+    else waiting.set(organizationId, [call]);
     if (!sendScheduled) {
       sendScheduled = true;
       setImmediate(sendWaiting);
