@@ -10,8 +10,8 @@ import tseslint from "typescript-eslint";
 /** Where each layer lives (globs under app/) and the import specifiers that reach it. */
 export const LAYERS = {
   platform: {
-    files: ["app/env.server.ts", "app/env-keys.server.ts", "app/db.server.ts"],
-    specifiers: ["~/env.server", "~/env-keys.server", "~/db.server", "~/generated/*"],
+    files: ["app/env.server.ts", "app/env-keys.server.ts", "app/db.server.ts", "app/db-errors.server.ts"],
+    specifiers: ["~/env.server", "~/env-keys.server", "~/db.server", "~/db-errors.server", "~/generated/*"],
   },
   // The metrics registry and what is counted (prom-client): below lib, which counts rate-limit refusals.
   metrics: { files: ["app/metrics/**"], specifiers: ["~/metrics/*"] },

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { Prisma, PrismaClient } from "~/generated/prisma/client";
+import { type Prisma, PrismaClient } from "~/generated/prisma/client";
 import { env } from "~/env.server";
 
 interface Db {
@@ -44,6 +44,33 @@ const AS_APP_ROLE = {
     await client.query(`SET ROLE ${APP_ROLE}`);
   },
 } satisfies pg.PoolConfig;
+
+/**
+ * The longest any statement on the shared pool waits for a lock (decision 0070). A table lock held
+ * by other work (a migration's ALTER TABLE, a maintenance LOCK, a transaction left open) would
+ * otherwise hold a request until the lock goes, and an interactive transaction past its 5 s would
+ * fail as expired. Under that 5 s, the wait ends with SQLSTATE 55P03, which the request answers
+ * 503 with Retry-After (app/lib/database-unavailable.server.ts). Ordinary waits (two writers of one
+ * organization, one row) last milliseconds.
+ */
+export const LOCK_TIMEOUT_MS = 3_000;
+
+/** The shared pool's connections: the app's role, and no lock wait beyond LOCK_TIMEOUT_MS. One
+ * round trip per new connection, nothing per statement. */
+const SHARED_POOL_SESSION = {
+  onConnect: async (client: pg.ClientBase) => {
+    await client.query(`SET ROLE ${APP_ROLE}; SET lock_timeout = ${LOCK_TIMEOUT_MS}`);
+  },
+} satisfies pg.PoolConfig;
+
+/**
+ * How long a request's statement on the hot path (apiKey.authenticate) waits for the database's
+ * answer before it gives up and the call is answered 503: a database that stopped answering
+ * altogether (a frozen host, an I/O stall) must not hold integrators' requests for as long as it
+ * lasts. Longer than LOCK_TIMEOUT_MS, so a lock wait ends with the server's own error first.
+ * pg closes the connection of a statement it gave up on.
+ */
+export const HOT_STATEMENT_TIMEOUT_MS = 5_000;
 
 const globalForDb = globalThis as typeof globalThis & { __db?: Db };
 
@@ -98,7 +125,7 @@ function createDb(): Db {
     connectionString: env().DATABASE_URL,
     max: env().DATABASE_POOL_SIZE,
     ...CONNECTION_OPTIONS,
-    ...AS_APP_ROLE,
+    ...SHARED_POOL_SESSION,
   });
   watchQueryPool(pool, "main");
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, PRISMA_ADAPTER_OPTIONS) });
@@ -271,28 +298,3 @@ export async function disconnectDb() {
 }
 
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
-
-/** A unique constraint refused the write (Prisma's P2002), optionally on a given column. */
-export function isUniqueViolation(error: unknown, column?: string): boolean {
-  return (
-    error instanceof Prisma.PrismaClientKnownRequestError &&
-    error.code === "P2002" &&
-    (column === undefined || JSON.stringify(error.meta ?? {}).includes(column))
-  );
-}
-
-/** PostgreSQL broke a deadlock or a serialization conflict by failing this transaction (40P01,
- * 40001: Prisma's P2034, or the raw query's own error): running it again is the answer. */
-export function isRetryableConflict(error: unknown): boolean {
-  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
-  if (error.code === "P2034") return true;
-  return (
-    error.code === "P2010" && /40P01|40001|deadlock detected|could not serialize/.test(JSON.stringify(error.meta ?? {}) + error.message)
-  );
-}
-
-/** A row the write refers to is gone (Prisma's P2003, a foreign key; P2025, a required record):
- * deleted by someone else between the check and the write. */
-export function isVanishedReference(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && (error.code === "P2003" || error.code === "P2025");
-}

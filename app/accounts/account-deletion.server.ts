@@ -8,7 +8,8 @@
 //   sessions, recovery codes, reset links, invitations addressed to them and rate-limit counters
 //   keyed by their address are deleted; events keep the opaque user id and read "deleted user".
 import { lockExistingOrganizations } from "~/access/organization-lock.server";
-import { isRetryableConflict, prisma, type Tx } from "~/db.server";
+import { prisma, type Tx } from "~/db.server";
+import { isRetryableConflict } from "~/db-errors.server";
 import { recordAuditEvent } from "~/audit/record.server";
 import { accountPasswordMatches } from "~/accounts/account-security.server";
 import { isFresh, type Auth } from "~/auth/session.server";

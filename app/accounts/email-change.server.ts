@@ -6,7 +6,8 @@
 // then the old address is told. Asking answers the same whether or not the new address already
 // has an account: the request does the same work either way (one job), and the job, not the
 // request, tells the new address "this address already has an account".
-import { isUniqueViolation, prisma } from "~/db.server";
+import { prisma } from "~/db.server";
+import { isUniqueViolation } from "~/db-errors.server";
 import type { Auth } from "~/auth/session.server";
 import { enqueueJob } from "~/jobs/queue.server";
 import { DomainError } from "~/lib/domain-error";

@@ -5,7 +5,8 @@
 // and only while the account still has the address it was sent to; a newer mail replaces it.
 // Confirming it, with the password chosen at sign-up, marks the address verified and signs the
 // person in (or, signed in as another account, is refused and changes nothing).
-import { isVanishedReference, prisma } from "~/db.server";
+import { prisma } from "~/db.server";
+import { isVanishedReference } from "~/db-errors.server";
 import { dummyPasswordHash, verifyPassword } from "~/auth/password.server";
 import { createSession, type Auth, type SessionDevice } from "~/auth/session.server";
 import { clearSignInFailures, spendSignInAttempt } from "~/auth/sign-in.server";

@@ -6,7 +6,8 @@
 // tells. The job makes the token, sends it and only then stores its SHA-256 (like invitations:
 // a link never delivered never works). A token works once, for RESET_LINK_LIFETIME; asking again
 // replaces it. Using it sets the new password and signs the account out everywhere.
-import { isVanishedReference, prisma } from "~/db.server";
+import { prisma } from "~/db.server";
+import { isVanishedReference } from "~/db-errors.server";
 import { hashPassword } from "~/auth/password.server";
 import { enqueueJob } from "~/jobs/queue.server";
 import { DomainError } from "~/lib/domain-error";

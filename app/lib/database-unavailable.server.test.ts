@@ -63,8 +63,11 @@ describe("real faults stay faults", () => {
     ],
     ["a TypeError", new TypeError("Cannot read properties of undefined")],
     [
-      "an expired transaction (P2028, our own long transaction)",
-      new Prisma.PrismaClientKnownRequestError("Transaction API error: Transaction already closed", { code: "P2028", clientVersion: "7" }),
+      "a transaction used after its commit (P2028)",
+      new Prisma.PrismaClientKnownRequestError(
+        "Transaction API error: Transaction already closed: A query cannot be executed on a committed transaction.",
+        { code: "P2028", clientVersion: "7" },
+      ),
     ],
     ["a string", "Connection terminated unexpectedly"],
     ["nothing", undefined],
@@ -76,6 +79,33 @@ describe("real faults stay faults", () => {
       clientVersion: "7",
     });
     expect(databaseUnavailableReason(error)).toBe("timeout");
+  });
+
+  it("a transaction that expired while its statements waited (P2028) is one", () => {
+    const error = new Prisma.PrismaClientKnownRequestError(
+      "Transaction API error: Transaction already closed: A query cannot be executed on an expired transaction. The timeout for this transaction was 5000 ms, however 7312 ms passed since the start of the transaction. Consider increasing the interactive transaction timeout or doing less work in the transaction.",
+      { code: "P2028", clientVersion: "7" },
+    );
+    expect(databaseUnavailableReason(error)).toBe("transactionExpired");
+  });
+
+  it("a lock wait that lock_timeout ended (55P03) is one, from pg and through Prisma's adapter", () => {
+    const fromPg = Object.assign(new DatabaseError("canceling statement due to lock timeout", 0, "error"), { code: "55P03" });
+    expect(databaseUnavailableReason(fromPg)).toBe("lockTimeout");
+    const driverAdapterError = Object.assign(new Error("canceling statement due to lock timeout"), {
+      name: "DriverAdapterError",
+      cause: { originalCode: "55P03", originalMessage: "canceling statement due to lock timeout", kind: "postgres" },
+    });
+    const throughPrisma = new Prisma.PrismaClientKnownRequestError("Raw query failed. Code: `55P03`.", {
+      code: "P2010",
+      clientVersion: "7",
+      meta: { driverAdapterError },
+    });
+    expect(databaseUnavailableReason(throughPrisma)).toBe("lockTimeout");
+  });
+
+  it("a statement pg gave up waiting for (query_timeout) is one", () => {
+    expect(databaseUnavailableReason(new Error("Query read timeout"))).toBe("timeout");
   });
 
   it("an AggregateError of refused attempts (a name with IPv4 and IPv6 addresses) is one", () => {

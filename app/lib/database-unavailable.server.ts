@@ -17,7 +17,16 @@
 
 /** Why the database could not serve the request (the warn line names it). */
 export type DatabaseUnavailableReason =
-  "unreachable" | "connectionLost" | "timeout" | "shuttingDownOrStarting" | "tooManyConnections" | "outOfResources";
+  | "unreachable"
+  | "connectionLost"
+  | "timeout"
+  | "shuttingDownOrStarting"
+  | "tooManyConnections"
+  | "outOfResources"
+  /** A statement waited LOCK_TIMEOUT_MS for a lock other work holds (app/db.server.ts). */
+  | "lockTimeout"
+  /** An interactive transaction ran past its timeout: the database did not finish its statements in time. */
+  | "transactionExpired";
 
 /** Seconds a client is asked to wait (Retry-After): a restart or a failover takes a few. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
@@ -61,6 +70,8 @@ const PG_MESSAGES: [RegExp, DatabaseUnavailableReason][] = [
   [/^Client has encountered a connection error and is not queryable$/, "connectionLost"],
   [/^Connection terminated due to connection timeout$/, "timeout"],
   [/^timeout exceeded when trying to connect$/, "timeout"],
+  // A statement's query_timeout (app/db.server.ts, HOT_STATEMENT_TIMEOUT_MS): no answer in time.
+  [/^Query read timeout$/, "timeout"],
 ];
 
 /** A SQLSTATE that means the server cannot serve now, not that the statement is wrong. */
@@ -72,6 +83,8 @@ function reasonOfSqlState(code: string): DatabaseUnavailableReason | null {
   if (/^08[0-9A-Z]{3}$/.test(code)) return "connectionLost";
   // 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now (starting, recovery).
   if (code === "57P01" || code === "57P02" || code === "57P03") return "shuttingDownOrStarting";
+  // lock_not_available: lock_timeout ended a wait for a lock that other work holds.
+  if (code === "55P03") return "lockTimeout";
   return null;
 }
 
@@ -86,9 +99,13 @@ function reasonOfOne(error: object): DatabaseUnavailableReason | null {
     const reason = SOCKET_CODES[code] ?? PRISMA_CODES[code] ?? reasonOfSqlState(code);
     if (reason) return reason;
     // Prisma could not start an interactive transaction within maxWait: the pool had no
-    // connection to give (the other P2028 cases are our own transaction's faults).
-    if (code === "P2028" && typeof message === "string" && message.includes("Unable to start a transaction in the given time"))
-      return "timeout";
+    // connection to give. Or the transaction expired: its statements waited on a database that
+    // stopped answering (decision 0070; lock waits end sooner, as lockTimeout). The other P2028
+    // cases (a transaction used after its commit, an internal inconsistency) are our own faults.
+    if (code === "P2028" && typeof message === "string") {
+      if (message.includes("Unable to start a transaction in the given time")) return "timeout";
+      if (message.includes("cannot be executed on an expired transaction")) return "transactionExpired";
+    }
   }
   const errorCode = field(error, "errorCode"); // PrismaClientInitializationError
   if (typeof errorCode === "string" && PRISMA_CODES[errorCode]) return PRISMA_CODES[errorCode];

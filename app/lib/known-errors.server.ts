@@ -1,5 +1,5 @@
 // Which failures the caller is told about in words, in one place for pages, actions and /rpc.
-import { isVanishedReference } from "~/db.server";
+import { isVanishedReference } from "~/db-errors.server";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "./database-unavailable.server";
 import { DomainError, isDomainError } from "./domain-error";
 import { logger, noteDatabaseUnavailable, type RequestLog } from "./logger.server";

@@ -8,7 +8,8 @@ import type { PlatformAdminAccess, SupportAccess, SupportGrant, SupportTarget } 
 import { filtersToSearchParams, type AuditQuery } from "~/audit/audit-query";
 import { loadAuditPage } from "~/audit/audit-page.server";
 import { getAuditEvent, listAuditActors, listAuditEvents } from "~/audit/query.server";
-import { isVanishedReference, prisma } from "~/db.server";
+import { prisma } from "~/db.server";
+import { isVanishedReference } from "~/db-errors.server";
 import { Prisma } from "~/generated/prisma/client";
 import { endOfDay, isDateInRange, startOfDay } from "~/lib/dates";
 import { DomainError } from "~/lib/domain-error";

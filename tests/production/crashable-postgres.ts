@@ -4,7 +4,7 @@
 // touched. The app connects as a role of its own that is no superuser (it owns its database), so
 // a role CONNECTION LIMIT applies to it as the server's max_connections would.
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { arch, platform, tmpdir, userInfo } from "node:os";
 import { dirname, join } from "node:path";
 import type pg from "pg";
@@ -23,6 +23,11 @@ export interface CrashablePostgres {
   crash(): Promise<void>;
   /** Starts the server again on the same data directory and port; resolves once it accepts connections. */
   restart(): Promise<void>;
+  /** Every process of the server stopped (SIGSTOP), as a frozen host or an I/O stall looks to
+   * clients: connections stay open, nothing answers, new connections hang. */
+  freeze(): void;
+  /** The stopped processes go on (SIGCONT). */
+  thaw(): void;
   /** As superuser, on the app's database. */
   admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T>;
   stop(): Promise<void>;
@@ -51,6 +56,18 @@ function runPgCtl(pgCtl: string, args: string[]): Promise<void> {
   });
 }
 
+/** `signal` to the server's postmaster (its pid is postmaster.pid's first line) and to each of
+ * its child processes: the backends, the checkpointer, the WAL writer. */
+function signalServer(dataDir: string, signal: NodeJS.Signals): void {
+  const postmaster = Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+  const children = execFileSync("ps", ["-o", "pid=", "--ppid", String(postmaster)])
+    .toString()
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  for (const pid of [postmaster, ...children.map(Number)]) process.kill(pid, signal);
+}
+
 export async function startCrashablePostgres(): Promise<CrashablePostgres> {
   const root = mkdtempSync(join(tmpdir(), "keyledger-crashable-pg-"));
   const dataDir = join(root, "data");
@@ -72,6 +89,8 @@ export async function startCrashablePostgres(): Promise<CrashablePostgres> {
     port,
     crash: () => runPgCtl(pgCtl, ["stop", "-D", dataDir, "-m", "immediate", "-w"]),
     restart: () => runPgCtl(pgCtl, ["start", "-D", dataDir, "-w", "-t", "60", "-l", join(dataDir, "restart.log"), "-o", options]),
+    freeze: () => signalServer(dataDir, "SIGSTOP"),
+    thaw: () => signalServer(dataDir, "SIGCONT"),
     admin: (work) => asAdmin(url.replace(`${APP_LOGIN}:${APP_LOGIN}@`, "postgres:postgres@"), work),
     stop: async () => {
       await runPgCtl(pgCtl, ["stop", "-D", dataDir, "-m", "fast", "-w"]).catch(() => {});
