@@ -64,11 +64,11 @@ const SHARED_POOL_SESSION = {
 } satisfies pg.PoolConfig;
 
 /**
- * How long a request's statement on the hot path (apiKey.authenticate) waits for the database's
- * answer before it gives up and the call is answered 503: a database that stopped answering
- * altogether (a frozen host, an I/O stall) must not hold integrators' requests for as long as it
- * lasts. Longer than LOCK_TIMEOUT_MS, so a lock wait ends with the server's own error first.
- * pg closes the connection of a statement it gave up on.
+ * How long a hot statement waits for the database's answer before it gives up and its request is
+ * answered 503: apiKey.authenticate's, and every queryPrepared read (the session each signed-in
+ * request reads first, the pages' lists). A frozen database must not hold integrators' calls and
+ * people's pages for as long as it lasts. These take milliseconds; 5 s is over LOCK_TIMEOUT_MS, so
+ * a lock wait ends with the server's own error first. pg closes a connection it gave up on.
  */
 export const HOT_STATEMENT_TIMEOUT_MS = 5_000;
 
@@ -271,7 +271,7 @@ export function poolStatistics(): Record<PoolName, PoolStatistics> {
  */
 export async function queryPrepared<T>(sql: Prisma.Sql, on: pg.Pool = pool()): Promise<T[]> {
   const name = preparedStatementName(sql.text);
-  const result = await on.query({ name, text: sql.text, values: sql.values });
+  const result = await on.query({ name, text: sql.text, values: sql.values, query_timeout: HOT_STATEMENT_TIMEOUT_MS });
   return result.rows as T[];
 }
 
