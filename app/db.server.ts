@@ -39,11 +39,8 @@ const CONNECTION_OPTIONS = { connectionTimeoutMillis: 5_000, keepAlive: true } s
  * client, this pool's connection, goes, and a new connection sets the role again.
  */
 export const APP_ROLE = "keyledger_app";
-const AS_APP_ROLE = {
-  onConnect: async (client: pg.ClientBase) => {
-    await client.query(`SET ROLE ${APP_ROLE}`);
-  },
-} satisfies pg.PoolConfig;
+const onConnectRunning = (sql: string) => ({ onConnect: async (client: pg.ClientBase) => void (await client.query(sql)) });
+const AS_APP_ROLE = onConnectRunning(`SET ROLE ${APP_ROLE}`) satisfies pg.PoolConfig;
 
 /**
  * The longest any statement on the shared pool waits for a lock (decision 0070). A table lock held
@@ -57,20 +54,17 @@ export const LOCK_TIMEOUT_MS = 3_000;
 
 /** The shared pool's connections: the app's role, and no lock wait beyond LOCK_TIMEOUT_MS. One
  * round trip per new connection, nothing per statement. */
-const SHARED_POOL_SESSION = {
-  onConnect: async (client: pg.ClientBase) => {
-    await client.query(`SET ROLE ${APP_ROLE}; SET lock_timeout = ${LOCK_TIMEOUT_MS}`);
-  },
-} satisfies pg.PoolConfig;
+const SHARED_POOL_SESSION = onConnectRunning(`SET ROLE ${APP_ROLE}; SET lock_timeout = ${LOCK_TIMEOUT_MS}`) satisfies pg.PoolConfig;
 
 /**
- * How long a hot statement waits for the database's answer before it gives up and its request is
- * answered 503: apiKey.authenticate's, and every queryPrepared read (the session each signed-in
- * request reads first, the pages' lists). A frozen database must not hold integrators' calls and
- * people's pages for as long as it lasts. These take milliseconds; 5 s is over LOCK_TIMEOUT_MS, so
- * a lock wait ends with the server's own error first. pg closes a connection it gave up on.
+ * A hot statement's limit (pg's query_timeout): after 5 s without an answer it fails, and its
+ * request is answered 503. apiKey.authenticate's, and queryPrepared's on the shared pool (the
+ * session each signed-in request reads first, the pages' lists). A frozen database must not hold
+ * integrators' calls and people's pages for as long as it lasts. These take milliseconds; 5 s is
+ * over LOCK_TIMEOUT_MS, so a lock wait ends with the server's own error first. pool.query closes
+ * the connection of a statement given up on; the database may still finish it (decision 0070).
  */
-export const HOT_STATEMENT_TIMEOUT_MS = 5_000;
+export const HOT_STATEMENT_LIMIT = { query_timeout: 5_000 };
 
 const globalForDb = globalThis as typeof globalThis & { __db?: Db };
 
@@ -271,7 +265,8 @@ export function poolStatistics(): Record<PoolName, PoolStatistics> {
  */
 export async function queryPrepared<T>(sql: Prisma.Sql, on: pg.Pool = pool()): Promise<T[]> {
   const name = preparedStatementName(sql.text);
-  const result = await on.query({ name, text: sql.text, values: sql.values, query_timeout: HOT_STATEMENT_TIMEOUT_MS });
+  // A replica's pool keeps its own, longer limits: its reads fall back to the primary.
+  const result = await on.query({ name, text: sql.text, values: sql.values, ...(on === pool() ? HOT_STATEMENT_LIMIT : {}) });
   return result.rows as T[];
 }
 

@@ -10,7 +10,7 @@
 // the turn's input has been read (setImmediate), a lone call with the one-key statement as before, a
 // busy organization's calls together at a fraction of the cost each. Each call is still answered
 // only after its key's last used is committed.
-import { HOT_STATEMENT_TIMEOUT_MS, pool } from "~/db.server";
+import { HOT_STATEMENT_LIMIT, pool } from "~/db.server";
 import { DomainError } from "~/lib/domain-error";
 import type { ApiKeyScope } from "~/access/api-key-scopes";
 import { AUTHENTICATE_BATCH_SQL, AUTHENTICATE_SQL, LEGACY_ORGANIZATION_SQL, UNROUTED_ORGANIZATION_SQL } from "./authenticate-sql";
@@ -23,12 +23,11 @@ export interface AuthenticatedKey {
 }
 
 // Named statements are parsed and planned once per connection. Each gives up after
-// HOT_STATEMENT_TIMEOUT_MS without an answer: a call is a 503, not a wait as long as a stall.
-const query_timeout = HOT_STATEMENT_TIMEOUT_MS;
-const AUTHENTICATE = { name: "api_key_authenticate", text: AUTHENTICATE_SQL, query_timeout };
-const AUTHENTICATE_BATCH = { name: "api_key_authenticate_batch", text: AUTHENTICATE_BATCH_SQL, query_timeout };
-const LEGACY_ORGANIZATION = { name: "api_key_legacy_organization", text: LEGACY_ORGANIZATION_SQL, query_timeout };
-const UNROUTED_ORGANIZATION = { name: "api_key_unrouted_organization", text: UNROUTED_ORGANIZATION_SQL, query_timeout };
+// HOT_STATEMENT_LIMIT without an answer: a call is a 503, not a wait as long as a stall.
+const AUTHENTICATE = { name: "api_key_authenticate", text: AUTHENTICATE_SQL, ...HOT_STATEMENT_LIMIT };
+const AUTHENTICATE_BATCH = { name: "api_key_authenticate_batch", text: AUTHENTICATE_BATCH_SQL, ...HOT_STATEMENT_LIMIT };
+const LEGACY_ORGANIZATION = { name: "api_key_legacy_organization", text: LEGACY_ORGANIZATION_SQL, ...HOT_STATEMENT_LIMIT };
+const UNROUTED_ORGANIZATION = { name: "api_key_unrouted_organization", text: UNROUTED_ORGANIZATION_SQL, ...HOT_STATEMENT_LIMIT };
 
 /** Calls per statement at most: a larger turn is split, and the parts run side by side on the pool. */
 export const MAX_AUTHENTICATE_BATCH = 64;

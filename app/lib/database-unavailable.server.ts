@@ -70,7 +70,7 @@ const PG_MESSAGES: [RegExp, DatabaseUnavailableReason][] = [
   [/^Client has encountered a connection error and is not queryable$/, "connectionLost"],
   [/^Connection terminated due to connection timeout$/, "timeout"],
   [/^timeout exceeded when trying to connect$/, "timeout"],
-  // A statement's query_timeout (app/db.server.ts, HOT_STATEMENT_TIMEOUT_MS): no answer in time.
+  // A statement's query_timeout (app/db.server.ts, HOT_STATEMENT_LIMIT): no answer in time.
   [/^Query read timeout$/, "timeout"],
 ];
 

@@ -87,7 +87,7 @@ describe("a lock that other work holds", () => {
     } finally {
       await holder.query("ROLLBACK");
     }
-    expect((await prisma.apiKey.findFirstOrThrow({ where: { id: key.id } })).revokedAt).toBeNull();
+    expect((await prisma.apiKey.findFirstOrThrow({ where: { organizationId, id: key.id } })).revokedAt).toBeNull();
     expect(await prisma.auditEvent.count({ where: { organizationId, action: "api_key.revoked" } })).toBe(0);
   });
 

@@ -56,16 +56,21 @@ function runPgCtl(pgCtl: string, args: string[]): Promise<void> {
   });
 }
 
-/** `signal` to the server's postmaster (its pid is postmaster.pid's first line) and to each of
- * its child processes: the backends, the checkpointer, the WAL writer. */
+/** `signal` to the server's postmaster (its pid is postmaster.pid's first line), then to each of
+ * its child processes (the backends, the checkpointer, the WAL writer): the postmaster first, so no
+ * child is forked after the list was taken. A child that exits meanwhile is skipped. */
 function signalServer(dataDir: string, signal: NodeJS.Signals): void {
   const postmaster = Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
-  const children = execFileSync("ps", ["-o", "pid=", "--ppid", String(postmaster)])
-    .toString()
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean);
-  for (const pid of [postmaster, ...children.map(Number)]) process.kill(pid, signal);
+  const send = (pid: number) => {
+    try {
+      process.kill(pid, signal);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+    }
+  };
+  send(postmaster);
+  for (const line of readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, "utf8").trim().split(/\s+/))
+    if (line) send(Number(line));
 }
 
 export async function startCrashablePostgres(): Promise<CrashablePostgres> {

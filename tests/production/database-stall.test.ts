@@ -10,6 +10,10 @@ import { createOrganizationWith, createUser, signedIn } from "../factories";
 import { issueKey } from "../domain-calls";
 import { startCrashablePostgres, type CrashablePostgres } from "./crashable-postgres.ts";
 import { startProductionServer, type ProductionServer } from "./production-server.ts";
+import { untilWaitingForLock } from "../lock-waits";
+
+/** Backends of this database waiting for a lock while running a statement that mentions $1. */
+const LOCK_WAITERS = `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE $1`;
 
 let db: CrashablePostgres;
 let server: ProductionServer;
@@ -27,7 +31,12 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  db?.thaw();
+  // Never leave the server stopped, whatever a test left behind.
+  try {
+    db?.thaw();
+  } catch {
+    // Stopped with the rest below, whatever state it is in.
+  }
   await server?.stop();
   await disconnectDb();
   await db?.stop();
@@ -139,27 +148,22 @@ describe("while other work holds api_keys locked (a migration's ALTER TABLE queu
 
 describe("while the keys page's form meets a lock", () => {
   it("answers the page with its form and the message, 503, and nothing issued", async () => {
-    let release!: () => void;
-    let ready!: () => void;
-    const locked = new Promise<void>((resolve) => (ready = resolve));
-    const held = db.admin(async (c) => {
-      await c.query("BEGIN");
-      await c.query("LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE");
-      ready();
-      await new Promise<void>((resolve) => (release = resolve));
-      await c.query("ROLLBACK");
+    const result = await db.admin(async (holder) => {
+      await holder.query("BEGIN");
+      await holder.query("LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE");
+      const answer = timed(() => issueThroughForm("form locked out"));
+      // The page's loader reads the keys after the action: the lock goes once the action has given
+      // up waiting (as a migration's short ALTER TABLE would go), so the page can be drawn.
+      await db.admin(async (watcher) => {
+        await untilWaitingForLock(watcher, "api_keys");
+        while ((await watcher.query(LOCK_WAITERS, ["%api_keys%"])).rowCount) await new Promise((resolve) => setTimeout(resolve, 20));
+      });
+      await holder.query("ROLLBACK");
+      return answer;
     });
-    await locked;
-    // The page's loader reads the keys after the action: the lock must be gone by then, as it
-    // would be once a migration's short ALTER TABLE ran. Released when the action has given up.
-    const answer = timed(() => issueThroughForm("form locked out"));
-    await new Promise((resolve) => setTimeout(resolve, 3_500));
-    release();
-    await held;
-    const { status, retryAfter, body } = await answer;
-    expect(status).toBe(503);
-    expect(retryAfter).toBe("5");
-    expect(body).toContain("cannot reach its database");
+    expect(result.status).toBe(503);
+    expect(result.retryAfter).toBe("5");
+    expect(result.body).toContain("cannot reach its database");
     expect(await keysNamed("form locked out")).toBe(0);
   }, 30_000);
 });
@@ -205,10 +209,10 @@ describe("while PostgreSQL is frozen (every process stopped) under load", () => 
     };
     const loops = [authenticateLoop(), authenticateLoop(), pageLoop(), keyLoop(1), keyLoop(2)];
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    db.freeze();
     const frozenAt = Date.now();
     let thawedAt = 0;
     try {
+      db.freeze();
       // Frozen longer than an interactive transaction may last (5 s) and than authenticate waits.
       await new Promise((resolve) => setTimeout(resolve, 7_000));
     } finally {
