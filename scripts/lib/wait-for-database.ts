@@ -46,12 +46,14 @@ function reasonText(error: unknown): string {
   const { code, message, errors } = (error ?? {}) as { code?: unknown; message?: unknown; errors?: unknown };
   if (typeof code === "string" && SOCKET_WORDS[code]) return `${SOCKET_WORDS[code]} (${code})`;
   if (Array.isArray(errors) && errors.length > 0) return reasonText(errors[0]);
+  if (message === "timeout expired") return "no answer in time (timeout expired)";
   const text = typeof message === "string" && message ? message : String(error);
   return typeof code === "string" ? `${text} (${code})` : text;
 }
 
 async function attempt(url: string, timeoutMs: number): Promise<void> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+  // A server that accepts and then stops answering (frozen) fails the attempt too, in the same time.
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
   client.on("error", () => {}); // a connection that dies after the attempt is no concern here
   try {
     await client.connect();

@@ -59,7 +59,7 @@ function runPgCtl(pgCtl: string, args: string[]): Promise<void> {
 /** `signal` to the server's postmaster (its pid is postmaster.pid's first line), then to each of
  * its child processes (the backends, the checkpointer, the WAL writer): the postmaster first, so no
  * child is forked after the list was taken. A child that exits meanwhile is skipped. */
-function signalServer(dataDir: string, signal: NodeJS.Signals): void {
+function signalPostgres(dataDir: string, signal: NodeJS.Signals): void {
   const postmaster = Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
   const send = (pid: number) => {
     try {
@@ -94,8 +94,8 @@ export async function startCrashablePostgres(): Promise<CrashablePostgres> {
     port,
     crash: () => runPgCtl(pgCtl, ["stop", "-D", dataDir, "-m", "immediate", "-w"]),
     restart: () => runPgCtl(pgCtl, ["start", "-D", dataDir, "-w", "-t", "60", "-l", join(dataDir, "restart.log"), "-o", options]),
-    freeze: () => signalServer(dataDir, "SIGSTOP"),
-    thaw: () => signalServer(dataDir, "SIGCONT"),
+    freeze: () => signalPostgres(dataDir, "SIGSTOP"),
+    thaw: () => signalPostgres(dataDir, "SIGCONT"),
     admin: (work) => asAdmin(url.replace(`${APP_LOGIN}:${APP_LOGIN}@`, "postgres:postgres@"), work),
     stop: async () => {
       await runPgCtl(pgCtl, ["stop", "-D", dataDir, "-m", "fast", "-w"]).catch(() => {});

@@ -1,6 +1,7 @@
-// The start with a database that refuses connections (docs/decisions/0036-database-outages-answer-503.md):
-// it waits, says every few seconds what it waits for and why (host:port, never the password), and
-// starts once the database is up; with none after DATABASE_WAIT_SECONDS it exits 1 with a clear message.
+// The start with a database that refuses connections, or accepts them and does not answer
+// (docs/decisions/0036-database-outages-answer-503.md, 0070): it waits, says every few seconds what
+// it waits for and why (host:port, never the password), and starts once the database is up; with
+// none after DATABASE_WAIT_SECONDS it exits 1 with a clear message.
 import type { ChildProcess } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -75,5 +76,24 @@ describe("the start with the database down", () => {
     expect((await fetch(`http://127.0.0.1:${app.port}/healthz`)).status).toBe(200);
     app.child.kill("SIGTERM");
     await app.exited;
+  }, 120_000);
+
+  it("waits out a database that accepts connections and does not answer (frozen), then starts", async () => {
+    // The database is up again after the test above; every PostgreSQL process is stopped now.
+    db.freeze();
+    try {
+      const app = await start({ DATABASE_WAIT_SECONDS: "90" });
+      await app.until(() => app.output().includes("Waiting for the database"), "the first waiting line", 30_000);
+      expect(app.output()).toContain(`Waiting for the database at 127.0.0.1:${db.port}: no answer in time (timeout expired)`);
+      expect(app.output()).not.toContain("Check DATABASE_URL");
+      expect(app.child.exitCode).toBeNull();
+      db.thaw();
+      await app.until(() => app.output().includes("KeyLedger is ready"), "the start");
+      expect((await fetch(`http://127.0.0.1:${app.port}/healthz`)).status).toBe(200);
+      app.child.kill("SIGTERM");
+      await app.exited;
+    } finally {
+      db.thaw();
+    }
   }, 120_000);
 });

@@ -150,3 +150,16 @@ describe("readiness when the database stops", () => {
     }
   }, 240_000);
 });
+
+describe("an embedded data directory another PostgreSQL still holds (the app was killed, its database was not)", () => {
+  it("fails with PostgreSQL's own reason, not an empty message", async () => {
+    const dataDir = join(tempDir(), "pg");
+    const first = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: "keyledger" });
+    try {
+      const second = startEmbeddedPostgres({ dataDir, port: await freePort(), database: "keyledger" });
+      await expect(second).rejects.toThrow(/did not start: .*(postmaster\.pid|lock file)/);
+    } finally {
+      await first.stop();
+    }
+  }, 120_000);
+});
