@@ -96,9 +96,11 @@ async function measureLatency(
   );
 }
 
-/** The statements that are not the page's: this benchmark's own, and the production start's job
- * worker polling its queue (graphile_worker) on its own timer. */
-const NOT_OURS = "query NOT ILIKE '%pg_stat_statements%' AND query NOT ILIKE '%graphile_worker%'";
+/** The statements that are not the page's: this benchmark's own, the production start's job
+ * worker polling its queue (graphile_worker) on its own timer, and a new pooled connection's
+ * settings (its role and lock timeout, app/db.server.ts), sent once per connection, not per page. */
+const NOT_OURS =
+  "query NOT ILIKE '%pg_stat_statements%' AND query NOT ILIKE '%graphile_worker%' AND query NOT ILIKE 'SET ROLE %' AND query NOT ILIKE 'SET lock_timeout %'";
 
 /** Statements the server sent per request, from pg_stat_statements (this benchmark's and the worker's excluded). */
 async function statementsPerRequest(
