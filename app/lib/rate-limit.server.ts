@@ -1,7 +1,8 @@
 // Rate limits live in PostgreSQL (rate-limiter-flexible's store) so they hold across app instances.
 // Policies are declared here by name; callers consume a policy for one or more keys at once.
+import type pg from "pg";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
-import { pool, type Tx } from "~/db.server";
+import { HOT_STATEMENT_LIMIT, pool, type Tx } from "~/db.server";
 import { countRateLimitRefusal } from "~/metrics/instruments.server";
 import { DomainError, type RateLimitState } from "./domain-error";
 
@@ -55,12 +56,16 @@ export type PolicyName = keyof typeof POLICIES;
 
 const limiters = new Map<PolicyName, RateLimiterPostgres>();
 
+/** The store's statements on the shared pool, bounded as the other hot statements are (decision
+ * 0070): a sign-in's first statement must not wait as long as a frozen database does. */
+const boundedPool = { query: (statement: pg.QueryConfig) => pool().query({ ...statement, ...HOT_STATEMENT_LIMIT }) };
+
 function limiter(name: PolicyName): RateLimiterPostgres {
   let found = limiters.get(name);
   if (!found) {
     const policy: Policy = POLICIES[name];
     found = new RateLimiterPostgres({
-      storeClient: pool(),
+      storeClient: boundedPool,
       storeType: "pool",
       tableName: "rate_limits",
       tableCreated: true,
