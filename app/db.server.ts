@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { type Prisma, PrismaClient } from "~/generated/prisma/client";
+import { markingExpiry } from "~/db-errors.server";
 import { env } from "~/env.server";
 
 interface Db {
@@ -135,6 +136,7 @@ function db(): Db {
 export const prisma: PrismaClient = new Proxy({} as PrismaClient, {
   get(_, key) {
     const client = db().prisma;
+    if (key === "$transaction") return markingExpiry(client);
     const value = Reflect.get(client, key);
     return typeof value === "function" ? value.bind(client) : value;
   },

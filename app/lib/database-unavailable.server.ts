@@ -96,6 +96,9 @@ function field(value: unknown, name: string): unknown {
 }
 
 function reasonOfOne(error: object): DatabaseUnavailableReason | null {
+  // Whatever an interactive transaction failed with once it had run past its timeout (the prisma
+  // client of app/db.server.ts marks it).
+  if (typeof field(error, "transactionExpiredAfterMs") === "number") return "transactionExpired";
   const code = field(error, "code");
   const message = field(error, "message");
   if (typeof code === "string") {

@@ -7,6 +7,7 @@ import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { LOCK_TIMEOUT_MS, prisma } from "~/db.server";
 import { databaseUnavailableReason } from "~/lib/database-unavailable.server";
+import { DomainError } from "~/lib/domain-error";
 import { asDomainError } from "~/lib/known-errors.server";
 import { createOrganizationWith, createUser, signedIn } from "../factories";
 import { authenticateKey } from "~/api-keys/authenticate.server";
@@ -123,5 +124,36 @@ describe("a transaction that outlives its timeout while its statement runs", () 
     expect(databaseUnavailableReason(error)).toBe("transactionExpired");
     expect(asDomainError(error)).toMatchObject({ code: "SERVICE_UNAVAILABLE" });
     expect((await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } })).name).not.toBe("renamed in a slow transaction");
+  }, 15_000);
+
+  it("is unavailable (503) whatever the code then fails with: a result Prisma lost when it closed the transaction", async () => {
+    // Seen under a frozen database: Prisma closed the expired transaction under a running `create`,
+    // which then answered null, and the code reading the new key's name threw a TypeError.
+    const error = await rejection(
+      prisma.$transaction(async (tx) => {
+        await tx.$executeRaw`SELECT pg_sleep(5.2)`;
+        const created = null as { name: string } | null;
+        return created!.name;
+      }),
+    );
+    expect(error).toBeInstanceOf(TypeError);
+    expect(databaseUnavailableReason(error)).toBe("transactionExpired");
+    expect(asDomainError(error)).toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+  }, 15_000);
+
+  it("stays what it was when it failed in time, and a refusal stays a refusal after the timeout", async () => {
+    const quick = await rejection(
+      prisma.$transaction(async () => {
+        throw new TypeError("a fault of ours");
+      }),
+    );
+    expect(databaseUnavailableReason(quick)).toBeNull();
+    const refusal = await rejection(
+      prisma.$transaction(async (tx) => {
+        await tx.$executeRaw`SELECT pg_sleep(5.2)`;
+        throw new DomainError("CONFLICT", "apiKey.nameTaken");
+      }),
+    );
+    expect(asDomainError(refusal)).toMatchObject({ code: "CONFLICT", messageKey: "apiKey.nameTaken" });
   }, 15_000);
 });
