@@ -12,6 +12,8 @@ import { env } from "~/env.server";
 interface Db {
   pool: pg.Pool;
   prisma: PrismaClient;
+  /** prisma's `$transaction`, marking an expired transaction's error (markingExpiry). */
+  transaction: PrismaClient["$transaction"];
   exportPool?: pg.Pool;
   metricsPool?: pg.Pool;
   /** On DATABASE_READ_URL, when set: the audit reads' pool and the exports' (replicaPools()). */
@@ -124,7 +126,7 @@ function createDb(): Db {
   });
   watchQueryPool(pool, "main");
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, PRISMA_ADAPTER_OPTIONS) });
-  return { pool, prisma };
+  return { pool, prisma, transaction: markingExpiry(prisma) };
 }
 
 function db(): Db {
@@ -135,8 +137,8 @@ function db(): Db {
 /** Created on first use, so importing this module never needs a configured environment. */
 export const prisma: PrismaClient = new Proxy({} as PrismaClient, {
   get(_, key) {
+    if (key === "$transaction") return db().transaction;
     const client = db().prisma;
-    if (key === "$transaction") return markingExpiry(client);
     const value = Reflect.get(client, key);
     return typeof value === "function" ? value.bind(client) : value;
   },
