@@ -12,6 +12,7 @@ import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { migrate } from "../../scripts/lib/migrate.ts";
 import { withClient } from "../../scripts/lib/pg-client.ts";
+import { childrenOf } from "./server-process.ts";
 
 export interface CrashablePostgres {
   /** The app's database, as the app's role. */
@@ -69,8 +70,7 @@ function signalPostgres(dataDir: string, signal: NodeJS.Signals): void {
     }
   };
   send(postmaster);
-  for (const line of readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, "utf8").trim().split(/\s+/))
-    if (line) send(Number(line));
+  for (const child of childrenOf(postmaster)) send(child);
 }
 
 export async function startCrashablePostgres(): Promise<CrashablePostgres> {

@@ -65,15 +65,6 @@ const page = (path: string, language = "en", accept = "text/html") =>
 const eventuallyAnswers = (check: () => Promise<boolean>, what: string, limitMs = 30_000) =>
   eventually(() => check().catch(() => false), what, { limitMs, detail: () => server.output().slice(-3000) });
 
-/** The server's JSON log lines. */
-function logLines(): Record<string, unknown>[] {
-  return server
-    .output()
-    .split("\n")
-    .filter((line) => line.startsWith("{"))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
 async function expectRpcUnavailable(response: Response, message: RegExp) {
   expect(response.status).toBe(503);
   expect(response.headers.get("retry-after")).toBe("5");
@@ -158,8 +149,8 @@ describe("while the database is stopped", () => {
 
   it("logs one warn line per failed request, with the reason, and no error stack", async () => {
     // Every request above (9) has its line once its answer was sent; the output arrives through a pipe.
-    await eventuallyAnswers(async () => logLines().filter((line) => line.databaseUnavailable).length >= 9, "the log lines");
-    const lines = logLines();
+    await eventuallyAnswers(async () => server.logLines().filter((line) => line.databaseUnavailable).length >= 9, "the log lines");
+    const lines = server.logLines();
     const unavailable = lines.filter((line) => line.databaseUnavailable);
     for (const line of unavailable) expect(line).toMatchObject({ level: "warn", msg: "request", status: 503 });
     expect(lines.filter((line) => line.level === "error" && /failed$/.test(String(line.msg)))).toEqual([]);
@@ -183,7 +174,10 @@ describe("when the database has no connection left for the app", () => {
       expect(dashboard.status).toBe(503);
       expect(dashboard.headers.get("retry-after")).toBe("5");
       // Log lines are written asynchronously, after the answer.
-      await eventuallyAnswers(async () => logLines().some((line) => line.databaseUnavailable === "tooManyConnections"), "the log line");
+      await eventuallyAnswers(
+        async () => server.logLines().some((line) => line.databaseUnavailable === "tooManyConnections"),
+        "the log line",
+      );
     } finally {
       await db.admin((c) => c.query(`ALTER ROLE ${APP_LOGIN} CONNECTION LIMIT -1`));
     }

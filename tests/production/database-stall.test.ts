@@ -80,14 +80,6 @@ async function timed(request: () => Promise<Response>) {
   return { status: response.status, retryAfter: response.headers.get("retry-after"), body, ms: performance.now() - started };
 }
 
-/** The server's JSON log lines. */
-const logLines = () =>
-  server
-    .output()
-    .split("\n")
-    .filter((line) => line.startsWith("{"))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-
 const keysNamed = (name: string) =>
   db.admin(async (c: pg.Client) => (await c.query("SELECT 1 FROM api_keys WHERE name = $1", [name])).rowCount);
 const eventsOf = (action: string) =>
@@ -275,7 +267,7 @@ describe("while PostgreSQL is frozen (every process stopped) under load", () => 
   }, 60_000);
 
   it("logged a warn line with the reason for each 503, and no error", async () => {
-    const lines = logLines();
+    const lines = server.logLines();
     const reasons = new Set(lines.filter((line) => line.status === 503).map((line) => line.databaseUnavailable));
     expect(reasons).toContain("lockTimeout");
     expect(reasons).toContain("timeout");

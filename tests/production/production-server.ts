@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { hasBuild, spawnBuiltApp } from "../built-app.ts";
+import { childrenOf } from "./server-process.ts";
 
 export interface ProductionServer {
   origin: string;
@@ -17,6 +18,8 @@ export interface ProductionServer {
   output(): string;
   /** What it printed on stdout alone (the log lines). */
   stdout(): string;
+  /** Its JSON log lines so far (of all it printed), parsed. */
+  logLines(): Record<string, unknown>[];
   /** Resident memory of the server process, in bytes (Linux). */
   residentBytes(): number;
   stop(): Promise<void>;
@@ -59,9 +62,14 @@ export async function startProductionServer(databaseUrl: string, env: NodeJS.Pro
     outboxDir,
     output: () => output,
     stdout: () => stdout,
+    logLines: () =>
+      output
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
     residentBytes: () => {
       // The process that listens (the start runs in the spawned process; a child is counted in case it ever is not).
-      const pids = [child.pid!, ...childrenOf(child.pid!)];
+      const pids = [child.pid!, ...descendantsOf(child.pid!)];
       return Math.max(...pids.map(residentOf));
     },
     stop: async () => {
@@ -74,13 +82,9 @@ export async function startProductionServer(databaseUrl: string, env: NodeJS.Pro
   };
 }
 
-function childrenOf(pid: number): number[] {
-  try {
-    const direct = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-    return direct.flatMap((child) => [child, ...childrenOf(child)]);
-  } catch {
-    return [];
-  }
+/** Every process under `pid`: its children, theirs, and so on. */
+function descendantsOf(pid: number): number[] {
+  return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);
 }
 
 function residentOf(pid: number): number {

@@ -5,7 +5,8 @@
 import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 
-function childrenOf(pid: number): number[] {
+/** The processes `pid` started itself (its direct children), from /proc; none once it is gone. */
+export function childrenOf(pid: number): number[] {
   try {
     return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {
